@@ -1,0 +1,58 @@
+package robotstag
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+)
+
+// HeaderName is the HTTP response header that carries robot tags.
+const HeaderName = "X-Robots-Tag"
+
+// FromHeader returns the directives that the X-Robots-Tag headers in h
+// give agent. It is Parser{Agent: agent}.FromHeader(h).
+func FromHeader(h http.Header, agent string) Directives {
+	return Parser{Agent: agent}.FromHeader(h)
+}
+
+// FromHeader returns the directives the X-Robots-Tag headers of one
+// response give p.Agent, whatever the response's content type
+// (robots-semantics.md rule 25, seed 002).
+//
+// Every header line counts, and so does every value of a line that a
+// server or proxy combined with commas. A value is a comma-separated
+// directive list; "agent:" before an element scopes it and the elements
+// after it, up to the next scope, to that agent. Unscoped elements apply to
+// every agent; elements scoped to another agent are ignored. A colon does
+// not always mean a scope: in "unavailable_after: 25 Jun 2010 15:00:00 PST"
+// the text before the colon is a directive name.
+//
+// Keys are matched with ASCII case folding, so a map built by hand with
+// "x-robots-tag" keys works too; the canonical key is read first, then any
+// other spellings in byte order. At most MaxTags values are considered.
+// FromHeader does not modify or retain h.
+func (p Parser) FromHeader(h http.Header) Directives {
+	var keys []string
+	for k := range h {
+		if k != HeaderName && equalFold(k, HeaderName) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	if _, ok := h[HeaderName]; ok {
+		keys = slices.Insert(keys, 0, HeaderName)
+	}
+
+	var d Directives
+	n := 0
+	for _, k := range keys {
+		for _, v := range h[k] {
+			if n++; n > p.maxTags() {
+				d.note(fmt.Sprintf("more than %d %s values; the rest ignored", p.maxTags(), HeaderName))
+				return d
+			}
+			p.applyValue(&d, HeaderName, v, true)
+		}
+	}
+	return d
+}
