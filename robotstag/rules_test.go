@@ -260,9 +260,9 @@ func TestRule25SeveralHeadersCombine(t *testing.T) {
 // built by hand) are read too, after the canonical key.
 func TestRule25OddCaseHeaderKeys(t *testing.T) {
 	h := http.Header{
-		"x-robots-tag": {"noindex"},
-		"X-ROBOTS-TAG": {"nosnippet"},
-		"X-Robots-Tag": {"nofollow"},
+		"x-robots-tag":  {"noindex"},
+		"X-ROBOTS-TAG":  {"nosnippet"},
+		"X-Robots-Tag":  {"nofollow"},
 		"X-Robots-Tags": {"noarchive"}, // a different header
 	}
 	d := FromHeader(h, agent)
