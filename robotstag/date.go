@@ -297,6 +297,11 @@ func makeDate(year, month, day int, c clock, offset int) (time.Time, bool) {
 	if t.Day() != day || int(t.Month()) != month {
 		return time.Time{}, false
 	}
+	if t.IsZero() {
+		// 0001-01-01T00:00:00Z is the zero time.Time, which Directives
+		// reserves for "no date"; one nanosecond later means the same.
+		t = t.Add(time.Nanosecond)
+	}
 	return t.UTC(), true
 }
 
