@@ -1,0 +1,78 @@
+package sitemap
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"runtime"
+	"testing"
+)
+
+// parseAll parses doc with opts and returns every delivered entry.
+func parseAll(t *testing.T, doc []byte, opts Options) ([]Entry, Result, error) {
+	t.Helper()
+	return parseReader(t, bytes.NewReader(doc), opts)
+}
+
+// parseReader parses r with opts and returns every delivered entry, checking
+// the invariants every call must keep.
+func parseReader(t *testing.T, r io.Reader, opts Options) ([]Entry, Result, error) {
+	t.Helper()
+	var got []Entry
+	res, err := Parse(r, opts, func(e Entry) error {
+		got = append(got, e)
+		return nil
+	})
+	if res.Entries != len(got) {
+		t.Errorf("Result.Entries = %d, callback called %d times", res.Entries, len(got))
+	}
+	for _, e := range got {
+		if e.Kind != res.Kind {
+			t.Errorf("entry %q has Kind %v, document has %v", e.Loc, e.Kind, res.Kind)
+		}
+	}
+	if max := opts.resolved().MaxEntries; res.Entries+res.Skipped > max {
+		t.Errorf("Entries+Skipped = %d, over MaxEntries %d", res.Entries+res.Skipped, max)
+	}
+	if res.Cut != (res.CutReason != "") {
+		t.Errorf("Cut = %v but CutReason = %q", res.Cut, res.CutReason)
+	}
+	return got, res, err
+}
+
+// locs returns the locations of entries.
+func locs(entries []Entry) []string {
+	out := make([]string, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, e.Loc)
+	}
+	return out
+}
+
+// gz returns b gzip-compressed as one member.
+func gz(t testing.TB, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zw.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// allocated returns the bytes the heap allocated while f ran. It bounds from
+// above the memory f needed at any one time.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}

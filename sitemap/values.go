@@ -1,0 +1,89 @@
+package sitemap
+
+import (
+	"strconv"
+	"time"
+)
+
+// lastModLayouts are the forms of <lastmod> accepted, most common first.
+//
+// The first five are the W3C Datetime profile that sitemaps.org names:
+// YYYY-MM-DDThh:mm:ss[.s]TZD (time.Parse accepts the fractional seconds
+// without their being in the layout), YYYY-MM-DDThh:mmTZD, YYYY-MM-DD,
+// YYYY-MM and YYYY, where TZD is "Z" or "+hh:mm"/"-hh:mm".
+//
+// The last two are tolerated deviations, because reading them costs nothing
+// and refusing them loses real information: a zone written without its colon
+// ("+0000"), and a full time without a zone, read as UTC.
+var lastModLayouts = []string{
+	"2006-01-02T15:04:05Z07:00",
+	"2006-01-02",
+	"2006-01-02T15:04Z07:00",
+	"2006-01",
+	"2006",
+	"2006-01-02T15:04:05Z0700",
+	"2006-01-02T15:04:05",
+}
+
+// parseLastMod returns the time s names, or the zero Time when s is not in
+// one of lastModLayouts. Dates without a time are midnight UTC.
+func parseLastMod(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	for _, layout := range lastModLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+// changeFreqs are the values sitemaps.org allows for <changefreq>.
+var changeFreqs = []string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
+
+// parseChangeFreq returns the allowed value s names, compared without regard
+// to ASCII case, in its canonical lower-case form; or "" when s is none.
+func parseChangeFreq(s string) string {
+	for _, v := range changeFreqs {
+		if asciiEqualFold(s, v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// parsePriority returns the <priority> value s names when it is a decimal
+// number (XML Schema xs:decimal: digits with at most one '.', an optional
+// sign) from 0.0 to 1.0 inclusive, and -1 otherwise: "", "0,5", "1.5", and
+// the forms strconv.ParseFloat accepts but xs:decimal does not ("NaN", "Inf",
+// "5e-1", "0x1p-1", "1_0").
+func parsePriority(s string) float64 {
+	if !isDecimal(s) {
+		return -1
+	}
+	p, err := strconv.ParseFloat(s, 64)
+	if err != nil || p < 0 || p > 1 {
+		return -1
+	}
+	return p
+}
+
+// isDecimal reports whether s has the lexical form of xs:decimal.
+func isDecimal(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	digits, dots := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case '0' <= c && c <= '9':
+			digits++
+		case c == '.':
+			dots++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && dots <= 1
+}
