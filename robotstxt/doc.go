@@ -1,0 +1,57 @@
+// Package robotstxt parses robots.txt files and decides which URLs a
+// crawler may fetch, exactly as Mandelbot's spec says: the seed document
+// 000 ("Mandelbot's support of robots.txt"), RFC 9309 where the seed is
+// silent, and the decisions recorded in spec/robots-semantics.md, sections
+// A and B, whose rule numbers the documentation and tests cite.
+//
+// # Use
+//
+//	r := robotstxt.Parse(body)            // never fails
+//	g := r.For("Mandelbot/1.0 (+https://...)")
+//	target, err := robotstxt.PathAndQuery(rawURL)
+//	if err != nil { ... }                 // never guess for a bad URL
+//	v := g.Test(target)                   // v.Allowed, v.Rule.Line, v.Reason
+//
+// # Parsing (section A)
+//
+// Lines end at CR, LF or CRLF in any mix; a UTF-8 BOM is skipped. A line
+// is <field>:<value>[#comment]; fields (user-agent, allow, disallow,
+// sitemap, crawl-delay) are matched with ASCII case folding and blanks
+// around elements are ignored. Lines without a colon and unknown or
+// misspelled fields are ignored and do not change grouping (unlike
+// Google's parser). Only a User-agent line that follows a rule line starts
+// a new group; rules before the first User-agent line are ignored; User-agent
+// lines at the end of the file with no rule after them form no group.
+// Groups naming the same agent are merged. Sitemap lines are global;
+// Crawl-delay is parsed per group and reported, never obeyed here. Every
+// line that was ignored or looks wrong gets a Note.
+//
+// A crawler follows the merged group naming its product token (compared
+// ASCII case-insensitively, version and comments dropped, digits kept),
+// else the * group, else nothing applies and everything is allowed.
+//
+// # Matching (section B)
+//
+// The target is a URL's path and query as requested. Patterns and targets
+// are normalised alike: non-ASCII, space and control octets are
+// percent-encoded, escapes upper-cased, escapes of unreserved characters
+// decoded; %2F stays distinct from "/", and %2A and %24 in a pattern are
+// the literal "*" and "$". Matching is a case-sensitive prefix match where
+// "*" matches any octets and a final "$" anchors the end. The matching rule
+// with the longest normalised pattern wins, Allow on a tie; no match means
+// allowed; /robots.txt is always allowed. Empty Allow and Disallow values
+// are no rules.
+//
+// # Limits, cost and concurrency
+//
+// Parse reads at most DefaultMaxBytes (500 KiB) of a body, or more with
+// MaxBytes, and drops a line the limit cuts; it records at most
+// DefaultMaxNotes notes (MaxNotes). A Robots and its Groups are immutable
+// and safe for concurrent use. Group.Test compiles the group's rules once,
+// on first use, into literal segments sorted by precedence; a test is
+// linear in target length times pattern length at worst, uses no regular
+// expressions and does not allocate (targets whose normalised form exceeds
+// 16 KiB excepted).
+//
+// The package uses only the standard library.
+package robotstxt
