@@ -91,8 +91,11 @@ func parseTextDate(s string) (time.Time, bool) {
 				// "GMT+0100": an offset right after a zone name adds to it.
 				if i < len(s) && (s[i] == '+' || s[i] == '-') {
 					n := offsetLen(s[i:])
+					if n == 0 {
+						return time.Time{}, false
+					}
 					extra, ok := parseOffset(s[i : i+n])
-					if n == 0 || !ok {
+					if !ok {
 						return time.Time{}, false
 					}
 					offset += extra
@@ -119,8 +122,11 @@ func parseTextDate(s string) (time.Time, bool) {
 			return time.Time{}, false
 		case ch == '+' || ch == '-':
 			n := offsetLen(s[i:])
+			if n == 0 || haveZone {
+				return time.Time{}, false
+			}
 			off, ok := parseOffset(s[i : i+n])
-			if n == 0 || !ok || haveZone {
+			if !ok {
 				return time.Time{}, false
 			}
 			offset, haveZone = off, true
@@ -269,7 +275,8 @@ func offsetLen(s string) int {
 	return 3
 }
 
-// parseOffset converts an offset found by offsetLen to seconds east of UTC.
+// parseOffset converts an offset of the length offsetLen found (never 0)
+// to seconds east of UTC.
 func parseOffset(s string) (int, bool) {
 	digits := strings.ReplaceAll(s[1:], ":", "")
 	h, _ := strconv.Atoi(digits[:2])

@@ -89,6 +89,8 @@ func TestParseDateRejects(t *testing.T) {
 		"0000-01-01",
 		"Fri,",
 		"\u00a025 Jun 2010",
+		"- -0800 +", // a lone sign once sliced past the end (found by FuzzParseDate)
+		"25 Jun 2010 gmt+",
 	} {
 		if got, ok := parseDate(in); ok {
 			t.Errorf("parseDate(%q) = %v, want failure", in, got)
