@@ -1,14 +1,16 @@
 package sitemap
 
 import (
+	"bufio"
 	"errors"
 	"io"
 )
 
 // The readers of the input stack, from the caller's reader inward:
 //
-//	caller's io.Reader → sourceReader → bufio (gzip sniffing) → [gzip] →
-//	decodedLimit → tokenGuard → bufio (format sniffing, parsing)
+//	caller's io.Reader → sourceReader → bufio (gzip sniffing) →
+//	[gunzipReader] → decodedLimit → bufio (format sniffing, parsing) →
+//	[tokenGuard → xml.Decoder]
 //
 // Errors the inner readers invent are internal sentinels; Parse turns them
 // into a cut or a wrapped error.
@@ -63,40 +65,54 @@ func (l *decodedLimit) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// tokenGuard refuses to pass more than max+1 bytes past the start of the
-// current XML token, so that the XML decoder, which keeps a whole token in
-// memory, never holds more than that. The parser calls markToken before
-// asking the decoder for each token. A max of zero or less turns the guard
-// off (text sitemaps).
+// tokenGuard stands between the parser's bufio.Reader and the XML decoder
+// and refuses to hand the decoder more than max+1 bytes from the start of the
+// current token, so that the decoder, which keeps a whole token in memory,
+// never holds more than that. The parser calls markToken with the decoder's
+// input offset before asking it for each token.
 //
-// The +1 lets a token of exactly max bytes be followed by the byte that ends
-// it (the '<' after a run of text).
+// The +1 is the byte that shows where a token of exactly max bytes ends (the
+// '<' after a run of text), which the decoder reads and puts back.
+//
+// The decoder reads through ReadByte, one byte at a time, so the count is
+// exact. Read serves only the ISO-8859-1 converter (see charsetReader), whose
+// output the decoder counts after conversion: for such documents the limit is
+// approximate, within a few kilobytes.
 type tokenGuard struct {
-	r       io.Reader
+	br      *bufio.Reader
 	max     int64
-	n       int64 // bytes passed through so far
+	n       int64 // bytes handed out so far
 	start   int64 // value of n at the start of the current token
 	tripped bool
 }
 
-func (g *tokenGuard) Read(p []byte) (int, error) {
-	if g.max > 0 {
-		allowed := g.start + g.max + 1 - g.n
-		if allowed <= 0 {
-			g.tripped = true
-			return 0, errTokenLimit
-		}
-		if int64(len(p)) > allowed {
-			p = p[:allowed]
-		}
+func (g *tokenGuard) ReadByte() (byte, error) {
+	if g.n-g.start > g.max {
+		g.tripped = true
+		return 0, errTokenLimit
 	}
-	n, err := g.r.Read(p)
+	c, err := g.br.ReadByte()
+	if err == nil {
+		g.n++
+	}
+	return c, err
+}
+
+func (g *tokenGuard) Read(p []byte) (int, error) {
+	allowed := g.start + g.max + 1 - g.n
+	if allowed <= 0 {
+		g.tripped = true
+		return 0, errTokenLimit
+	}
+	if int64(len(p)) > allowed {
+		p = p[:allowed]
+	}
+	n, err := g.br.Read(p)
 	g.n += int64(n)
 	return n, err
 }
 
-// markToken records that a token starts after everything passed through so
-// far except the buffered bytes the parser's bufio.Reader has not handed out.
-func (g *tokenGuard) markToken(buffered int) {
-	g.start = g.n - int64(buffered)
+// markToken records that a token starts at the decoder's input offset.
+func (g *tokenGuard) markToken(offset int64) {
+	g.start = offset
 }

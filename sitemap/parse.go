@@ -61,7 +61,6 @@ type parser struct {
 
 	src   *sourceReader
 	limit *decodedLimit
-	guard *tokenGuard
 	br    *bufio.Reader // the decoded document
 
 	line field // the current line of a text sitemap
@@ -84,8 +83,7 @@ func (p *parser) run() error {
 		decoded = gunzipReader{zr}
 	}
 	p.limit = &decodedLimit{r: decoded, left: p.opts.MaxDecodedBytes}
-	p.guard = &tokenGuard{r: p.limit}
-	p.br = bufio.NewReaderSize(p.guard, bufSize)
+	p.br = bufio.NewReaderSize(p.limit, bufSize)
 
 	first, err := p.skipPrelude()
 	switch {
@@ -107,12 +105,17 @@ func (p *parser) skipPrelude() (byte, error) {
 		p.br.Discard(len(utf8BOM))
 	}
 	for {
-		c, err := p.br.ReadByte()
-		if err != nil {
+		if _, err := p.br.Peek(1); err != nil {
 			return 0, err
 		}
-		if !isSpace(c) {
-			return c, p.br.UnreadByte()
+		buf, _ := p.br.Peek(p.br.Buffered())
+		i := 0
+		for i < len(buf) && isSpace(buf[i]) {
+			i++
+		}
+		p.br.Discard(i)
+		if i < len(buf) {
+			return buf[i], nil
 		}
 	}
 }

@@ -25,10 +25,10 @@ import (
 //     never taken for the page's <loc>.
 //   - Only the first of each field of an entry counts.
 func (p *parser) parseXML() error {
-	dec := xml.NewDecoder(p.br)
+	guard := &tokenGuard{br: p.br, max: int64(p.opts.MaxTokenBytes)}
+	dec := xml.NewDecoder(guard)
 	dec.Strict = false
 	dec.CharsetReader = charsetReader
-	p.guard.max = int64(p.opts.MaxTokenBytes)
 
 	var (
 		depth     int
@@ -40,7 +40,7 @@ func (p *parser) parseXML() error {
 	e.loc.max = p.opts.MaxURLLength
 	e.lastMod.max, e.changeFreq.max, e.priority.max = maxValueLength, maxValueLength, maxValueLength
 	for {
-		p.guard.markToken(p.br.Buffered())
+		guard.markToken(dec.InputOffset())
 		tok, err := dec.Token()
 		if err == io.EOF {
 			return fmt.Errorf("%w: no root element", ErrMalformed)
