@@ -1,0 +1,44 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+)
+
+// Sentinel errors. Errors returned by this package wrap them, so test with
+// errors.Is; [Classify] maps them to an [ErrorKind].
+var (
+	// ErrPrivateAddress means the dialer refused to connect to a loopback,
+	// private, link-local, unspecified, multicast or otherwise non-public
+	// address (see [Options.AllowPrivate]).
+	ErrPrivateAddress = errors.New("fetch: refusing to dial non-public address")
+
+	// ErrDecode means the body's content coding (gzip, br, zstd, deflate) was
+	// corrupt. The Response is still returned, holding what was decoded
+	// before the fault.
+	ErrDecode = errors.New("fetch: corrupt content coding")
+
+	// ErrTLS means the TLS handshake failed (unknown authority, wrong host
+	// name, protocol alert, ...). A handshake that timed out is a timeout,
+	// and a connection reset during the handshake is a reset: [Classify]
+	// reports those kinds first.
+	ErrTLS = errors.New("fetch: TLS handshake failed")
+
+	// ErrTotalTimeout means [Options.TotalTimeout] elapsed before the whole
+	// exchange, body included, was done. It is a timeout: it reports
+	// Timeout() == true and wraps context.DeadlineExceeded.
+	ErrTotalTimeout error = timeoutError("fetch: total timeout exceeded")
+
+	// ErrInvalidURL means the requested URL could not be parsed or is not an
+	// absolute http or https URL with a host.
+	ErrInvalidURL = errors.New("fetch: invalid URL")
+)
+
+// timeoutError is an error that says it is a timeout in the ways other code
+// checks: the net.Error Timeout method and context.DeadlineExceeded.
+type timeoutError string
+
+func (e timeoutError) Error() string   { return string(e) }
+func (e timeoutError) Timeout() bool   { return true }
+func (e timeoutError) Temporary() bool { return true }
+func (e timeoutError) Unwrap() error   { return context.DeadlineExceeded }

@@ -1,0 +1,216 @@
+package fetch
+
+import (
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"golang.org/x/net/http/httpguts"
+)
+
+// Defaults used where a field of [Options] is zero.
+const (
+	// DefaultConnectTimeout bounds DNS resolution plus the TCP connect.
+	DefaultConnectTimeout = 10 * time.Second
+	// DefaultTLSHandshakeTimeout bounds the TLS handshake.
+	DefaultTLSHandshakeTimeout = 10 * time.Second
+	// DefaultResponseHeaderTimeout bounds the wait for the response header
+	// once the request has been written.
+	DefaultResponseHeaderTimeout = 30 * time.Second
+	// DefaultTotalTimeout bounds a whole Get: connect, request, header and
+	// reading the body.
+	DefaultTotalTimeout = 60 * time.Second
+	// DefaultIdleConnTimeout is how long an idle keep-alive connection is
+	// kept for reuse.
+	DefaultIdleConnTimeout = 90 * time.Second
+
+	// DefaultMaxIdleConns caps idle connections over all hosts: a crawler
+	// talks to many origins.
+	DefaultMaxIdleConns = 512
+	// DefaultMaxIdleConnsPerHost caps idle connections per host. net/http's
+	// own default of 2 makes a busy origin reconnect all the time.
+	DefaultMaxIdleConnsPerHost = 8
+
+	// DefaultMaxHeaderBytes caps the response header (net/http allows 10 MiB).
+	DefaultMaxHeaderBytes = 1 << 20
+	// DefaultMaxRawBytes caps the body as received, before content decoding.
+	DefaultMaxRawBytes = 16 << 20
+	// DefaultMaxDecodedBytes caps the body after content decoding; it is the
+	// bound on what a decompression bomb can make us hold.
+	DefaultMaxDecodedBytes = 32 << 20
+)
+
+// Options configures a [Client]. The zero value is valid and means every
+// default; a negative duration or size is an error from [New]. New copies
+// what it needs, so changing Options (or its Resolve map) afterwards has no
+// effect on the Client.
+type Options struct {
+	// UserAgent is sent as the User-Agent header of every request, replacing
+	// any the caller puts in Request.Header. Empty means DefaultUserAgent.
+	UserAgent string
+
+	// ConnectTimeout bounds DNS resolution and the TCP connect
+	// (default DefaultConnectTimeout).
+	ConnectTimeout time.Duration
+	// TLSHandshakeTimeout bounds the TLS handshake
+	// (default DefaultTLSHandshakeTimeout).
+	TLSHandshakeTimeout time.Duration
+	// ResponseHeaderTimeout bounds the wait for the response header after
+	// the request is written (default DefaultResponseHeaderTimeout).
+	ResponseHeaderTimeout time.Duration
+	// TotalTimeout bounds a whole Get, body included
+	// (default DefaultTotalTimeout). When it fires, the error wraps
+	// ErrTotalTimeout.
+	TotalTimeout time.Duration
+	// IdleConnTimeout is how long an idle connection is kept
+	// (default DefaultIdleConnTimeout).
+	IdleConnTimeout time.Duration
+
+	// MaxIdleConns caps idle connections over all hosts
+	// (default DefaultMaxIdleConns).
+	MaxIdleConns int
+	// MaxIdleConnsPerHost caps idle connections per host
+	// (default DefaultMaxIdleConnsPerHost).
+	MaxIdleConnsPerHost int
+
+	// MaxHeaderBytes caps the response header; a larger header is an error
+	// (default DefaultMaxHeaderBytes).
+	MaxHeaderBytes int64
+	// MaxRawBytes caps the body as received, before content decoding
+	// (default DefaultMaxRawBytes). Request.MaxRawBytes overrides it.
+	MaxRawBytes int64
+	// MaxDecodedBytes caps the body after content decoding
+	// (default DefaultMaxDecodedBytes). Request.MaxDecodedBytes overrides it.
+	MaxDecodedBytes int64
+
+	// Resolve pins host names to addresses like curl's --resolve: the key is
+	// "host:port" (as in the URL; an IPv6 host in brackets), the value an IP
+	// address, and the port stays the same. A pinned address is dialled even
+	// when it is private or loopback: pinning it is an explicit operator
+	// choice. Use ParseResolve for curl's HOST:PORT:ADDR syntax.
+	Resolve map[string]string
+	// AllowPrivate lets the dialer connect to loopback, private, link-local,
+	// unspecified and multicast addresses. By default they are refused with
+	// an error wrapping ErrPrivateAddress.
+	AllowPrivate bool
+	// Resolver looks up host names that Resolve does not pin. Nil means
+	// net.DefaultResolver.
+	Resolver *net.Resolver
+	// RootCAs are the certificate authorities trusted for https. Nil means
+	// the system pool. Certificates are always verified.
+	RootCAs *x509.CertPool
+
+	// Now is the clock for Response.Started and Response.Duration. Nil
+	// means time.Now.
+	Now func() time.Time
+	// OnExchange, if set, is called once per Get that received a response
+	// header, after the body was read and before Get returns, with what was
+	// sent and received (for a WARC writer). It runs on the goroutine that
+	// called Get, so it must be safe for concurrent use when Get is called
+	// concurrently.
+	OnExchange func(Exchange)
+}
+
+// config is Options with the defaults filled in and the values checked.
+type config struct {
+	userAgent             string
+	connectTimeout        time.Duration
+	tlsHandshakeTimeout   time.Duration
+	responseHeaderTimeout time.Duration
+	totalTimeout          time.Duration
+	idleConnTimeout       time.Duration
+	maxIdleConns          int
+	maxIdleConnsPerHost   int
+	maxHeaderBytes        int64
+	limits                limits
+	resolve               map[string]string
+	allowPrivate          bool
+	resolver              *net.Resolver
+	rootCAs               *x509.CertPool
+	now                   func() time.Time
+	onExchange            func(Exchange)
+}
+
+// limits are the two body limits in force for one Get.
+type limits struct {
+	raw     int64
+	decoded int64
+}
+
+func newConfig(o Options) (config, error) {
+	var errs []error
+	orDefault := func(name string, v, def time.Duration) time.Duration {
+		if v < 0 {
+			errs = append(errs, fmt.Errorf("%s is negative (%v)", name, v))
+		}
+		if v <= 0 {
+			return def
+		}
+		return v
+	}
+	sizeOrDefault := func(name string, v, def int64) int64 {
+		if v < 0 {
+			errs = append(errs, fmt.Errorf("%s is negative (%d)", name, v))
+		}
+		if v <= 0 {
+			return def
+		}
+		return v
+	}
+	c := config{
+		userAgent:             o.UserAgent,
+		connectTimeout:        orDefault("ConnectTimeout", o.ConnectTimeout, DefaultConnectTimeout),
+		tlsHandshakeTimeout:   orDefault("TLSHandshakeTimeout", o.TLSHandshakeTimeout, DefaultTLSHandshakeTimeout),
+		responseHeaderTimeout: orDefault("ResponseHeaderTimeout", o.ResponseHeaderTimeout, DefaultResponseHeaderTimeout),
+		totalTimeout:          orDefault("TotalTimeout", o.TotalTimeout, DefaultTotalTimeout),
+		idleConnTimeout:       orDefault("IdleConnTimeout", o.IdleConnTimeout, DefaultIdleConnTimeout),
+		maxIdleConns:          int(sizeOrDefault("MaxIdleConns", int64(o.MaxIdleConns), DefaultMaxIdleConns)),
+		maxIdleConnsPerHost:   int(sizeOrDefault("MaxIdleConnsPerHost", int64(o.MaxIdleConnsPerHost), DefaultMaxIdleConnsPerHost)),
+		maxHeaderBytes:        sizeOrDefault("MaxHeaderBytes", o.MaxHeaderBytes, DefaultMaxHeaderBytes),
+		limits: limits{
+			raw:     sizeOrDefault("MaxRawBytes", o.MaxRawBytes, DefaultMaxRawBytes),
+			decoded: sizeOrDefault("MaxDecodedBytes", o.MaxDecodedBytes, DefaultMaxDecodedBytes),
+		},
+		allowPrivate: o.AllowPrivate,
+		resolver:     o.Resolver,
+		rootCAs:      o.RootCAs,
+		now:          o.Now,
+		onExchange:   o.OnExchange,
+	}
+	if c.userAgent == "" {
+		c.userAgent = DefaultUserAgent
+	}
+	if !httpguts.ValidHeaderFieldValue(c.userAgent) {
+		errs = append(errs, fmt.Errorf("UserAgent %q is not a valid header value", c.userAgent))
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	resolve, err := normalizeResolve(o.Resolve)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	c.resolve = resolve
+	if err := errors.Join(errs...); err != nil {
+		return config{}, fmt.Errorf("fetch: options: %w", err)
+	}
+	return c, nil
+}
+
+// limitsFor returns the limits for one request: the client's, overridden
+// by the request's non-zero fields.
+func (c *config) limitsFor(r Request) (limits, error) {
+	l := c.limits
+	if r.MaxRawBytes < 0 || r.MaxDecodedBytes < 0 {
+		return limits{}, fmt.Errorf("fetch: request limits are negative (raw %d, decoded %d)", r.MaxRawBytes, r.MaxDecodedBytes)
+	}
+	if r.MaxRawBytes > 0 {
+		l.raw = r.MaxRawBytes
+	}
+	if r.MaxDecodedBytes > 0 {
+		l.decoded = r.MaxDecodedBytes
+	}
+	return l, nil
+}
