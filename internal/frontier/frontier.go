@@ -1,0 +1,304 @@
+package frontier
+
+import (
+	"container/heap"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/robots"
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+// Frontier holds the per-origin queues and the origin gate. Create it with New.
+type Frontier struct {
+	opts     Options
+	origins  map[string]*origin
+	ready    originHeap
+	inflight int // requests handed out and not yet reported Done or RobotsDone
+	pending  int // outcomes not yet reported Persisted
+}
+
+// New returns an empty Frontier.
+func New(opts Options) *Frontier {
+	return &Frontier{opts: opts.withDefaults(), origins: make(map[string]*origin)}
+}
+
+func (f *Frontier) get(key string, now time.Time) *origin {
+	o := f.origins[key]
+	if o == nil {
+		o = &origin{key: key, host: hostOf(key), index: -1}
+		o.delay = f.opts.Delay
+		if d, ok := f.opts.SiteDelay[o.host]; ok {
+			o.delay = d
+		}
+		f.origins[key] = o
+		o.readyAt = now
+		heap.Push(&f.ready, o)
+	}
+	return o
+}
+
+func (f *Frontier) fix(o *origin, now time.Time) {
+	o.readyAt = o.computeReady(now, f.opts.PerOrigin)
+	heap.Fix(&f.ready, o.index)
+}
+
+// Want announces that the store holds due URLs of origin: the Frontier will ask to load the
+// origin and refill its queue from the store.
+func (f *Frontier) Want(originKey string, now time.Time) {
+	o := f.get(originKey, now)
+	o.hasMore = true
+	f.fix(o, now)
+}
+
+// Push adds a due URL (already persisted) to its origin's queue, or, when the queue holds Window
+// URLs, leaves it in the store for a later refill.
+func (f *Frontier) Push(u store.URL, now time.Time) {
+	o := f.get(u.Origin, now)
+	if o.queued() >= f.opts.Window || o.refilling || o.hasMore {
+		o.hasMore = true
+	} else {
+		o.queue = append(o.queue, u)
+	}
+	f.fix(o, now)
+}
+
+// Loaded restores an origin's persisted state after a StepLoad. A zero record (Key empty) means
+// the origin is new.
+func (f *Frontier) Loaded(rec store.Origin, key string, now time.Time) {
+	o := f.get(key, now)
+	o.loaded, o.loading = true, false
+	o.robots = robots.NewState(rec.Robots, f.opts.Agent, f.opts.Robots)
+	o.pausedUntil, o.pauseStrikes, o.pauseReason, o.probing = rec.PausedUntil, rec.PauseStrikes, rec.PauseReason, rec.Probing
+	o.sitemaps = rec.Sitemaps
+	f.applyCrawlDelay(o)
+	f.fix(o, now)
+}
+
+// Refilled hands over the due URLs read for a StepRefill. Fewer than the limit means the store
+// has no more due URLs of the origin for now.
+func (f *Frontier) Refilled(key string, urls []store.URL, limit int, now time.Time) {
+	o := f.get(key, now)
+	o.refilling = false
+	o.queue = append(o.queue, urls...)
+	o.hasMore = len(urls) >= limit
+	f.fix(o, now)
+}
+
+// Next returns the next step at time now. The caller performs it and reports back: StepFetch with
+// Done, StepRobots with RobotsDone, StepLoad with Loaded, StepRefill with Refilled, and every
+// write (Done, RobotsDone and StepSkip produce one) with Persisted.
+func (f *Frontier) Next(now time.Time) Step {
+	for f.ready.Len() > 0 {
+		o := f.ready[0]
+		if o.readyAt.After(now) {
+			if o.readyAt.Equal(never) {
+				break
+			}
+			return Step{Kind: StepWait, Until: o.readyAt}
+		}
+		if st, ok := f.step(o, now); ok {
+			return st
+		}
+	}
+	if f.inflight > 0 || f.pending > 0 || f.busy() {
+		return Step{Kind: StepWait}
+	}
+	return Step{Kind: StepDone}
+}
+
+// busy reports whether an origin waits on a load, refill or robots.txt fetch that the caller has
+// not reported yet.
+func (f *Frontier) busy() bool {
+	for _, o := range f.origins {
+		if o.loading || o.refilling || o.robotsBusy {
+			return true
+		}
+	}
+	return false
+}
+
+// step produces the step of a ready origin, or reports false after updating its ready time.
+func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
+	defer f.fix(o, now)
+	if !o.loaded {
+		o.loading = true
+		return Step{Kind: StepLoad, Origin: o.key}, true
+	}
+	if o.queued() == 0 {
+		if o.hasMore && o.inflight == 0 && o.pending == 0 {
+			o.refilling = true
+			return Step{Kind: StepRefill, Origin: o.key, Limit: f.opts.Window}, true
+		}
+		return Step{}, false
+	}
+	if now.Before(o.pausedUntil) || now.Before(o.notBefore) {
+		return Step{}, false
+	}
+	if due, validators := o.robots.Due(now); due {
+		o.robotsBusy = true
+		o.probeInFlight = o.probing
+		f.inflight++
+		o.notBefore = now.Add(o.delay)
+		return Step{Kind: StepRobots, Origin: o.key, Header: validators}, true
+	}
+	if !o.robots.Usable(now) || o.inflight >= o.capacity(f.opts.PerOrigin) {
+		return Step{}, false
+	}
+	u := o.pop()
+	allowed, verdict, reason := o.robots.Test(pathAndQuery(u.URL))
+	if !allowed {
+		o.pending++
+		f.pending++
+		return Step{Kind: StepSkip, Origin: o.key, URL: u, Reason: reason, Verdict: verdict}, true
+	}
+	o.inflight++
+	f.inflight++
+	o.notBefore = now.Add(o.delay)
+	o.probeInFlight = o.probing
+	return Step{Kind: StepFetch, Origin: o.key, URL: u}, true
+}
+
+// Outcome is what happened to a StepFetch request.
+type Outcome struct {
+	Status       int           // HTTP status, 0 when no answer came (network error)
+	RetryAfter   time.Duration // from a 503 or 429 answer
+	RetryAfterOK bool          // RetryAfter was present and valid
+}
+
+// Done reports the outcome of a StepFetch for u at time now (when the answer ended). A 503 or
+// 429 pauses the whole origin (rule 23): u goes back to the front of its queue, to be requested
+// again as the single probe when the pause ends. The caller persists the result and then calls
+// Persisted.
+func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) {
+	o := f.get(u.Origin, now)
+	o.inflight--
+	f.inflight--
+	o.pending++
+	f.pending++
+	o.notBefore = latest(o.notBefore, now.Add(o.delay))
+	f.answered(o, out.Status, out.RetryAfter, out.RetryAfterOK, now)
+	if isPause(out.Status) {
+		o.pushFront(u)
+	}
+	f.fix(o, now)
+}
+
+// answered updates the pause state after an answer (status 0: none came). A 503 or 429 pauses
+// the origin (rule 23); any other answer to the probe ends the probing and resets the backoff.
+func (f *Frontier) answered(o *origin, status int, retryAfter time.Duration, ok bool, now time.Time) {
+	wasProbe := o.probeInFlight
+	o.probeInFlight = false
+	switch {
+	case isPause(status):
+		f.pause(o, status, retryAfter, ok, now)
+	case status != 0 && wasProbe:
+		o.probing, o.pauseStrikes, o.pauseReason = false, 0, ""
+	}
+}
+
+func isPause(status int) bool {
+	return status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests
+}
+
+func (f *Frontier) pause(o *origin, status int, retryAfter time.Duration, ok bool, now time.Time) {
+	o.pauseStrikes++
+	d := f.opts.Pause.Duration(o.pauseStrikes, retryAfter, ok)
+	until := now.Add(d)
+	if until.After(o.pausedUntil) {
+		o.pausedUntil = until
+	}
+	o.probing = true
+	how := "backoff"
+	if ok {
+		how = "Retry-After"
+	}
+	o.pauseReason = fmt.Sprintf("answered %d: paused until %s (%s, strike %d)", status, o.pausedUntil.UTC().Format(time.RFC3339), how, o.pauseStrikes)
+}
+
+// RobotsDone reports the decision of a StepRobots fetch. A 503 or 429 on robots.txt also pauses
+// the origin (rule 23). It returns the origin's record for the caller to persist (then
+// Persisted), and the sitemaps newly named by robots.txt.
+func (f *Frontier) RobotsDone(key string, d robots.Decision, now time.Time) (store.Origin, []string) {
+	o := f.get(key, now)
+	o.robotsBusy = false
+	f.inflight--
+	o.pending++
+	f.pending++
+	o.robots.Apply(d, f.opts.Robots)
+	f.applyCrawlDelay(o)
+	o.notBefore = latest(o.notBefore, now.Add(o.delay))
+	f.answered(o, d.Status, d.RetryAfter, d.RetryAfter > 0, now)
+	var fresh []string
+	if d.Kind == robots.KindRules && d.Robots != nil {
+		seen := make(map[string]bool, len(o.sitemaps))
+		for _, s := range o.sitemaps {
+			seen[s] = true
+		}
+		for _, s := range d.Robots.Sitemaps() {
+			if !seen[s] {
+				fresh = append(fresh, s)
+				o.sitemaps = append(o.sitemaps, s)
+			}
+		}
+	}
+	f.fix(o, now)
+	return o.record(), fresh
+}
+
+func (f *Frontier) applyCrawlDelay(o *origin) {
+	base := f.opts.Delay
+	if d, ok := f.opts.SiteDelay[o.host]; ok {
+		base = d
+	}
+	o.delay = base
+	if !f.opts.HonorCrawlDelay || o.robots == nil || o.robots.Group() == nil {
+		return
+	}
+	if cd, ok := o.robots.Group().CrawlDelay(); ok && cd > o.delay {
+		o.delay = min(cd, MaxHonoredCrawlDelay)
+	}
+}
+
+// Persisted reports that one write of origin key (a Done, RobotsDone or StepSkip) is durable.
+func (f *Frontier) Persisted(key string, now time.Time) {
+	o := f.get(key, now)
+	o.pending--
+	f.pending--
+	f.fix(o, now)
+}
+
+// OriginView is a read-only snapshot of one origin, for progress displays and the export.
+type OriginView struct {
+	Key          string
+	Queued       int
+	InFlight     int
+	PausedUntil  time.Time
+	PauseReason  string
+	Unreachable  bool
+	RobotsReason string
+}
+
+// Origins returns a snapshot of every origin the Frontier knows.
+func (f *Frontier) Origins() []OriginView {
+	out := make([]OriginView, 0, len(f.origins))
+	for _, o := range f.origins {
+		v := OriginView{Key: o.key, Queued: o.queued(), InFlight: o.inflight, PausedUntil: o.pausedUntil, PauseReason: o.pauseReason}
+		if o.robots != nil {
+			v.Unreachable = o.robots.Unreachable()
+			v.RobotsReason = o.robots.Record().Reason
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// Record returns the persistent state of origin key, or false when it is not loaded.
+func (f *Frontier) Record(key string) (store.Origin, bool) {
+	o := f.origins[key]
+	if o == nil || !o.loaded {
+		return store.Origin{}, false
+	}
+	return o.record(), true
+}

@@ -1,0 +1,47 @@
+package frontier
+
+import (
+	"time"
+
+	"github.com/fractle/mandelbot/internal/pause"
+	"github.com/fractle/mandelbot/internal/robots"
+)
+
+const (
+	// DefaultPerOrigin is how many requests may be in flight to one origin at once.
+	DefaultPerOrigin = 1
+	// DefaultWindow is how many due URLs of one origin are held in memory; the rest wait in the
+	// store and are read back by StepRefill.
+	DefaultWindow = 1000
+	// MaxHonoredCrawlDelay caps a robots.txt Crawl-delay when Options.HonorCrawlDelay is set: a
+	// site asking for an hour between requests gets this instead.
+	MaxHonoredCrawlDelay = time.Minute
+)
+
+// Options configure a Frontier. The zero value means: agent "Mandelbot", no politeness delay, one
+// request per origin at a time, default robots and pause policies.
+type Options struct {
+	Agent     string                   // product token for robots.txt groups
+	Delay     time.Duration            // --delay: gap between requests to one origin
+	SiteDelay map[string]time.Duration // --site-delay: per host name, overrides Delay
+	// HonorCrawlDelay makes a robots.txt Crawl-delay raise the gap (capped by
+	// MaxHonoredCrawlDelay); off by default (robots-semantics.md rule 9).
+	HonorCrawlDelay bool
+	PerOrigin       int // --per-origin
+	Window          int
+	Robots          robots.Policy
+	Pause           pause.Policy
+}
+
+func (o Options) withDefaults() Options {
+	if o.Agent == "" {
+		o.Agent = "Mandelbot"
+	}
+	if o.PerOrigin <= 0 {
+		o.PerOrigin = DefaultPerOrigin
+	}
+	if o.Window <= 0 {
+		o.Window = DefaultWindow
+	}
+	return o
+}

@@ -1,0 +1,163 @@
+package frontier
+
+import (
+	"strings"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/robots"
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+// never is a ready time that no clock reaches: the origin waits for an outcome, not for time.
+var never = time.Unix(1<<62, 0)
+
+// origin is the in-memory state of one origin. Its fields are owned by the Frontier.
+type origin struct {
+	key   string
+	host  string
+	delay time.Duration
+
+	loaded    bool
+	loading   bool
+	refilling bool
+	hasMore   bool // the store may hold due URLs that are not in queue
+
+	robots     *robots.State
+	robotsBusy bool
+
+	queue []store.URL
+	head  int
+
+	inflight int
+	pending  int // outcomes handed back to the caller but not yet reported Persisted
+
+	notBefore    time.Time // politeness: no request starts before this
+	pausedUntil  time.Time
+	pauseStrikes int
+	pauseReason  string
+	probing      bool
+	// probeInFlight marks the one request sent while probing: only its answer may end the
+	// probing, not the answer to a request that was already in flight when the pause began.
+	probeInFlight bool
+	sitemaps      []string
+
+	readyAt time.Time
+	index   int // in the heap
+}
+
+func (o *origin) queued() int { return len(o.queue) - o.head }
+
+func (o *origin) pop() store.URL {
+	u := o.queue[o.head]
+	o.queue[o.head] = store.URL{}
+	o.head++
+	if o.head == len(o.queue) {
+		o.queue, o.head = o.queue[:0], 0
+	}
+	return u
+}
+
+func (o *origin) pushFront(u store.URL) {
+	if o.head > 0 {
+		o.head--
+		o.queue[o.head] = u
+		return
+	}
+	o.queue = append([]store.URL{u}, o.queue...)
+}
+
+// record is the persistent form of the origin's state.
+func (o *origin) record() store.Origin {
+	return store.Origin{
+		Key: o.key, Robots: o.robots.Record(),
+		PausedUntil: o.pausedUntil, PauseStrikes: o.pauseStrikes, PauseReason: o.pauseReason,
+		Probing: o.probing, Sitemaps: o.sitemaps,
+	}
+}
+
+// capacity is how many requests may be in flight: one while probing after a pause (rule 23).
+func (o *origin) capacity(perOrigin int) int {
+	if o.probing {
+		return 1
+	}
+	return perOrigin
+}
+
+// computeReady returns when the origin next has something to do at or after now, or never.
+func (o *origin) computeReady(now time.Time, perOrigin int) time.Time {
+	switch {
+	case !o.loaded:
+		if o.loading {
+			return never
+		}
+		return now // StepLoad
+	case o.robotsBusy || o.refilling:
+		return never
+	}
+	if o.queued() == 0 {
+		if o.hasMore && o.inflight == 0 && o.pending == 0 {
+			return now // StepRefill
+		}
+		return never
+	}
+	gate := latest(o.pausedUntil, o.notBefore)
+	if o.robots.Usable(now) {
+		if o.inflight < o.capacity(perOrigin) {
+			return latest(gate, now)
+		}
+		// At capacity: only a robots.txt revalidation could be next.
+		if due := o.robots.NextDue(); !due.IsZero() {
+			return latest(gate, due)
+		}
+		return never
+	}
+	// No usable decision: the next thing is fetching robots.txt, when it is due.
+	return latest(gate, o.robots.NextDue(), now)
+}
+
+func latest(ts ...time.Time) time.Time {
+	var m time.Time
+	for _, t := range ts {
+		if t.After(m) {
+			m = t
+		}
+	}
+	return m
+}
+
+// hostOf returns the host name of an origin key "scheme://host[:port]" ("[::1]" stays bracketed).
+func hostOf(key string) string {
+	if i := strings.Index(key, "://"); i >= 0 {
+		key = key[i+3:]
+	}
+	if strings.HasPrefix(key, "[") {
+		if j := strings.IndexByte(key, ']'); j >= 0 {
+			return key[:j+1]
+		}
+	}
+	if j := strings.LastIndexByte(key, ':'); j >= 0 {
+		return key[:j]
+	}
+	return key
+}
+
+// pathAndQuery returns the request target of a canonical absolute URL (robots-semantics.md
+// rule 12): everything from the first '/' after the authority, without a fragment.
+func pathAndQuery(u string) string {
+	rest := u
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+	}
+	j := strings.IndexAny(rest, "/?#")
+	if j < 0 {
+		return "/"
+	}
+	rest = rest[j:]
+	if k := strings.IndexByte(rest, '#'); k >= 0 {
+		rest = rest[:k]
+	}
+	if rest == "" || rest[0] != '/' {
+		rest = "/" + rest
+	}
+	return rest
+}
