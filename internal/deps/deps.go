@@ -17,9 +17,9 @@ import (
 	_ "github.com/vbauerster/mpb/v8"
 	_ "golang.org/x/net/html"
 	_ "golang.org/x/net/html/charset"
+	_ "golang.org/x/net/http2"
 	_ "golang.org/x/net/idna"
 	_ "golang.org/x/net/publicsuffix"
-	_ "golang.org/x/net/http2"
 	_ "golang.org/x/time/rate"
 	_ "modernc.org/sqlite"
 )

@@ -55,7 +55,7 @@ type NewURL struct {
 	URL, Origin  string
 	Kind         Kind
 	Depth, Hops  int
-	State        State     // StateQueued, or StateOutOfScope with Reason
+	State        State // StateQueued, or StateOutOfScope with Reason
 	Reason       string
 	DiscoveredAt time.Time // also its first due time when queued
 }
