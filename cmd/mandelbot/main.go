@@ -1,0 +1,84 @@
+// Command mandelbot is the polite web crawler and its search index. This package only parses flags
+// and wires the concrete types together; behaviour lives in the libraries and internal packages.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// version is reported in the User-Agent header and by `mandelbot --version`.
+const version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit statuses shared by every command.
+const (
+	exitOK      = 0
+	exitFailure = 1 // the command ran and its answer is "no" (robots test: something is disallowed)
+	exitUsage   = 2 // bad flags or arguments, or input that could not be read
+)
+
+// exitError carries an exit status out of a command. A nil err means "exit quietly".
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// run executes the command line args and returns the process exit status. It is main without
+// the process: tests call it directly.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCommand()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "mandelbot: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	// Anything cobra itself rejects (unknown command, wrong number of arguments) is usage.
+	fmt.Fprintf(stderr, "mandelbot: %v\n", err)
+	return exitUsage
+}
+
+func newRootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "mandelbot",
+		Short:         "A polite web crawler that follows the Robots Exclusion Protocol exactly",
+		Version:       version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErrorf("%w (see '%s --help')", err, c.CommandPath())
+	})
+	root.AddCommand(newRobotsCommand())
+	return root
+}
