@@ -277,9 +277,9 @@ func (p *parser) finish() {
 		// or more directive lines); the crawler falls back as if they
 		// were not there.
 		g := p.raws[len(p.raws)-1]
+		p.note(g.firstLine, NoteAgentNoRules, p.lineText(g), 0)
 		p.raws = p.raws[:len(p.raws)-1]
 		p.agents, p.agentRaw = p.agents[:g.agentLo], p.agentRaw[:g.agentLo]
-		p.note(g.firstLine, NoteAgentNoRules, p.lineText(g), 0)
 	}
 	if p.merges() {
 		p.buildMerged()
@@ -298,12 +298,15 @@ func (p *parser) lineText(g rawGroup) string {
 	return ""
 }
 
+// starKey is the agentKey of the * line. No product token equals it, as a
+// product token never holds a blank.
+const starKey = " *"
+
 // agentKey is the identity of an agent line for merging and lookup: its
-// lower-cased product token, or "*" for the * line (a product token never
-// is "*" alone in a name the For lookup can reach).
+// lower-cased product token, or starKey for the * line.
 func agentKey(a Agent) string {
 	if a.Name == "*" {
-		return "*"
+		return starKey
 	}
 	return lowerASCII(productToken(a.Name))
 }
@@ -425,7 +428,7 @@ func (p *parser) addGroup(b *groupBody, keys []string) {
 	view := &b.byStar
 	start := len(p.r.names)
 	for _, k := range keys {
-		if k == "*" {
+		if k == starKey {
 			if p.r.star == nil {
 				p.r.star = &b.byStar
 			}
