@@ -296,14 +296,14 @@ func TestRule06_AgentMatching(t *testing.T) {
 		{"Mandelbot", "Mandelbot/1.0 (+https://fractle.example/bot)", true},
 		{"Mandelbot", "  Mandelbot/1.0", true},
 		{"MJ12bot", "MJ12bot", true},
-		{"MJ12bot", "MJ", false},      // digits kept: not Google's "MJ"
-		{"MJ", "MJ12bot", false},      // and no prefix matching
+		{"MJ12bot", "MJ", false},       // digits kept: not Google's "MJ"
+		{"MJ", "MJ12bot", false},       // and no prefix matching
 		{"Mandel", "Mandelbot", false}, // no prefix matching
 		{"Mandelbot2", "Mandelbot", false},
-		{"Mandel*", "Mandelbot", false},          // "*" inside a value is no wildcard
-		{"\u212Aelvinbot", "kelvinbot", false},   // the Kelvin sign is not "K": ASCII folding only
-		{"Kelvinbot", "\u212Aelvinbot", false},   // nor the other way
-		{"Mandelbot\u00A0", "Mandelbot", false},  // NBSP is not a blank
+		{"Mandel*", "Mandelbot", false},         // "*" inside a value is no wildcard
+		{"\u212Aelvinbot", "kelvinbot", false},  // the Kelvin sign is not "K": ASCII folding only
+		{"Kelvinbot", "\u212Aelvinbot", false},  // nor the other way
+		{"Mandelbot\u00A0", "Mandelbot", false}, // NBSP is not a blank
 		{"Googlebot-News", "Googlebot", false},
 	} {
 		t.Run(tc.value+"|"+tc.agent, func(t *testing.T) {

@@ -25,7 +25,7 @@ func TestRule12_MatchTarget(t *testing.T) {
 		{"http://user:pw@example.com/x?y", "/x?y"},
 		{"http://[::1]:80/v6?x", "/v6?x"},
 		{"http://example.com/%7Euser/a%2Fb?q=%41", "/%7Euser/a%2Fb?q=%41"}, // escapes as written
-		{"http://example.com/caf\u00e9", "/caf\u00e9"},                        // raw octets as written
+		{"http://example.com/caf\u00e9", "/caf\u00e9"},                     // raw octets as written
 		{"http://example.com/a?", "/a?"},
 		{"http://example.com//double", "//double"},
 	} {
