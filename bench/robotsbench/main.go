@@ -108,6 +108,20 @@ func run(out io.Writer, cfg config) error {
 		return fmt.Errorf("corpus %s: no URLs to check", cfg.corpus)
 	}
 	printHeader(out, cfg, c, w)
+	crashes := preflight(peers, w)
+	excluded := map[string]bool{}
+	for _, cr := range crashes {
+		excluded[cr.site] = true
+	}
+	if len(excluded) > 0 {
+		printCrashes(out, crashes, excluded)
+		w = w.without(excluded)
+		if w.URLs == 0 {
+			return fmt.Errorf("corpus %s: no URLs left to check", cfg.corpus)
+		}
+		fmt.Fprintf(out, "Measured without them: %d robots files (%s bytes) in the parse pass; URL pass: %d sites, %s URLs, %s robots bytes\n\n",
+			len(w.Parse), group(int64(w.ParseBytes)), len(w.Sites), group(int64(w.URLs)), group(int64(w.robotsBytes())))
+	}
 
 	// Warm-up: one pass of each kind per library. The URL pass gives the
 	// verdicts for the agreement count; the parse pass sizes the
@@ -244,8 +258,9 @@ func printAgreement(out io.Writer, w *Workload, results []*result) {
 				}
 				count++
 				if len(diffs) < maxDiffsShown {
-					diffs = append(diffs, fmt.Sprintf("  %s %s: mandelbot %s, %s %s",
-						s.Name, shorten(s.Paths[i], 80), verdictWord(ref.verdicts[k]), r.p.name(), verdictWord(r.verdicts[k])))
+					diffs = append(diffs, fmt.Sprintf("  %s %s: mandelbot %s (%s), %s %s",
+						s.Name, shorten(s.Paths[i], 80), verdictWord(ref.verdicts[k]), mandelbotExplain(s, s.Paths[i]),
+						r.p.name(), verdictWord(r.verdicts[k])))
 				}
 			}
 		}

@@ -1,6 +1,10 @@
 package main
 
-import "github.com/fractle/mandelbot/robotstxt"
+import (
+	"fmt"
+
+	"github.com/fractle/mandelbot/robotstxt"
+)
 
 // mandelbotPeer drives github.com/fractle/mandelbot/robotstxt: Parse once
 // per site, For(agent) once per site, Test(path) per URL.
@@ -33,3 +37,13 @@ func (mandelbotPeer) worst(body []byte, path, _ string) func() bool {
 }
 
 func (mandelbotPeer) notes(*Workload) []string { return nil }
+
+// mandelbotExplain says, outside any timing, why mandelbot decides path as
+// it does on site s: the deciding line and rule, or the reason no rule did.
+func mandelbotExplain(s Site, path string) string {
+	v := robotstxt.Parse(s.Robots).For(agent).Test(path)
+	if v.Reason == robotstxt.ReasonRule {
+		return fmt.Sprintf("line %d %q", v.Rule.Line, v.Rule.String())
+	}
+	return v.Reason.String()
+}

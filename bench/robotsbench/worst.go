@@ -123,7 +123,8 @@ func runWorst(name string, limit time.Duration) worstResult {
 	case ctx.Err() != nil:
 		r.capped = true
 	case runErr != nil:
-		r.err = fmt.Errorf("worst case %s: child: %w: %s", name, runErr, strings.TrimSpace(stderr.String()))
+		first, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		r.err = fmt.Errorf("worst case %s: child: %w: %s", name, runErr, first)
 	}
 	return r
 }
