@@ -1,10 +1,12 @@
 package sitemap
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -76,3 +78,6 @@ func allocated(f func()) uint64 {
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
 }
+
+// bufioOf returns a bufio.Reader of s.
+func bufioOf(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }
