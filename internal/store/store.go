@@ -23,6 +23,10 @@ type Store interface {
 	// no other live owner holds, for ttl from now. It returns their keys, earliest due first.
 	// Calling it again renews the leases owner already holds.
 	LeaseOrigins(ctx context.Context, owner string, now, until time.Time, ttl time.Duration, max int) ([]string, error)
+	// LeaseOrigin grants owner the origin key for ttl from now unless another live owner holds
+	// it; ok reports whether owner holds it now. The crawler leases an origin before it
+	// schedules any of its URLs, including origins it discovers during the run.
+	LeaseOrigin(ctx context.Context, owner, key string, now time.Time, ttl time.Duration) (ok bool, err error)
 	// ReleaseOrigins gives up owner's leases on keys (all of owner's leases when keys is nil).
 	ReleaseOrigins(ctx context.Context, owner string, keys []string) error
 
