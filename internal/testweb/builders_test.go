@@ -81,7 +81,7 @@ func TestRedirectChainStatusesAndLocations(t *testing.T) {
 	got := RedirectChain("{b}/end", Hop{Key: "a", Path: "/1", Status: 307}, Hop{Key: "a", Path: "/2"}, Hop{Key: "b", Path: "/3", Status: 308})
 	type hop struct {
 		Path, To string
-		Status  int
+		Status   int
 	}
 	flat := map[string][]hop{}
 	for key, pages := range got {
