@@ -54,16 +54,20 @@ func (p Parser) FromHTML(r io.Reader) (Directives, error) {
 			}
 			return d, nil
 		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
-			switch string(name) {
-			case "template":
+			// The name is read from the raw token: TagName allocates, and
+			// almost every tag of a page is none of these three.
+			switch name := rawTagName(z.Raw()); {
+			case equalFoldBytes(name, "template"):
 				// A self-closing flag on <template/> is ignored by HTML
 				// parsers: it still opens a template.
 				templates++
-			case "noscript":
+			case equalFoldBytes(name, "noscript"):
 				z.NextIsNotRawText()
-			case "meta":
-				if templates > 0 || !hasAttr || len(metas) > p.maxTags() {
+			case equalFoldBytes(name, "meta"):
+				if templates > 0 || len(metas) > p.maxTags() {
+					continue
+				}
+				if _, hasAttr := z.TagName(); !hasAttr {
 					continue
 				}
 				if m, ok := metaAttrs(z); ok && p.isApplicableMetaName(m.Name) {
@@ -71,11 +75,42 @@ func (p Parser) FromHTML(r io.Reader) (Directives, error) {
 				}
 			}
 		case html.EndTagToken:
-			if name, _ := z.TagName(); string(name) == "template" && templates > 0 {
+			if templates > 0 && equalFoldBytes(rawTagName(z.Raw()), "template") {
 				templates--
 			}
 		}
 	}
+}
+
+// rawTagName returns the name of a start or end tag from its raw bytes
+// ("<META name=..." gives "META"), delimited as the tokenizer delimits it:
+// up to HTML whitespace (space, tab, LF, CR, FF; not VT), '/' or '>'.
+func rawTagName(raw []byte) []byte {
+	i := 1 // after '<'
+	if i < len(raw) && raw[i] == '/' {
+		i++
+	}
+	j := i
+	for ; j < len(raw); j++ {
+		switch raw[j] {
+		case ' ', '\t', '\n', '\r', '\f', '/', '>':
+			return raw[i:j]
+		}
+	}
+	return raw[i:j]
+}
+
+// equalFoldBytes is equalFold for a byte slice, without converting it.
+func equalFoldBytes(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range b {
+		if lowerByte(b[i]) != lowerByte(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // metaAttrs returns the name and content attributes of the current meta

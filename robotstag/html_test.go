@@ -15,11 +15,25 @@ import (
 // element counts anywhere in the document, while text that is not an
 // element (comments, raw text, inert template content) never counts.
 func TestFromHTMLPlacement(t *testing.T) {
-	tests := []struct {
-		name   string
-		doc    string
-		counts bool
-	}{
+	for _, tt := range placementCases() {
+		t.Run(tt.name, func(t *testing.T) {
+			d := fromHTML(t, tt.doc)
+			if d.NoIndex != tt.counts {
+				t.Errorf("NoIndex = %v, want %v for\n%s", d.NoIndex, tt.counts, tt.doc)
+			}
+		})
+	}
+}
+
+// placementCase is a document with one robots noindex meta somewhere.
+type placementCase struct {
+	name   string
+	doc    string
+	counts bool
+}
+
+func placementCases() []placementCase {
+	return []placementCase{
 		{"in head", htmlPage(noindexMeta), true},
 		{"in head, no doctype or html", "<head>" + noindexMeta + "</head>", true},
 		{"head implied", "<title>x</title>" + noindexMeta + "<p>text", true},
@@ -43,14 +57,6 @@ func TestFromHTMLPlacement(t *testing.T) {
 		{"in nested templates", "<template><template></template>" + noindexMeta + "</template>", false},
 		{"escaped as text", "<body>&lt;meta name=\"robots\" content=\"noindex\"&gt;</body>", false},
 		{"in an attribute", `<body><a title='` + noindexMeta + `'>x</a></body>`, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := fromHTML(t, tt.doc)
-			if d.NoIndex != tt.counts {
-				t.Errorf("NoIndex = %v, want %v for\n%s", d.NoIndex, tt.counts, tt.doc)
-			}
-		})
 	}
 }
 
@@ -111,6 +117,11 @@ func TestFromHTMLHostileInput(t *testing.T) {
 		{"invalid UTF-8 element", "<meta name=robots content=\"\xff, noindex\">", "noindex"},
 		{"NUL bytes", "<head>\x00<meta name=robots\x00 content=noindex>\x00", "all"},
 		{"NUL in tag name", "<me\x00ta name=robots content=noindex>", "all"},
+		{"VT is not HTML whitespace", "<meta\vname=robots content=noindex>", "all"},
+		{"VT after template name", "<template\v>" + noindexMeta, "noindex"},
+		{"FF and CR are", "<meta\fname=robots\rcontent=noindex>", "noindex"},
+		{"end tag with spaces", "<template>x</template  >" + noindexMeta, "noindex"},
+		{"end tag with slash", "<template>x</template/>" + noindexMeta, "noindex"},
 		{"only garbage", "\x00\x01\x02<\x00>&#xFFFFFFFF;&", "all"},
 		{"deep nesting", strings.Repeat("<div>", 10000) + noindexMeta, "noindex"},
 		{"many templates unclosed", strings.Repeat("<template>", 1000) + noindexMeta, "all"},
