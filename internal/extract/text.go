@@ -1,0 +1,114 @@
+package extract
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// textBuf accumulates text with whitespace collapsed and invalid UTF-8
+// replaced by U+FFFD, up to max bytes. Once a character does not fit, the
+// buffer is full and ignores everything after, so its content is always a
+// prefix of what an uncapped buffer would hold. The zero value has max 0
+// and is full at the first character. Not safe for concurrent use.
+type textBuf struct {
+	b     []byte
+	max   int
+	space bool // a separator is due before the next character
+	full  bool // a character did not fit
+}
+
+// write appends p, a piece of text. p may hold invalid UTF-8 but must not
+// end inside a character another write continues (callers pass whole
+// tokens, or whole decoded chunks cut at a character boundary).
+func (t *textBuf) write(p []byte) {
+	for i := 0; i < len(p) && !t.full; {
+		c := p[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == 0:
+				// Dropped, as the HTML tree builder drops U+0000 in body text.
+			case isCollapsible(c):
+				t.space = true
+			default:
+				t.put(p[i : i+1])
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(p[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			t.put(replacementChar)
+		case r == noBreakSpace:
+			t.space = true
+		default:
+			t.put(p[i : i+n])
+		}
+		i += n
+	}
+}
+
+// writeString is write for a string. It copies s, so it is meant for
+// short attribute values such as alt texts.
+func (t *textBuf) writeString(s string) { t.write([]byte(s)) }
+
+// brk marks a word boundary: the next character, if any, is preceded by
+// one space.
+func (t *textBuf) brk() { t.space = true }
+
+// put appends one encoded character, with the pending separator.
+func (t *textBuf) put(ch []byte) {
+	sep := t.space && len(t.b) > 0
+	n := len(ch)
+	if sep {
+		n++
+	}
+	if len(t.b)+n > t.max {
+		t.full = true
+		return
+	}
+	if sep {
+		t.b = append(t.b, ' ')
+	}
+	t.b = append(t.b, ch...)
+	t.space = false
+}
+
+// String returns the text collected so far.
+func (t *textBuf) String() string { return string(t.b) }
+
+// empty reports whether no character has been collected.
+func (t *textBuf) empty() bool { return len(t.b) == 0 }
+
+// reset empties the buffer, keeping its memory and its max.
+func (t *textBuf) reset() {
+	t.b = t.b[:0]
+	t.space = false
+	t.full = false
+}
+
+const noBreakSpace = '\u00a0'
+
+var replacementChar = []byte(string(utf8.RuneError))
+
+// isCollapsible reports whether the ASCII byte c is collapsed into a word
+// separator: ASCII whitespace and the other ASCII control characters.
+func isCollapsible(c byte) bool { return c <= ' ' || c == 0x7f }
+
+// validString returns b as a string, each invalid UTF-8 sequence replaced
+// by U+FFFD. Used for attribute values (the tokenizer's slices are only
+// valid until its next call, so this is also their copy).
+func validString(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return strings.ToValidUTF8(string(b), string(utf8.RuneError))
+}
+
+// validUTF8 is validString for a string.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, string(utf8.RuneError))
+}
