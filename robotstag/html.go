@@ -15,10 +15,12 @@ func FromHTML(r io.Reader, agent string, maxBytes int64) (Directives, error) {
 	return Parser{Agent: agent, MaxHTMLBytes: maxBytes}.FromHTML(r)
 }
 
-// FromHTML tokenises an HTML document (read as UTF-8 or an ASCII-compatible
-// encoding) and returns what its robots meta tags give p.Agent, as FromMeta
+// FromHTML tokenises an HTML document and returns what its robots meta tags give p.Agent, as FromMeta
 // does. It reads at most MaxHTMLBytes bytes of r and notes when the
 // document was longer. It neither checks the Content-Type nor closes r.
+// The bytes are read as UTF-8; any ASCII-compatible charset works as well,
+// since the names and directives that matter are ASCII. A UTF-16 document
+// has no readable tags here.
 //
 // Where a meta element counts. The seed asks for the tag "inside the head
 // element"; FromHTML honours a robots meta element anywhere in the

@@ -120,13 +120,16 @@ func (p Parser) applyValue(d *Directives, where, value string, header bool) {
 		}
 		if hasArg && name == dirUnavailableAfter {
 			date := trimSpace(arg)
-			// RFC 850 and RFC 1123 dates start with "Weekday,": the comma
-			// split cut the date in two, so join it back.
-			if isWeekday(date) && i+1 < len(elems) {
-				i++
-				date += ", " + trimSpace(elems[i])
-			}
 			t, ok := parseDate(date)
+			// RFC 850 and RFC 1123 dates start with "Weekday,": the comma
+			// split cut the date in two, so join it back, but only when the
+			// joined text is a date (the next element may be "noindex").
+			if !ok && isWeekday(date) && i+1 < len(elems) {
+				joined := date + ", " + trimSpace(elems[i+1])
+				if t, ok = parseDate(joined); ok {
+					i++
+				}
+			}
 			if !ok {
 				d.note(fmt.Sprintf("%s %s: unavailable_after date %s not understood; ignored", where, quote(v), quote(date)))
 				continue

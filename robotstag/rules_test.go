@@ -443,6 +443,14 @@ func TestRule26UnavailableAfterWeekdayComma(t *testing.T) {
 	if !d.NoIndex || !d.NoFollow {
 		t.Errorf("directives around the date lost: %q", d.String())
 	}
+	// A weekday alone is not a date; the element after it is not eaten.
+	d = FromHeader(http.Header{"X-Robots-Tag": {"unavailable_after: Friday, noindex"}}, agent)
+	if got, want := d.String(), "noindex"; got != want {
+		t.Errorf("directives = %q, want %q", got, want)
+	}
+	if !hasNote(d, `"Friday"`, "not understood") {
+		t.Errorf("bad date not noted: %q", d.Notes)
+	}
 }
 
 // Merge keeps the most restrictive combination and does not write into a
