@@ -124,3 +124,29 @@ func TestParseDateRFC3339RoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// The RFC 822 zone names, each with its offset (RFC 822 section 5.1).
+func TestParseDateRFC822Zones(t *testing.T) {
+	zones := map[string]int{"UT": 0, "UTC": 0, "GMT": 0, "Z": 0, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7}
+	for zone, hours := range zones {
+		got, ok := parseDate("25 Jun 2010 12:00:00 " + zone)
+		want := time.Date(2010, 6, 25, 12-hours, 0, 0, 0, time.UTC)
+		if !ok || !got.Equal(want) {
+			t.Errorf("zone %s: %v (ok=%v), want %v", zone, got, ok, want)
+		}
+	}
+	for _, bad := range []string{
+		"2010-06-25T12:00:00.1234567890Z", // more than nanoseconds
+		"2010-06-25T12:00:00.Z",
+		"2010-06-25T12:00:00+0",
+		"2010-06-25T12:00:00+123",
+		"2010-06-25T12:00:00+12345",
+		"2010-06-25T12:00:00 XST",
+		"2010-06-25T1:2:3:4",
+		"2010-06-25T123:00",
+	} {
+		if got, ok := parseDate(bad); ok {
+			t.Errorf("parseDate(%q) = %v, want failure", bad, got)
+		}
+	}
+}

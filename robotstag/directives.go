@@ -17,6 +17,8 @@ import (
 //
 // A Directives value is safe for concurrent reads. Merge mutates its
 // receiver and must not run concurrently with other uses of that value.
+// The Sources and Notes slices of a Directives returned by this package
+// are freshly allocated and belong to the caller.
 type Directives struct {
 	// NoIndex: the response must not be indexed (noindex, none).
 	NoIndex bool
