@@ -93,13 +93,13 @@ func readBody(r io.Reader, c coding, lim limits, sizeHint int64, keepRaw bool) (
 		case b.truncatedBy == LimitRaw:
 			return b, nil
 		}
-		return b, fmt.Errorf("decode %v body: %w: %w", c, ErrDecode, err)
+		return b, fmt.Errorf("decode body: %w (%v): %w", ErrDecode, c, err)
 	}
 
 	if c == codingIdentity || c == codingUnknown {
 		out := &limitReader{r: src, n: lim.decoded, kind: LimitDecoded, first: &b.truncatedBy}
 		var err error
-		b.decoded, err = readAll(out, capHint(sizeHint, min(lim.raw, lim.decoded)))
+		b.decoded, err = readAll(out, capHint(sizeHint, min(lim.raw, lim.decoded)), lim.decoded)
 		return finish(err)
 	}
 
@@ -118,7 +118,7 @@ func readBody(r io.Reader, c coding, lim limits, sizeHint int64, keepRaw bool) (
 	}
 	defer dec.Close()
 	out := &limitReader{r: dec, n: lim.decoded, kind: LimitDecoded, first: &b.truncatedBy}
-	b.decoded, err = readAll(out, capHint(-1, lim.decoded))
+	b.decoded, err = readAll(out, capHint(-1, lim.decoded), lim.decoded)
 	return finish(err)
 }
 
@@ -133,9 +133,13 @@ func capHint(n, limit int64) int {
 	return int(min(n, limit) + 1)
 }
 
-// readAll is io.ReadAll with a first buffer of size hint.
-func readAll(r io.Reader, hint int) ([]byte, error) {
-	b := make([]byte, 0, hint)
+// readAll is io.ReadAll with a first buffer of size hint that never grows
+// past limit+1 bytes: r (a limitReader) passes at most limit bytes, and the
+// one spare byte lets it report EOF without another growth. Doubling past
+// the limit would make a body at the limit cost twice its size.
+func readAll(r io.Reader, hint int, limit int64) ([]byte, error) {
+	maxCap := int(limit) + 1
+	b := make([]byte, 0, min(hint, maxCap))
 	for {
 		n, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
@@ -146,7 +150,13 @@ func readAll(r io.Reader, hint int) ([]byte, error) {
 			return b, err
 		}
 		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
+			size := min(2*cap(b), maxCap)
+			if size <= len(b) { // r broke its limit; keep reading anyway
+				size = 2 * len(b)
+			}
+			nb := make([]byte, len(b), size)
+			copy(nb, b)
+			b = nb
 		}
 	}
 }

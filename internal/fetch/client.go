@@ -93,7 +93,7 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 	if err != nil {
-		return nil, fmt.Errorf("fetch: new request for %s: %w: %w", target, ErrInvalidURL, err)
+		return nil, fmt.Errorf("fetch: %w: %w", ErrInvalidURL, err)
 	}
 	hreq.Header = req.Header.Clone()
 	if hreq.Header == nil {
@@ -174,19 +174,23 @@ func parseTarget(raw string) (string, error) {
 // or ErrTLS when the trace shows that is what happened.
 func (c *Client) requestError(ctx context.Context, trace *connTrace, err error) error {
 	err = c.withTimeoutCause(ctx, err)
-	if tlsErr := trace.handshakeErr(); tlsErr != nil && errors.Is(err, tlsErr) && !errors.Is(err, ErrTLS) {
-		err = fmt.Errorf("%w: %w", ErrTLS, err)
+	if tlsErr := trace.handshakeErr(); tlsErr != nil && errors.Is(err, tlsErr) {
+		return fmt.Errorf("fetch: %w: %w", ErrTLS, err)
 	}
 	return fmt.Errorf("fetch: %w", err)
 }
 
-// withTimeoutCause makes err wrap ErrTotalTimeout when the total timeout is
-// what ended ctx (net/http does not always report the context's cause).
+// withTimeoutCause makes sure err wraps ErrTotalTimeout, and names the
+// timeout, when the total timeout is what ended ctx (net/http reports the
+// context's cause on most paths, not all).
 func (c *Client) withTimeoutCause(ctx context.Context, err error) error {
-	if context.Cause(ctx) == ErrTotalTimeout && !errors.Is(err, ErrTotalTimeout) {
-		return fmt.Errorf("%w after %v: %w", ErrTotalTimeout, c.cfg.totalTimeout, err)
+	if context.Cause(ctx) != ErrTotalTimeout {
+		return err
 	}
-	return err
+	if errors.Is(err, ErrTotalTimeout) {
+		return fmt.Errorf("%w (%v)", err, c.cfg.totalTimeout)
+	}
+	return fmt.Errorf("%w (%v): %w", ErrTotalTimeout, c.cfg.totalTimeout, err)
 }
 
 // connTrace records, through httptrace, the remote address of the

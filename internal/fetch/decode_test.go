@@ -31,7 +31,7 @@ func encode(t testing.TB, c coding, data []byte) []byte {
 	case codingGzip:
 		w = gzip.NewWriter(&buf)
 	case codingBrotli:
-		w = brotli.NewWriter(&buf)
+		w = brotli.NewWriterLevel(&buf, 4) // fast enough under -race
 	case codingZstd:
 		w, err = zstd.NewWriter(&buf, zstd.WithEncoderConcurrency(1))
 	case codingDeflate:

@@ -51,8 +51,11 @@ func (d *dialer) DialContext(ctx context.Context, network, addr string) (net.Con
 // An address that does not parse is refused too.
 func refuseNonPublic(_ context.Context, _, address string, _ syscall.RawConn) error {
 	ap, err := netip.ParseAddrPort(address)
-	if err != nil || !isPublic(ap.Addr()) {
-		return fmt.Errorf("%w %s", ErrPrivateAddress, address)
+	if err != nil {
+		return fmt.Errorf("%w (unparsable %q)", ErrPrivateAddress, address)
+	}
+	if class := addrClass(ap.Addr()); class != "" {
+		return fmt.Errorf("%w (%s)", ErrPrivateAddress, class)
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package fetch
 
 import (
 	"context"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -140,3 +142,7 @@ func dnsAnswer(query []byte, addrs map[string]netip.Addr) []byte {
 	}
 	return msg
 }
+
+// discardLog is a server error log that drops everything, for servers
+// whose expected failures would only add noise.
+func discardLog() *log.Logger { return log.New(io.Discard, "", 0) }
