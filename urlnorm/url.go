@@ -88,7 +88,8 @@ func (u *URL) RobotsURL() string { return u.Origin() + "/robots.txt" }
 // PathAndQuery returns the escaped path plus "?" and the query when there is
 // one: the request target the crawler sends and the string robots.txt rules
 // are matched against (robots-semantics.md rules 12 and 13). It always starts
-// with "/" and has no fragment.
+// with "/" and has no fragment. It is a request target, not a relative
+// reference: a path such as "//h/x" would be read as host "h" by Resolve.
 func (u *URL) PathAndQuery() string { return u.s[u.pathStart:] }
 
 // Path returns the escaped path, which always starts with "/".
