@@ -79,16 +79,14 @@ func (l *decodedLimit) Read(p []byte) (int, error) {
 // output the decoder counts after conversion: for such documents the limit is
 // approximate, within a few kilobytes.
 type tokenGuard struct {
-	br      *bufio.Reader
-	max     int64
-	n       int64 // bytes handed out so far
-	start   int64 // value of n at the start of the current token
-	tripped bool
+	br    *bufio.Reader
+	max   int64
+	n     int64 // bytes handed out so far
+	start int64 // value of n at the start of the current token
 }
 
 func (g *tokenGuard) ReadByte() (byte, error) {
 	if g.n-g.start > g.max {
-		g.tripped = true
 		return 0, errTokenLimit
 	}
 	c, err := g.br.ReadByte()
@@ -101,7 +99,6 @@ func (g *tokenGuard) ReadByte() (byte, error) {
 func (g *tokenGuard) Read(p []byte) (int, error) {
 	allowed := g.start + g.max + 1 - g.n
 	if allowed <= 0 {
-		g.tripped = true
 		return 0, errTokenLimit
 	}
 	if int64(len(p)) > allowed {

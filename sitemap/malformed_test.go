@@ -53,6 +53,44 @@ func TestParseMalformedMidStream(t *testing.T) {
 	}
 }
 
+// A document in UTF-16 is refused (sitemaps.org: UTF-8 only) rather than
+// read as a text sitemap of garbage lines.
+func TestParseUTF16(t *testing.T) {
+	for _, bom := range []string{"\xff\xfe", "\xfe\xff"} {
+		_, res, err := parseAll(t, []byte(bom+"<\x00u\x00r\x00l\x00"), Options{})
+		if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "UTF-16") || res.Skipped != 0 {
+			t.Errorf("BOM %q: %+v, %v; want ErrMalformed naming UTF-16", bom, res, err)
+		}
+	}
+}
+
+// A syntax error in bytes already read is reported as such even when the
+// input also failed later, while the parser was reading ahead.
+func TestParseMalformedBeforeReadError(t *testing.T) {
+	errNetwork := errors.New("connection reset by peer")
+	r := &dataThenError{data: []byte("<urlset><url><loc>http://example.com/</loc></url><1bad/>"), err: errNetwork}
+	_, res, err := parseReader(t, r, Options{})
+	if !errors.Is(err, ErrMalformed) || errors.Is(err, errNetwork) || res.Entries != 1 {
+		t.Errorf("%+v, %v; want 1 entry and ErrMalformed only", res, err)
+	}
+}
+
+// dataThenError returns all its data and its error from the same Read, as a
+// connection that breaks right after a packet does.
+type dataThenError struct {
+	data []byte
+	err  error
+}
+
+func (d *dataThenError) Read(p []byte) (int, error) {
+	n := copy(p, d.data)
+	d.data = d.data[n:]
+	if len(d.data) > 0 {
+		return n, nil
+	}
+	return n, d.err
+}
+
 // Non-strict XML: a mismatched end tag closes what it skips instead of
 // failing the document, so one sloppy entry does not lose the rest.
 func TestParseMismatchedEndTag(t *testing.T) {

@@ -14,8 +14,10 @@ import (
 const bufSize = 32 << 10
 
 var (
-	gzipMagic = []byte{0x1f, 0x8b}
-	utf8BOM   = []byte{0xef, 0xbb, 0xbf}
+	gzipMagic  = []byte{0x1f, 0x8b}
+	utf8BOM    = []byte{0xef, 0xbb, 0xbf}
+	utf16BOMLE = []byte{0xff, 0xfe}
+	utf16BOMBE = []byte{0xfe, 0xff}
 )
 
 // errStopped ends a parse that a limit cut; Parse reports it as a cut, not
@@ -59,9 +61,8 @@ type parser struct {
 	fn   func(Entry) error
 	res  Result
 
-	src   *sourceReader
-	limit *decodedLimit
-	br    *bufio.Reader // the decoded document
+	src *sourceReader
+	br  *bufio.Reader // the decoded document
 
 	line field // the current line of a text sitemap
 }
@@ -82,8 +83,7 @@ func (p *parser) run() error {
 		}
 		decoded = gunzipReader{zr}
 	}
-	p.limit = &decodedLimit{r: decoded, left: p.opts.MaxDecodedBytes}
-	p.br = bufio.NewReaderSize(p.limit, bufSize)
+	p.br = bufio.NewReaderSize(&decodedLimit{r: decoded, left: p.opts.MaxDecodedBytes}, bufSize)
 
 	first, err := p.skipPrelude()
 	switch {
@@ -99,10 +99,16 @@ func (p *parser) run() error {
 }
 
 // skipPrelude skips a UTF-8 byte order mark and leading ASCII whitespace and
-// returns the first byte after them, unread.
+// returns the first byte after them, unread. A UTF-16 byte order mark is
+// refused: sitemaps are UTF-8, and read as UTF-8 such a document would only
+// be a pile of skipped lines.
 func (p *parser) skipPrelude() (byte, error) {
-	if b, _ := p.br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
+	b, _ := p.br.Peek(len(utf8BOM))
+	switch {
+	case bytes.HasPrefix(b, utf8BOM):
 		p.br.Discard(len(utf8BOM))
+	case bytes.HasPrefix(b, utf16BOMLE), bytes.HasPrefix(b, utf16BOMBE):
+		return 0, fmt.Errorf("%w: UTF-16 (sitemaps are UTF-8)", ErrMalformed)
 	}
 	for {
 		if _, err := p.br.Peek(1); err != nil {
@@ -135,7 +141,9 @@ func (p *parser) finish(err error) error {
 	case errors.Is(err, errTokenLimit):
 		p.cut(sizeString(int64(p.opts.MaxTokenBytes)) + " token")
 		return nil
-	case p.src.err != nil:
+	case p.src.err != nil && errors.Is(err, p.src.err):
+		// The input failed. (A read error recorded while reading ahead does
+		// not count if the parser stopped earlier, at bad bytes it had.)
 		return fmt.Errorf("sitemap: parse: read: %w", p.src.err)
 	case errors.Is(err, ErrMalformed), errors.Is(err, ErrNotSitemap):
 		return fmt.Errorf("sitemap: parse: %w", err)

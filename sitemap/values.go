@@ -5,33 +5,39 @@ import (
 	"time"
 )
 
-// lastModLayouts are the forms of <lastmod> accepted, most common first.
+// The forms of <lastmod> accepted.
 //
-// The first five are the W3C Datetime profile that sitemaps.org names:
+// dateLayouts and the first two of timeLayouts are the W3C Datetime profile
+// that sitemaps.org names: YYYY, YYYY-MM, YYYY-MM-DD,
 // YYYY-MM-DDThh:mm:ss[.s]TZD (time.Parse accepts the fractional seconds
-// without their being in the layout), YYYY-MM-DDThh:mmTZD, YYYY-MM-DD,
-// YYYY-MM and YYYY, where TZD is "Z" or "+hh:mm"/"-hh:mm".
+// without their being in the layout) and YYYY-MM-DDThh:mmTZD, where TZD is
+// "Z" or "+hh:mm"/"-hh:mm".
 //
-// The last two are tolerated deviations, because reading them costs nothing
-// and refusing them loses real information: a zone written without its colon
-// ("+0000"), and a full time without a zone, read as UTC.
-var lastModLayouts = []string{
-	"2006-01-02T15:04:05Z07:00",
-	"2006-01-02",
-	"2006-01-02T15:04Z07:00",
-	"2006-01",
-	"2006",
-	"2006-01-02T15:04:05Z0700",
-	"2006-01-02T15:04:05",
-}
+// The last two of timeLayouts are tolerated deviations, because reading them
+// costs nothing and refusing them loses real information: a zone written
+// without its colon ("+0000"), and a full time without a zone, read as UTC.
+var (
+	dateLayouts = map[int]string{
+		len("2006"):       "2006",
+		len("2006-01"):    "2006-01",
+		len("2006-01-02"): "2006-01-02",
+	}
+	timeLayouts = []string{
+		"2006-01-02T15:04:05Z07:00",
+		"2006-01-02T15:04Z07:00",
+		"2006-01-02T15:04:05Z0700",
+		"2006-01-02T15:04:05",
+	}
+)
 
 // parseLastMod returns the time s names, or the zero Time when s is not in
-// one of lastModLayouts. Dates without a time are midnight UTC.
+// one of the accepted forms. Dates without a time are midnight UTC.
 func parseLastMod(s string) time.Time {
-	if s == "" {
-		return time.Time{}
+	layouts := timeLayouts
+	if layout, ok := dateLayouts[len(s)]; ok {
+		layouts = []string{layout} // a date alone: one layout can match
 	}
-	for _, layout := range lastModLayouts {
+	for _, layout := range layouts {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t
 		}
