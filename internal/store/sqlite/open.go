@@ -1,0 +1,163 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+const (
+	// DefaultBusyTimeoutMillis is how long a statement waits for a lock held by a checkpoint.
+	DefaultBusyTimeoutMillis = 10_000
+	// DefaultReaders bounds concurrent read connections (WAL readers do not block the writer).
+	DefaultReaders = 4
+)
+
+// Options tune Open. The zero value uses the defaults.
+type Options struct {
+	Readers int
+}
+
+// Store is the SQLite implementation of store.Store. It is safe for concurrent use; writes go
+// through one connection, reads through a small pool.
+type Store struct {
+	path  string
+	write *sql.DB // exactly one connection: SQLite has one writer
+	read  *sql.DB
+	lock  *os.File
+	stmts *statements
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open opens (creating it if needed) the crawl database at path, upgrading its schema.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		lock.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("sqlite: open %s: %w", path, store.ErrLocked)
+		}
+		return nil, fmt.Errorf("sqlite: lock %s: %w", path, err)
+	}
+	s := &Store{path: path, lock: lock}
+	if err := s.open(ctx, opts); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout("+strconv.Itoa(DefaultBusyTimeoutMillis)+")")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	if readOnly {
+		q.Add("_pragma", "query_only(ON)")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+func (s *Store) open(ctx context.Context, opts Options) error {
+	var err error
+	if s.write, err = sql.Open("sqlite", dsn(s.path, false)); err != nil {
+		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
+	}
+	s.write.SetMaxOpenConns(1)
+	if err := s.migrate(ctx); err != nil {
+		return err
+	}
+	if s.read, err = sql.Open("sqlite", dsn(s.path, true)); err != nil {
+		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
+	}
+	readers := opts.Readers
+	if readers <= 0 {
+		readers = DefaultReaders
+	}
+	s.read.SetMaxOpenConns(readers)
+	if s.stmts, err = prepare(ctx, s.write); err != nil {
+		return err
+	}
+	return nil
+}
+
+// ErrNewerSchema reports a database written by a newer Mandelbot.
+var ErrNewerSchema = errors.New("database schema is newer than this program knows")
+
+func (s *Store) migrate(ctx context.Context) error {
+	var version int
+	err := s.write.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&version)
+	if err != nil && !isNoTable(err) && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("sqlite: read schema version: %w", err)
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("sqlite: %s: version %d, known up to %d: %w", s.path, version, len(migrations), ErrNewerSchema)
+	}
+	for v := version; v < len(migrations); v++ {
+		tx, err := s.write.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("sqlite: migrate to %d: %w", v+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("sqlite: migrate to %d: %w", v+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('schema_version', ?)
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, strconv.Itoa(v+1)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("sqlite: migrate to %d: %w", v+1, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("sqlite: migrate to %d: %w", v+1, err)
+		}
+	}
+	return nil
+}
+
+func isNoTable(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "no such table")
+}
+
+// Close closes the database and releases the process lock. It is safe to call more than once.
+func (s *Store) Close() error {
+	var errs []error
+	if s.stmts != nil {
+		s.stmts.close()
+		s.stmts = nil
+	}
+	for _, db := range []*sql.DB{s.read, s.write} {
+		if db != nil {
+			errs = append(errs, db.Close())
+		}
+	}
+	s.read, s.write = nil, nil
+	if s.lock != nil {
+		errs = append(errs, s.lock.Close()) // closing the descriptor releases the flock
+		s.lock = nil
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("sqlite: close %s: %w", s.path, err)
+	}
+	return nil
+}

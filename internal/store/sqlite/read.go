@@ -1,0 +1,142 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+// LeaseOrigins implements store.Store. One process owns the file, so every due origin is granted.
+func (s *Store) LeaseOrigins(ctx context.Context, owner string, now, until time.Time, ttl time.Duration, max int) ([]string, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT origin, MIN(next_at) AS due FROM urls
+		WHERE next_at > 0 AND next_at <= ? GROUP BY origin ORDER BY due, origin LIMIT ?`, unix(until), max)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: lease origins: %w", err)
+	}
+	defer rows.Close()
+	var keys []string
+	for rows.Next() {
+		var key string
+		var due int64
+		if err := rows.Scan(&key, &due); err != nil {
+			return nil, fmt.Errorf("sqlite: lease origins: %w", err)
+		}
+		keys = append(keys, key)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: lease origins: %w", err)
+	}
+	return keys, nil
+}
+
+// LeaseOrigin implements store.Store: always granted (one process owns the file).
+func (s *Store) LeaseOrigin(ctx context.Context, owner, key string, now time.Time, ttl time.Duration) (bool, error) {
+	return true, nil
+}
+
+// ReleaseOrigins implements store.Store: nothing to release.
+func (s *Store) ReleaseOrigins(ctx context.Context, owner string, keys []string) error { return nil }
+
+// DueURLs implements store.Store.
+func (s *Store) DueURLs(ctx context.Context, origin string, now time.Time, limit int) ([]store.URL, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+urlColumns+` FROM urls
+		WHERE origin = ? AND next_at > 0 AND next_at <= ? ORDER BY depth, id LIMIT ?`, origin, unix(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: due URLs of %s: %w", origin, err)
+	}
+	defer rows.Close()
+	var out []store.URL
+	for rows.Next() {
+		u, err := scanURL(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: due URLs of %s: %w", origin, err)
+		}
+		out = append(out, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: due URLs of %s: %w", origin, err)
+	}
+	return out, nil
+}
+
+// Origin implements store.Store.
+func (s *Store) Origin(ctx context.Context, key string) (store.Origin, bool, error) {
+	o, err := scanOrigin(s.read.QueryRowContext(ctx, `SELECT `+originColumns+` FROM origins WHERE key = ?`, key))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Origin{}, false, nil
+	}
+	if err != nil {
+		return store.Origin{}, false, fmt.Errorf("sqlite: origin %s: %w", key, err)
+	}
+	return o, true, nil
+}
+
+// EachURL implements store.Store, streaming rows in ID order.
+func (s *Store) EachURL(ctx context.Context, fn func(store.URL) error) error {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+urlColumns+` FROM urls ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("sqlite: list URLs: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		u, err := scanURL(rows)
+		if err != nil {
+			return fmt.Errorf("sqlite: list URLs: %w", err)
+		}
+		if err := fn(u); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("sqlite: list URLs: %w", err)
+	}
+	return nil
+}
+
+// EachOrigin implements store.Store, streaming rows in key order.
+func (s *Store) EachOrigin(ctx context.Context, fn func(store.Origin) error) error {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+originColumns+` FROM origins ORDER BY key`)
+	if err != nil {
+		return fmt.Errorf("sqlite: list origins: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		o, err := scanOrigin(rows)
+		if err != nil {
+			return fmt.Errorf("sqlite: list origins: %w", err)
+		}
+		if err := fn(o); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("sqlite: list origins: %w", err)
+	}
+	return nil
+}
+
+// Counts implements store.Store.
+func (s *Store) Counts(ctx context.Context) (map[store.State]int, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT state, COUNT(*) FROM urls GROUP BY state`)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: counts: %w", err)
+	}
+	defer rows.Close()
+	out := map[store.State]int{}
+	for rows.Next() {
+		var st string
+		var n int
+		if err := rows.Scan(&st, &n); err != nil {
+			return nil, fmt.Errorf("sqlite: counts: %w", err)
+		}
+		out[store.State(st)] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: counts: %w", err)
+	}
+	return out, nil
+}

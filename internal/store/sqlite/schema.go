@@ -1,0 +1,52 @@
+package sqlite
+
+// migrations bring a database from schema version i to i+1; the version is stored in meta.
+// Never edit a released step: add one.
+var migrations = []string{
+	// 1: urls and origins.
+	`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+	CREATE TABLE origins (
+		key TEXT PRIMARY KEY,
+		robots_kind INTEGER NOT NULL DEFAULT 0,
+		robots_status INTEGER NOT NULL DEFAULT 0,
+		robots_body BLOB,
+		robots_reason TEXT NOT NULL DEFAULT '',
+		robots_fetched_at INTEGER NOT NULL DEFAULT 0,
+		robots_expires_at INTEGER NOT NULL DEFAULT 0,
+		robots_etag TEXT NOT NULL DEFAULT '',
+		robots_last_mod TEXT NOT NULL DEFAULT '',
+		robots_failing_since INTEGER NOT NULL DEFAULT 0,
+		robots_failures INTEGER NOT NULL DEFAULT 0,
+		robots_retry_at INTEGER NOT NULL DEFAULT 0,
+		robots_as_not_found INTEGER NOT NULL DEFAULT 0,
+		robots_good_body INTEGER NOT NULL DEFAULT 0,
+		paused_until INTEGER NOT NULL DEFAULT 0,
+		pause_strikes INTEGER NOT NULL DEFAULT 0,
+		pause_reason TEXT NOT NULL DEFAULT '',
+		probing INTEGER NOT NULL DEFAULT 0,
+		sitemaps TEXT NOT NULL DEFAULT '[]'
+	);
+	CREATE TABLE urls (
+		id INTEGER PRIMARY KEY,
+		url TEXT NOT NULL UNIQUE,
+		origin TEXT NOT NULL,
+		kind INTEGER NOT NULL DEFAULT 0,
+		depth INTEGER NOT NULL DEFAULT 0,
+		hops INTEGER NOT NULL DEFAULT 0,
+		state TEXT NOT NULL,
+		status INTEGER NOT NULL DEFAULT 0,
+		reason TEXT NOT NULL DEFAULT '',
+		rule_line INTEGER NOT NULL DEFAULT 0,
+		discovered_at INTEGER NOT NULL DEFAULT 0,
+		fetched_at INTEGER NOT NULL DEFAULT 0,
+		next_at INTEGER NOT NULL DEFAULT 0,
+		attempts INTEGER NOT NULL DEFAULT 0,
+		content_type TEXT NOT NULL DEFAULT '',
+		location TEXT NOT NULL DEFAULT '',
+		indexed INTEGER NOT NULL DEFAULT 0,
+		noindex INTEGER NOT NULL DEFAULT 0,
+		nofollow INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE INDEX urls_due ON urls (origin, next_at) WHERE next_at > 0;
+	CREATE INDEX urls_next ON urls (next_at) WHERE next_at > 0;`,
+}
