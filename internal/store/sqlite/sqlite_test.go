@@ -146,4 +146,3 @@ func TestNewerSchemaRefused(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
-
