@@ -5,8 +5,9 @@ import (
 	"io"
 )
 
-// charsetReader is the CharsetReader of the XML decoder. encoding/xml calls
-// it only when the XML declaration names an encoding other than UTF-8.
+// charsetConverter returns what turns a document in the encoding its XML
+// declaration names into UTF-8; nil means the bytes are read as they are.
+// encoding/xml asks only about encodings other than UTF-8.
 //
 // sitemaps.org requires UTF-8. Two other declarations are still read,
 // because they are harmless and refusing them would lose whole files: labels
@@ -14,12 +15,12 @@ import (
 // ISO-8859-1, whose bytes are converted to UTF-8 exactly. Any other
 // declaration (windows-1252, Shift_JIS, UTF-16...) is refused with
 // ErrMalformed rather than guessed at.
-func charsetReader(label string, input io.Reader) (io.Reader, error) {
+func charsetConverter(label string) (func(io.Reader) io.Reader, error) {
 	switch {
 	case oneOf(label, "utf8", "us-ascii", "ascii", "us", "iso646-us", "ansi_x3.4-1968"):
-		return input, nil
+		return nil, nil
 	case oneOf(label, "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1"):
-		return &latin1Reader{r: input}, nil
+		return func(r io.Reader) io.Reader { return &latin1Reader{r: r} }, nil
 	}
 	return nil, fmt.Errorf("%w: unsupported encoding %q (sitemaps are UTF-8)", ErrMalformed, clip(label))
 }

@@ -69,33 +69,37 @@ func (l *decodedLimit) Read(p []byte) (int, error) {
 // and refuses to hand the decoder more than max+1 bytes from the start of the
 // current token, so that the decoder, which keeps a whole token in memory,
 // never holds more than that. The parser calls markToken with the decoder's
-// input offset before asking it for each token.
+// input offset before asking it for each token. The decoder reads through
+// ReadByte, one byte at a time, so the count is exact.
 //
 // The +1 is the byte that shows where a token of exactly max bytes ends (the
 // '<' after a run of text), which the decoder reads and puts back.
-//
-// The decoder reads through ReadByte, one byte at a time, so the count is
-// exact. Read serves only the ISO-8859-1 converter (see charsetReader), whose
-// output the decoder counts after conversion: for such documents the limit is
-// approximate, within a few kilobytes.
 type tokenGuard struct {
-	br    *bufio.Reader
+	src   byteSource
 	max   int64
 	n     int64 // bytes handed out so far
 	start int64 // value of n at the start of the current token
+}
+
+// byteSource is what a tokenGuard reads from: a *bufio.Reader.
+type byteSource interface {
+	io.Reader
+	io.ByteReader
 }
 
 func (g *tokenGuard) ReadByte() (byte, error) {
 	if g.n-g.start > g.max {
 		return 0, errTokenLimit
 	}
-	c, err := g.br.ReadByte()
+	c, err := g.src.ReadByte()
 	if err == nil {
 		g.n++
 	}
 	return c, err
 }
 
+// Read is there because encoding/xml requires its reader to be an io.Reader
+// when a document declares an encoding; the decoder itself uses ReadByte.
 func (g *tokenGuard) Read(p []byte) (int, error) {
 	allowed := g.start + g.max + 1 - g.n
 	if allowed <= 0 {
@@ -104,7 +108,7 @@ func (g *tokenGuard) Read(p []byte) (int, error) {
 	if int64(len(p)) > allowed {
 		p = p[:allowed]
 	}
-	n, err := g.br.Read(p)
+	n, err := g.src.Read(p)
 	g.n += int64(n)
 	return n, err
 }
@@ -112,4 +116,13 @@ func (g *tokenGuard) Read(p []byte) (int, error) {
 // markToken records that a token starts at the decoder's input offset.
 func (g *tokenGuard) markToken(offset int64) {
 	g.start = offset
+}
+
+// convert makes the guard read through convert from now on (a charset
+// conversion), so that it keeps counting the bytes the decoder sees. A nil
+// convert changes nothing.
+func (g *tokenGuard) convert(convert func(io.Reader) io.Reader) {
+	if convert != nil {
+		g.src = bufio.NewReader(convert(g.src))
+	}
 }

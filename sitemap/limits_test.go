@@ -325,3 +325,26 @@ func TestOptionsResolved(t *testing.T) {
 		t.Errorf("%+v.resolved() = %+v, want it unchanged", set, got)
 	}
 }
+
+// In a document declared ISO-8859-1 the token limit counts the converted
+// bytes the decoder holds (each byte over 0x7F becomes two), and stays exact
+// however much converted text came before.
+func TestParseTokenLimitLatin1(t *testing.T) {
+	const max = 1024
+	entry := func(highBytes int) string {
+		return "<url><loc>http://example.com/" + strings.Repeat("\xe9", highBytes) + "</loc></url>"
+	}
+	head := `<?xml version="1.0" encoding="ISO-8859-1"?><urlset>`
+	before := strings.Repeat(entry(400), 200) // 200 tokens of 819 converted bytes
+
+	doc := head + before + entry(480) + "</urlset>" // 979 bytes converted: fits
+	_, res, err := parseAll(t, []byte(doc), Options{MaxTokenBytes: max})
+	if err != nil || res.Cut || res.Entries != 201 {
+		t.Errorf("fitting token: %+v, %v; want 201 entries, no cut", res, err)
+	}
+	doc = head + before + entry(510) + "</urlset>" // 1039 bytes converted, 529 read
+	_, res, err = parseAll(t, []byte(doc), Options{MaxTokenBytes: max})
+	if err != nil || !res.Cut || res.CutReason != "1 KiB token" || res.Entries != 200 {
+		t.Errorf("token over the limit once converted: %+v, %v; want 200 entries, cut", res, err)
+	}
+}

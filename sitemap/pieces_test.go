@@ -126,7 +126,7 @@ func TestLatin1Reader(t *testing.T) {
 
 // tokenGuard hands out at most max+1 bytes past the marked token start.
 func TestTokenGuard(t *testing.T) {
-	g := &tokenGuard{br: bufioOf("abcdefghij"), max: 3}
+	g := &tokenGuard{src: bufioOf("abcdefghij"), max: 3}
 	var got []byte
 	for {
 		c, err := g.ReadByte()

@@ -25,10 +25,19 @@ import (
 //     never taken for the page's <loc>.
 //   - Only the first of each field of an entry counts.
 func (p *parser) parseXML() error {
-	guard := &tokenGuard{br: p.br, max: int64(p.opts.MaxTokenBytes)}
+	guard := &tokenGuard{src: p.br, max: int64(p.opts.MaxTokenBytes)}
 	dec := xml.NewDecoder(guard)
 	dec.Strict = false
-	dec.CharsetReader = charsetReader
+	dec.CharsetReader = func(label string, _ io.Reader) (io.Reader, error) {
+		// The reader encoding/xml passes is guard; convert below it, so
+		// that the guard counts the bytes the decoder sees.
+		convert, err := charsetConverter(label)
+		if err != nil {
+			return nil, err
+		}
+		guard.convert(convert)
+		return guard, nil
+	}
 
 	var (
 		depth     int
