@@ -1,0 +1,312 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/frontier"
+	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/urlnorm"
+)
+
+// maxLeasedAtStart bounds how many origins a run takes from the store when it starts; origins
+// discovered later are leased one by one.
+const maxLeasedAtStart = 1 << 20
+
+// ErrNoSeeds reports a crawl with neither seeds nor queued work in the store.
+var ErrNoSeeds = errors.New("nothing to crawl: no seed and no queued URL in the store")
+
+// Run crawls until nothing is due (within Options.MaxWait), a limit is reached, or ctx is
+// canceled, and returns what it did. Seeds are added to the store first; a store that already
+// holds a crawl is resumed. Cancelling ctx stops new requests, cancels those in flight (their
+// URLs stay queued) and saves every outcome already received before Run returns.
+func Run(ctx context.Context, opts Options) (Stats, error) {
+	opts = opts.withDefaults()
+	if opts.Fetcher == nil || opts.Store == nil {
+		return Stats{}, errors.New("crawl: a Fetcher and a Store are required")
+	}
+	parser := &urlnorm.Parser{}
+	seeds := make([]*urlnorm.URL, 0, len(opts.Seeds))
+	for _, s := range opts.Seeds {
+		u, err := parser.Parse(s)
+		if err != nil {
+			return Stats{}, fmt.Errorf("crawl: seed %q: %w", s, err)
+		}
+		seeds = append(seeds, u)
+	}
+	c := &crawl{
+		opts:  opts,
+		f:     frontier.New(opts.Frontier),
+		scope: newScope(seeds, opts.Scope, opts.MaxDepth),
+	}
+	c.worker = &worker{opts: opts, scope: c.scope, parser: parser}
+	return c.run(ctx, seeds)
+}
+
+// crawl is the state of one run, owned by the scheduler goroutine.
+type crawl struct {
+	opts   Options
+	f      *frontier.Frontier
+	scope  *scope
+	worker *worker
+	stats  Stats
+
+	tasks   chan task
+	results chan result
+	writes  chan write
+	acks    chan ack
+
+	inflight, pendingWrites int
+	pagesStarted            int
+	stopping                bool
+	fatal                   error
+	lastProgress            time.Time
+	sitemapsQueued          map[string]int
+}
+
+func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
+	now := c.opts.Clock.Now()
+	c.stats.Started, c.stats.Now = now, now
+	c.sitemapsQueued = map[string]int{}
+	st := c.opts.Store
+
+	var b store.Batch
+	for _, u := range seeds {
+		n := c.scope.newURL(u, store.KindPage, 0, 0)
+		n.State, n.Reason, n.DiscoveredAt = store.StateQueued, "", now // a seed is always in scope
+		b.New = append(b.New, n)
+	}
+	if !b.Empty() {
+		if _, err := st.Commit(ctx, b); err != nil {
+			return c.stats, fmt.Errorf("crawl: save seeds: %w", err)
+		}
+	}
+	keys, err := st.LeaseOrigins(ctx, c.opts.Owner, now, now, DefaultLeaseTTL, maxLeasedAtStart)
+	if err != nil {
+		return c.stats, fmt.Errorf("crawl: find due origins: %w", err)
+	}
+	if len(keys) == 0 && len(seeds) == 0 {
+		return c.stats, ErrNoSeeds
+	}
+	for _, k := range keys {
+		c.f.Want(k, now)
+	}
+
+	workCtx, cancelWork := context.WithCancel(ctx)
+	defer cancelWork()
+	c.tasks = make(chan task)
+	c.results = make(chan result, c.opts.Concurrency)
+	c.writes = make(chan write, writeBatchMax)
+	c.acks = make(chan ack, 1)
+	var wg sync.WaitGroup
+	for range c.opts.Concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range c.tasks {
+				c.results <- c.worker.do(workCtx, t)
+			}
+		}()
+	}
+	// Outcomes already received are saved even when ctx is canceled.
+	go writer(context.WithoutCancel(ctx), st, c.writes, c.acks)
+
+	c.loop(ctx, cancelWork)
+
+	close(c.tasks)
+	wg.Wait()
+	close(c.writes)
+	for a := range c.acks {
+		c.handleAck(a)
+	}
+	if err := st.ReleaseOrigins(context.WithoutCancel(ctx), c.opts.Owner, nil); err != nil && c.fatal == nil {
+		c.fatal = fmt.Errorf("crawl: release leases: %w", err)
+	}
+	c.snapshot()
+	return c.stats, c.fatal
+}
+
+// loop is the scheduler: it asks the frontier for steps and waits for outcomes.
+func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
+	var deadline time.Time
+	if c.opts.MaxTime > 0 {
+		deadline = c.stats.Started.Add(c.opts.MaxTime)
+	}
+	for {
+		now := c.opts.Clock.Now()
+		if !c.stopping {
+			switch {
+			case c.fatal != nil:
+				c.stop("error: " + c.fatal.Error())
+				cancelWork()
+			case ctx.Err() != nil:
+				c.stop("interrupted")
+				cancelWork()
+			case !deadline.IsZero() && !now.Before(deadline):
+				c.stop(fmt.Sprintf("--max-time %s reached", c.opts.MaxTime))
+			case c.opts.MaxPages > 0 && c.pagesStarted >= c.opts.MaxPages:
+				c.stop(fmt.Sprintf("--max-pages %d reached", c.opts.MaxPages))
+			}
+		}
+		if c.stopping && c.inflight == 0 && c.pendingWrites == 0 {
+			return
+		}
+		step := frontier.Step{Kind: frontier.StepWait}
+		if !c.stopping && c.inflight < c.opts.Concurrency {
+			step = c.f.Next(now)
+		}
+		switch step.Kind {
+		case frontier.StepLoad:
+			c.load(ctx, step.Origin, now)
+		case frontier.StepRefill:
+			urls, err := c.opts.Store.DueURLs(ctx, step.Origin, now, step.Limit)
+			if err != nil {
+				c.fail(fmt.Errorf("crawl: read queue of %s: %w", step.Origin, err))
+				urls = nil
+			}
+			c.f.Refilled(step.Origin, urls, step.Limit, now)
+		case frontier.StepRobots:
+			c.dispatch(task{robots: true, origin: step.Origin, header: step.Header})
+		case frontier.StepFetch:
+			c.pagesStarted++
+			c.dispatch(task{origin: step.Origin, url: step.URL})
+		case frontier.StepSkip:
+			u := step.URL
+			u.State, u.Reason, u.RuleLine = store.StateRobotsDisallowed, step.Reason, step.Verdict.Rule.Line
+			u.NextAt = now.Add(c.opts.Revisit) // checked again against a later robots.txt
+			c.stats.Disallowed++
+			c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
+		case frontier.StepDone:
+			c.stop("nothing left to crawl")
+		case frontier.StepWait:
+			idle := c.inflight == 0 && c.pendingWrites == 0
+			if idle && !c.stopping && (step.Until.IsZero() || step.Until.Sub(now) > c.opts.MaxWait) {
+				c.stats.NextDue = step.Until
+				c.stop(fmt.Sprintf("nothing due before %s (longer than --max-wait %s); run again to resume", step.Until.UTC().Format(time.RFC3339), c.opts.MaxWait))
+				continue
+			}
+			c.wait(ctx, step.Until, deadline, idle)
+		}
+		c.progress()
+	}
+}
+
+func (c *crawl) stop(reason string) {
+	if !c.stopping {
+		c.stopping = true
+		c.stats.StopReason = reason
+		c.opts.Log.Info("crawl stopping", "reason", reason)
+	}
+}
+
+func (c *crawl) fail(err error) {
+	if c.fatal == nil {
+		c.fatal = err
+	}
+}
+
+// load leases an origin and restores its persisted state before any of its URLs is scheduled.
+func (c *crawl) load(ctx context.Context, key string, now time.Time) {
+	ok, err := c.opts.Store.LeaseOrigin(ctx, c.opts.Owner, key, now, DefaultLeaseTTL)
+	if err != nil {
+		c.fail(fmt.Errorf("crawl: lease %s: %w", key, err))
+		ok = false
+	}
+	if !ok {
+		c.f.Drop(key)
+		return
+	}
+	rec, _, err := c.opts.Store.Origin(ctx, key)
+	if err != nil {
+		c.fail(fmt.Errorf("crawl: read origin %s: %w", key, err))
+		c.f.Drop(key)
+		return
+	}
+	c.f.Loaded(rec, key, now)
+}
+
+func (c *crawl) dispatch(t task) {
+	c.inflight++
+	for {
+		select {
+		case c.tasks <- t:
+			return
+		case r := <-c.results:
+			c.handleResult(r)
+		}
+	}
+}
+
+// save queues a write for the writer without ever blocking on a full queue while an ack waits.
+func (c *crawl) save(w write) {
+	c.pendingWrites++
+	for {
+		select {
+		case c.writes <- w:
+			return
+		case a := <-c.acks:
+			c.handleAck(a)
+		}
+	}
+}
+
+// wait blocks until an outcome arrives, the frontier's next due time, the deadline, or ctx ends.
+func (c *crawl) wait(ctx context.Context, until, deadline time.Time, idle bool) {
+	var timer <-chan time.Time
+	if !until.IsZero() {
+		if !deadline.IsZero() && deadline.Before(until) {
+			until = deadline
+		}
+		ch, stop := c.opts.Clock.At(until, idle)
+		defer stop()
+		timer = ch
+	} else if !deadline.IsZero() {
+		ch, stop := c.opts.Clock.At(deadline, idle)
+		defer stop()
+		timer = ch
+	}
+	done := ctx.Done()
+	if c.stopping {
+		done = nil
+	}
+	select {
+	case r := <-c.results:
+		c.handleResult(r)
+	case a := <-c.acks:
+		c.handleAck(a)
+	case <-timer:
+	case <-done:
+	}
+}
+
+func (c *crawl) progress() {
+	if c.opts.OnProgress == nil {
+		return
+	}
+	now := c.opts.Clock.Now()
+	if now.Sub(c.lastProgress) < c.opts.ProgressEvery {
+		return
+	}
+	c.lastProgress = now
+	c.snapshot()
+	c.opts.OnProgress(c.stats)
+}
+
+func (c *crawl) snapshot() {
+	c.stats.Now = c.opts.Clock.Now()
+	c.stats.InFlight = c.inflight
+	c.stats.Queued, c.stats.Origins, c.stats.OriginsPaused, c.stats.OriginsBlocked = 0, 0, 0, 0
+	for _, o := range c.f.Origins() {
+		c.stats.Origins++
+		c.stats.Queued += o.Queued
+		if o.PausedUntil.After(c.stats.Now) {
+			c.stats.OriginsPaused++
+		}
+		if o.Unreachable {
+			c.stats.OriginsBlocked++
+		}
+	}
+}

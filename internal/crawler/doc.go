@@ -1,0 +1,10 @@
+// Package crawler is the crawl loop: it joins the frontier (what may be requested), the fetch
+// client (requests), the robots package (robots.txt decisions), the extractors (links, robot tags,
+// sitemaps) and the store (the crawl's truth).
+//
+// One scheduler goroutine owns the frontier and is the only one that decides anything; workers
+// only perform requests and parse what came back; one writer goroutine commits outcomes to the
+// store in batches. An outcome is acted on (its links queued, its origin released) only after it
+// is durable, so a crawl killed at any moment resumes from the store without losing a URL and
+// without fetching one twice, apart from requests that were in flight.
+package crawler

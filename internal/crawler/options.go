@@ -1,0 +1,98 @@
+package crawler
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/clock"
+	"github.com/fractle/mandelbot/internal/fetch"
+	"github.com/fractle/mandelbot/internal/frontier"
+	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/urlnorm"
+)
+
+// Defaults and limits of a crawl; each is overridable through Options.
+const (
+	DefaultConcurrency = 16             // requests in flight over all origins
+	DefaultRevisit     = 24 * time.Hour // a fetched URL is due again after this
+	DefaultMaxWait     = 2 * time.Minute
+	DefaultMaxAttempts = 3 // tries of a URL whose request gets no answer
+	// MaxRedirectHops bounds a chain of page redirects; each hop is a frontier URL of its own.
+	MaxRedirectHops = 5
+	// MaxSitemapsPerOrigin bounds how many sitemaps one origin's robots.txt may make the crawl
+	// fetch; MaxChildSitemaps bounds the children followed from one sitemap index.
+	MaxSitemapsPerOrigin = 50
+	MaxChildSitemaps     = 50
+	// MaxSitemapBytes is the decoded size limit of a sitemap request (sitemaps.org: 50 MiB).
+	MaxSitemapBytes = 50 << 20
+	// DefaultLeaseTTL is how long a lease on an origin lasts without renewal.
+	DefaultLeaseTTL = 5 * time.Minute
+	// writeBatchMax bounds how many outcomes one store transaction groups.
+	writeBatchMax = 256
+)
+
+// Fetcher performs one GET without following redirects; *fetch.Client implements it.
+type Fetcher interface {
+	Get(ctx context.Context, req fetch.Request) (*fetch.Response, error)
+}
+
+// Options configure a crawl. Fetcher and Store are required; everything else has a default.
+type Options struct {
+	Seeds    []string
+	Scope    urlnorm.Scope // relative to the seeds' hosts or registrable domains
+	MaxDepth int           // links followed from a seed; negative: unlimited
+	MaxPages int           // pages requested in this run; 0: unlimited
+	// Concurrency bounds requests in flight over all origins.
+	Concurrency int
+	// MaxWait is the longest the crawl idles for work that is not due yet (a pause, a robots.txt
+	// retry); when the next due time is further away, the run ends and a later run resumes.
+	MaxWait time.Duration
+	// MaxTime ends the run after this long (0: no limit); in-flight requests finish first.
+	MaxTime     time.Duration
+	Revisit     time.Duration
+	MaxAttempts int
+
+	Frontier frontier.Options // agent, delays, per-origin concurrency, robots and pause policies
+	Fetcher  Fetcher
+	Store    store.Store
+	Clock    clock.Clock // nil: the wall clock
+	Log      *slog.Logger
+	// Owner names this process for store leases; empty: "mandelbot".
+	Owner string
+	// OnProgress, if set, is called on the scheduler goroutine after events, at most every
+	// ProgressEvery of the crawl clock; it must return quickly.
+	OnProgress    func(Stats)
+	ProgressEvery time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	if o.MaxWait <= 0 {
+		o.MaxWait = DefaultMaxWait
+	}
+	if o.Revisit <= 0 {
+		o.Revisit = DefaultRevisit
+	}
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = DefaultMaxAttempts
+	}
+	if o.Clock == nil {
+		o.Clock = clock.Real{}
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Owner == "" {
+		o.Owner = "mandelbot"
+	}
+	if o.Frontier.Agent == "" {
+		o.Frontier.Agent = "Mandelbot"
+	}
+	if o.ProgressEvery <= 0 {
+		o.ProgressEvery = 200 * time.Millisecond
+	}
+	return o
+}

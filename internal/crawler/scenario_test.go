@@ -1,0 +1,97 @@
+package crawler
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/testweb"
+)
+
+// TestScenarios runs every fetching scenario of robots-semantics.md sections C and D (each names
+// its rule) against the real crawler and checks, from the web's request log, what was and was
+// not requested, and that nothing ever bypassed the origin gate.
+func TestScenarios(t *testing.T) {
+	for _, sc := range testweb.Scenarios() {
+		t.Run(sc.Name, func(t *testing.T) {
+			e := newEnv(t, sc.Sites)
+			st := e.crawl(sc.Seeds, nil)
+			for _, ref := range sc.Fetched {
+				if !e.requested(ref) {
+					t.Errorf("%s: %s was never requested (stop: %s)", sc.Rule, ref, st.StopReason)
+				}
+			}
+			for _, ref := range sc.NotFetched {
+				if e.requested(ref) {
+					t.Errorf("%s: %s was requested", sc.Rule, ref)
+				}
+			}
+			e.checkGate()
+			if t.Failed() {
+				for _, r := range e.web.Requests() {
+					t.Logf("%4d %s %-8s %s %d", r.Seq, r.At.Sub(t0), r.Key, r.Path, r.Status)
+				}
+			}
+		})
+	}
+}
+
+// robots-semantics.md rule 23: after a 503 with Retry-After: 120, nothing reaches the origin for
+// 120 s; then the paused URL is asked again as the single probe.
+func TestRule23_PauseHonoursRetryAfterThenProbes(t *testing.T) {
+	e := newEnv(t, testweb.PagePaused(503, testweb.RetrySeconds))
+	e.crawl([]string{"{a}/"}, nil)
+	reqs := e.web.RequestsTo("a")
+	var busy []testweb.Request
+	for i, r := range reqs {
+		if r.Path == "/busy" {
+			busy = append(busy, r)
+			if r.Status == 503 && i+1 < len(reqs) {
+				next := reqs[i+1]
+				if gap := next.At.Sub(r.At); gap < testweb.ScenarioRetryAfter {
+					t.Errorf("next request %s only %v after the 503", next.Path, gap)
+				}
+				if next.Path != "/busy" {
+					t.Errorf("the first request after the pause is %s, want the probe /busy", next.Path)
+				}
+			}
+		}
+	}
+	if len(busy) < 2 || busy[0].Status != 503 || busy[len(busy)-1].Status != 200 {
+		t.Fatalf("/busy requests: %+v", busy)
+	}
+}
+
+// robots-semantics.md rule 22: within 48 h a second crawl reuses the stored robots.txt decision;
+// after 48 h it asks again.
+func TestRule22_RobotsCacheSurvivesRunsFor48Hours(t *testing.T) {
+	e := newEnv(t, testweb.RobotsOK())
+	e.crawl([]string{"{a}/"}, nil)
+	if n := e.web.Count("a", testweb.RobotsPath); n != 1 {
+		t.Fatalf("first crawl fetched robots.txt %d times", n)
+	}
+	e.clock.Advance(25 * time.Hour) // pages are due again (revisit 24 h), robots.txt is not
+	e.crawl(nil, nil)
+	if n := e.web.Count("a", testweb.RobotsPath); n != 1 {
+		t.Fatalf("after 25 h robots.txt was fetched %d times, want the cached copy", n)
+	}
+	if n := e.web.Count("a", "/public"); n != 2 {
+		t.Fatalf("after 25 h /public was fetched %d times, want a revisit", n)
+	}
+	e.clock.Advance(24 * time.Hour)
+	e.crawl(nil, nil)
+	if n := e.web.Count("a", testweb.RobotsPath); n != 2 {
+		t.Fatalf("after 49 h robots.txt was fetched %d times, want 2", n)
+	}
+	e.checkGate()
+}
+
+// Every decision is recorded per URL: a disallowed URL has its rule and line.
+func TestDecisionsRecordedPerURL(t *testing.T) {
+	e := newEnv(t, testweb.RobotsOK())
+	e.crawl([]string{"{a}/"}, nil)
+	u, ok := e.urls()[e.web.URL("a", "/private/secret")]
+	if !ok || u.State != "robots_disallowed" || u.RuleLine != 2 || !strings.Contains(u.Reason, "Disallow: /private") {
+		t.Fatalf("disallowed URL record: %+v (known: %v)", u, ok)
+	}
+}

@@ -1,0 +1,40 @@
+package crawler
+
+import (
+	"fmt"
+
+	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/urlnorm"
+)
+
+// scope decides which discovered URLs the crawl follows: in --scope of a seed, and within
+// --max-depth. It is immutable and shared by the workers.
+type scope struct {
+	kind     urlnorm.Scope
+	hosts    map[string]bool
+	domains  map[string]bool
+	maxDepth int
+}
+
+func newScope(seeds []*urlnorm.URL, kind urlnorm.Scope, maxDepth int) *scope {
+	s := &scope{kind: kind, hosts: map[string]bool{}, domains: map[string]bool{}, maxDepth: maxDepth}
+	for _, u := range seeds {
+		s.hosts[u.Host()] = true
+		s.domains[u.RegistrableDomain()] = true
+	}
+	return s
+}
+
+// newURL classifies a discovered URL: queued, or out of scope with the reason.
+func (s *scope) newURL(u *urlnorm.URL, kind store.Kind, depth, hops int) store.NewURL {
+	n := store.NewURL{URL: u.String(), Origin: u.Origin(), Kind: kind, Depth: depth, Hops: hops, State: store.StateQueued}
+	switch {
+	case s.kind == urlnorm.ScopeHost && !s.hosts[u.Host()]:
+		n.State, n.Reason = store.StateOutOfScope, fmt.Sprintf("host %s is outside --scope host", u.Host())
+	case s.kind == urlnorm.ScopeDomain && !s.domains[u.RegistrableDomain()]:
+		n.State, n.Reason = store.StateOutOfScope, fmt.Sprintf("domain %s is outside --scope domain", u.RegistrableDomain())
+	case s.maxDepth >= 0 && depth > s.maxDepth:
+		n.State, n.Reason = store.StateOutOfScope, fmt.Sprintf("depth %d is beyond --max-depth %d", depth, s.maxDepth)
+	}
+	return n
+}

@@ -1,0 +1,35 @@
+package crawler
+
+import "time"
+
+// Stats describe a crawl run so far. It is a value: the scheduler hands out copies.
+type Stats struct {
+	Started, Now time.Time
+
+	Pages      int // page and sitemap requests answered in this run
+	Robots     int // robots.txt requests made
+	Disallowed int // URLs robots.txt kept us from requesting
+	Errors     int // URLs given up after MaxAttempts tries without an answer
+	Retries    int // requests that got no answer and were queued again
+	Paused     int // 503/429 answers that paused an origin
+	Discovered int // new URLs recorded (links, redirects, sitemaps)
+	OutOfScope int // of those, outside --scope or --max-depth
+	BadURLs    int // references that could not be parsed: counted and skipped
+
+	InFlight       int
+	Queued         int // URLs waiting in memory
+	Origins        int
+	OriginsPaused  int // origins paused now
+	OriginsBlocked int // origins whose robots.txt is unreachable with no good copy
+	StopReason     string
+	NextDue        time.Time // when the run ended waiting: when work is due next (zero: none known)
+}
+
+// Rate is pages per second of crawl-clock time.
+func (s Stats) Rate() float64 {
+	d := s.Now.Sub(s.Started).Seconds()
+	if d <= 0 {
+		return 0
+	}
+	return float64(s.Pages) / d
+}

@@ -1,0 +1,60 @@
+package crawler
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+// write is one outcome to make durable: the batch, and the origin whose frontier write it is.
+type write struct {
+	origin string
+	batch  store.Batch
+}
+
+// ack reports a group of writes that are durable, with the URLs that were new.
+type ack struct {
+	origins []string
+	added   []store.URL
+	err     error
+}
+
+// writer commits writes in groups of up to writeBatchMax (group commit: one transaction for
+// whatever queued up while the previous one ran), and acknowledges each group in order. It
+// stops when in is closed.
+func writer(ctx context.Context, st store.Store, in <-chan write, out chan<- ack) {
+	defer close(out)
+	for w := range in {
+		group := []write{w}
+	drain:
+		for len(group) < writeBatchMax {
+			select {
+			case w, ok := <-in:
+				if !ok {
+					break drain
+				}
+				group = append(group, w)
+			default:
+				break drain
+			}
+		}
+		var b store.Batch
+		origins := make([]string, 0, len(group))
+		for _, w := range group {
+			b.New = append(b.New, w.batch.New...)
+			b.Updates = append(b.Updates, w.batch.Updates...)
+			b.Origins = append(b.Origins, w.batch.Origins...)
+			origins = append(origins, w.origin)
+		}
+		a := ack{origins: origins}
+		if !b.Empty() {
+			added, err := st.Commit(ctx, b)
+			a.added = added
+			if err != nil {
+				a.err = fmt.Errorf("crawl: save %d outcomes: %w", len(group), err)
+			}
+		}
+		out <- a
+	}
+}
