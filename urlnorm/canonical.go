@@ -1,6 +1,7 @@
 package urlnorm
 
 import (
+	"strconv"
 	"strings"
 
 	wurl "github.com/nlnwa/whatwg-url/url"
@@ -19,7 +20,8 @@ import (
 //   - port 0 is refused;
 //   - user info and the fragment are left out;
 //   - percent-escapes in path and query are normalised (normEscapes);
-//   - an empty query ("?" alone) is left out.
+//   - an empty query ("?" alone) is left out;
+//   - the result must be printable ASCII without spaces.
 //
 // On refusal it returns the reason and a detail for the message.
 func canonicalize(w *wurl.Url) (u *URL, kind error, detail string) {
@@ -86,6 +88,13 @@ func canonicalize(w *wurl.Url) (u *URL, kind error, detail string) {
 		b.WriteString(query)
 	}
 	u.s = b.String()
+	// The WHATWG parser encodes every byte outside printable ASCII; check
+	// rather than trust it, since the form goes into request lines and logs.
+	for i := 0; i < len(u.s); i++ {
+		if c := u.s[i]; c <= ' ' || c >= 0x7F {
+			return nil, ErrInvalid, "unencoded byte " + strconv.QuoteRune(rune(c)) + " in result"
+		}
+	}
 	return u, nil, ""
 }
 

@@ -52,5 +52,5 @@
 // costs at most a few milliseconds.
 //
 // Errors are *Error values that wrap one of ErrTooLong, ErrScheme, ErrNoHost,
-// ErrPort or ErrInvalid. Every type and function is safe for concurrent use.
+// ErrPort or ErrInvalid. A Parser and a URL are safe for concurrent use.
 package urlnorm

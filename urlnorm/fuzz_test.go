@@ -148,6 +148,11 @@ func checkParts(t *testing.T, u *URL) {
 	if sc := u.Scheme(); sc != "http" && sc != "https" {
 		t.Fatalf("%q: scheme %q", s, sc)
 	}
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] >= 0x7F || 'A' <= s[i] && s[i] <= 'Z' && i < len(u.Origin()) {
+			t.Fatalf("%q: byte %q at %d (not printable ASCII, or upper case before the path)", s, s[i], i)
+		}
+	}
 	if u.Host() == "" || u.Port() == "" || u.Port() == "0" {
 		t.Fatalf("%q: host %q port %q", s, u.Host(), u.Port())
 	}

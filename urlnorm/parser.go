@@ -16,7 +16,8 @@ import (
 const MaxURLLength = 8192
 
 // MaxPathSegments is the default limit on the number of segments ("/"s) of
-// a canonical path. Real paths have a few dozen at most (the corpus: 17);
+// a canonical path. Real paths have a few dozen at most (the corpus's
+// deepest has 15);
 // thousands of them are a crawler trap or an attack, and the WHATWG library
 // builds a path in time quadratic in its segment count. An input with more
 // than twice this many "/" or "\" before its query is refused unparsed, so
@@ -69,8 +70,8 @@ func (p *Parser) maxLength() int {
 	return p.MaxLength
 }
 
-// Parse parses an absolute http or https URL the way a browser's address bar
-// parser (the WHATWG URL standard) does, and returns its canonical form.
+// Parse parses an absolute http or https URL as a browser does (the WHATWG
+// URL standard) and returns its canonical form.
 //
 // Like a browser it forgives a lot: leading and trailing spaces and control
 // characters are dropped, tabs and newlines anywhere are ignored, backslashes
@@ -91,9 +92,10 @@ func (p *Parser) Parse(raw string) (*URL, error) {
 // a "javascript:", "mailto:" or "data:" link fails with ErrScheme, which an
 // extractor can count and skip. A nil base makes Resolve behave as Parse.
 //
-// Because base is canonical, its fragment and user info are already gone;
-// neither takes part in resolving a reference, so the result is the same as
-// resolving against the original page URL, then canonicalising.
+// Because base is canonical, its fragment and user info are already gone.
+// Neither could survive into the canonical result anyway, so the result is
+// the same as resolving against the page's original URL, then
+// canonicalising.
 func (p *Parser) Resolve(base *URL, ref string) (*URL, error) {
 	return p.parse("resolve", ref, base)
 }

@@ -38,6 +38,7 @@ type URL struct {
 // resolved, the path never empty, percent-escapes normalised (unreserved
 // characters decoded, other escapes upper-case hex), no user info, no
 // fragment, and the query as written (not sorted), left out when empty.
+// It consists of printable ASCII only (no spaces, no control bytes).
 func (u *URL) String() string { return u.s }
 
 // Scheme returns "http" or "https".
