@@ -12,11 +12,13 @@
 //     50 MiB uncompressed), which also defuses gzip bombs;
 //   - [MaxTokenBytes] bytes for one XML token (one text run, tag or comment),
 //     so that a single giant token cannot make encoding/xml buffer it whole;
+//   - [MaxDepth] levels of nested XML elements, each of which encoding/xml
+//     remembers until it closes;
 //   - [MaxURLLength] bytes per URL (sitemaps.org: less than 2,048
 //     characters); a longer line of a text sitemap is skipped without being
 //     read into memory.
 //
-// A document that reaches the entry, byte or token limit is cut there: the
+// A document that reaches the entry, byte, token or depth limit is cut there: the
 // entries delivered so far stand, and [Result.Cut] and [Result.CutReason]
 // record the cut. A cut is not an error.
 //

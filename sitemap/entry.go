@@ -63,7 +63,7 @@ type Result struct {
 	Cut bool
 
 	// CutReason names the limit that cut the document: "50000 entries",
-	// "50 MiB decoded" or "1 MiB token" (with the limit's actual value). It
-	// is empty when Cut is false.
+	// "50 MiB decoded", "1 MiB token" or "32 levels" (with the limit's
+	// actual value). It is empty when Cut is false.
 	CutReason string
 }

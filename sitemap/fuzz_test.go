@@ -35,7 +35,7 @@ func FuzzParse(f *testing.F) {
 		// Small limits half the time, so that every cut is reachable.
 		opts := Options{}
 		if small%2 == 1 {
-			opts = Options{MaxEntries: int(small%8) + 1, MaxDecodedBytes: int64(small) * 8, MaxURLLength: int(small%64) + 1, MaxTokenBytes: int(small) + 1}
+			opts = Options{MaxEntries: int(small%8) + 1, MaxDecodedBytes: int64(small) * 8, MaxURLLength: int(small%64) + 1, MaxTokenBytes: int(small) + 1, MaxDepth: int(small%5) + 1}
 		}
 		limits := opts.resolved()
 		var entries int

@@ -30,6 +30,13 @@ const (
 	// near 1 MiB: the longest fields of the common extensions (video
 	// descriptions, image captions) are a few kilobytes.
 	MaxTokenBytes = 1 << 20
+
+	// MaxDepth is the default cap on how deeply XML elements may nest.
+	// encoding/xml keeps a record of every open element, so without it 50 MiB
+	// of "<a>" would cost gigabytes. A sitemap needs three levels (urlset,
+	// url, loc); the deepest extensions in use (video, PageMap) need five or
+	// six.
+	MaxDepth = 32
 )
 
 // maxValueLength caps the text kept for <lastmod>, <changefreq> and
@@ -54,6 +61,8 @@ type Options struct {
 	// [MaxTokenBytes]). It does not apply to text sitemaps, whose lines are
 	// never held longer than MaxURLLength.
 	MaxTokenBytes int
+	// MaxDepth caps the nesting of XML elements (default [MaxDepth]).
+	MaxDepth int
 }
 
 // resolved returns o with every unset field replaced by its default.
@@ -69,6 +78,9 @@ func (o Options) resolved() Options {
 	}
 	if o.MaxTokenBytes <= 0 {
 		o.MaxTokenBytes = MaxTokenBytes
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = MaxDepth
 	}
 	return o
 }

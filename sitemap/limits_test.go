@@ -154,12 +154,12 @@ func repeated(b []byte, n int) io.Reader {
 	return io.MultiReader(rs...)
 }
 
-// gzipBomb returns a gzip stream of a few kilobytes that decompresses to
-// head, then 1 GiB of filler, then tail: a chain of gzip members, each 1 MiB
-// of filler, which gzip.Reader reads as one stream.
-func gzipBomb(t *testing.T, head string, filler byte, tail string) (r io.Reader, compressed int) {
+// gzipBomb returns a gzip stream of about 1 MiB that decompresses to head,
+// then about 1 GiB of filler repeated, then tail: a chain of gzip members,
+// each about 1 MiB of filler, which gzip.Reader reads as one stream.
+func gzipBomb(t *testing.T, head string, filler string, tail string) (r io.Reader, compressed int) {
 	t.Helper()
-	member := gz(t, bytes.Repeat([]byte{filler}, 1<<20))
+	member := gz(t, bytes.Repeat([]byte(filler), (1<<20)/len(filler)))
 	h, tl := gz(t, []byte(head)), gz(t, []byte(tail))
 	const members = 1024
 	return io.MultiReader(bytes.NewReader(h), repeated(member, members), bytes.NewReader(tl)),
@@ -172,21 +172,24 @@ func TestParseGzipBomb(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		head       string
-		filler     byte
+		filler     string
 		tail       string
 		kind       Kind
 		reason     string
 		allocLimit uint64
 	}{
 		// One 1 GiB line: read through without being held, cut at 50 MiB.
-		{"text line", "http://example.com/", 'a', "\n", Text, "50 MiB decoded", 2 << 20},
+		{"text line", "http://example.com/", "a", "\n", Text, "50 MiB decoded", 2 << 20},
 		// Whitespace inside <urlset>: one 1 GiB text token, which
 		// encoding/xml would buffer whole; the token limit cuts it at 1 MiB.
-		{"xml text token", "<urlset>", ' ', "</urlset>", URLSet, "1 MiB token", 8 << 20},
+		{"xml text token", "<urlset>", " ", "</urlset>", URLSet, "1 MiB token", 8 << 20},
 		// A 1 GiB comment: the same, for a token that is not text.
-		{"xml comment", "<urlset><!--", 'x', "--></urlset>", URLSet, "1 MiB token", 8 << 20},
+		{"xml comment", "<urlset><!--", "x", "--></urlset>", URLSet, "1 MiB token", 8 << 20},
+		// Endlessly nested elements: each one is remembered by encoding/xml
+		// until it closes; the depth limit cuts them at 32.
+		{"xml nesting", "<urlset>", "<a>", "</urlset>", URLSet, "32 levels", 2 << 20},
 		// Leading whitespace before anything: never held at all.
-		{"leading space", "", ' ', "<urlset></urlset>", Unknown, "50 MiB decoded", 2 << 20},
+		{"leading space", "", " ", "<urlset></urlset>", Unknown, "50 MiB decoded", 2 << 20},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, compressed := gzipBomb(t, tc.head, tc.filler, tc.tail)
@@ -314,13 +317,13 @@ func TestSizeString(t *testing.T) {
 
 // Zero and negative options mean the defaults.
 func TestOptionsResolved(t *testing.T) {
-	want := Options{MaxEntries: MaxEntries, MaxDecodedBytes: MaxDecodedBytes, MaxURLLength: MaxURLLength, MaxTokenBytes: MaxTokenBytes}
-	for _, o := range []Options{{}, {MaxEntries: -1, MaxDecodedBytes: -1, MaxURLLength: -1, MaxTokenBytes: -1}} {
+	want := Options{MaxEntries: MaxEntries, MaxDecodedBytes: MaxDecodedBytes, MaxURLLength: MaxURLLength, MaxTokenBytes: MaxTokenBytes, MaxDepth: MaxDepth}
+	for _, o := range []Options{{}, {MaxEntries: -1, MaxDecodedBytes: -1, MaxURLLength: -1, MaxTokenBytes: -1, MaxDepth: -1}} {
 		if got := o.resolved(); got != want {
 			t.Errorf("%+v.resolved() = %+v, want %+v", o, got, want)
 		}
 	}
-	set := Options{MaxEntries: 1, MaxDecodedBytes: 2, MaxURLLength: 3, MaxTokenBytes: 4}
+	set := Options{MaxEntries: 1, MaxDecodedBytes: 2, MaxURLLength: 3, MaxTokenBytes: 4, MaxDepth: 5}
 	if got := set.resolved(); got != set {
 		t.Errorf("%+v.resolved() = %+v, want it unchanged", set, got)
 	}
@@ -346,5 +349,33 @@ func TestParseTokenLimitLatin1(t *testing.T) {
 	_, res, err = parseAll(t, []byte(doc), Options{MaxTokenBytes: max})
 	if err != nil || !res.Cut || res.CutReason != "1 KiB token" || res.Entries != 200 {
 		t.Errorf("token over the limit once converted: %+v, %v; want 200 entries, cut", res, err)
+	}
+}
+
+// Elements nested deeper than MaxDepth cut the document; the deepest
+// sitemap extensions in use fit well within the default.
+func TestParseDepthLimit(t *testing.T) {
+	// A video entry, five levels deep at its deepest.
+	video := `<urlset xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"><url><loc>http://example.com/v</loc>` +
+		`<video:video><video:restriction relationship="allow">IE GB</video:restriction><video:price currency="EUR">1.99</video:price></video:video></url></urlset>`
+	_, res, err := parseAll(t, []byte(video), Options{})
+	if err != nil || res.Cut || res.Entries != 1 {
+		t.Errorf("video sitemap: %+v, %v; want 1 entry, no cut", res, err)
+	}
+	_, res, err = parseAll(t, []byte(video), Options{MaxDepth: 3})
+	if err != nil || !res.Cut || res.CutReason != "3 levels" || res.Entries != 0 {
+		t.Errorf("MaxDepth 3: %+v, %v; want cut \"3 levels\" before the entry ends", res, err)
+	}
+
+	// 20 MiB of "<a>": cut at the default depth, with little allocated.
+	r := io.MultiReader(strings.NewReader("<urlset><url><loc>http://example.com/</loc></url>"),
+		repeated(bytes.Repeat([]byte("<a>"), 1<<20), 7))
+	var alloc uint64
+	alloc = allocated(func() { res, err = Parse(r, Options{}, nil) })
+	if err != nil || !res.Cut || res.CutReason != "32 levels" || res.Entries != 1 {
+		t.Errorf("deep nesting: %+v, %v; want 1 entry, cut \"32 levels\"", res, err)
+	}
+	if alloc > 1<<20 {
+		t.Errorf("allocated %d bytes for deep nesting, want at most 1 MiB", alloc)
 	}
 }

@@ -60,6 +60,10 @@ func (p *parser) parseXML() error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			depth++
+			if depth > p.opts.MaxDepth {
+				p.cut(fmt.Sprintf("%d levels", p.opts.MaxDepth))
+				return errStopped
+			}
 			switch {
 			case depth == 1:
 				kind := rootKind(t.Name.Local)
