@@ -148,8 +148,7 @@ func (x *extractor) brk() {
 
 // onStart handles a start tag.
 func (x *extractor) onStart(selfClosing bool) {
-	name, hasAttr := x.z.TagName()
-	a := atom.Lookup(name)
+	a := tagAtom(x.z.Raw())
 	if x.templates > 0 {
 		if a == atom.Template {
 			x.templates++
@@ -158,7 +157,7 @@ func (x *extractor) onStart(selfClosing bool) {
 	}
 	if x.foreign > 0 {
 		if !breaksOutOfForeign(a) {
-			x.onForeignStart(a, hasAttr, selfClosing)
+			x.onForeignStart(a, selfClosing)
 			return
 		}
 		x.leaveForeign()
@@ -174,19 +173,19 @@ func (x *extractor) onStart(selfClosing bool) {
 		}
 	case atom.A:
 		x.closeAnchor() // an <a> start tag closes any open one
-		x.openAnchor(hasAttr, false)
+		x.openAnchor(false)
 	case atom.Area:
-		x.onArea(hasAttr)
+		x.onArea()
 	case atom.Img:
-		x.onImg(hasAttr)
+		x.onImg()
 	case atom.Base:
-		x.onBase(hasAttr)
+		x.onBase()
 	case atom.Link:
-		x.onLink(hasAttr)
+		x.onLink()
 	case atom.Meta:
-		x.onMeta(hasAttr)
+		x.onMeta()
 	case atom.Html:
-		x.onHTML(hasAttr)
+		x.onHTML()
 	case atom.Noscript:
 		// No scripts run here: read <noscript> content as markup, as a
 		// browser with scripting disabled does.
@@ -209,12 +208,19 @@ func (x *extractor) onStart(selfClosing bool) {
 
 // onForeignStart handles a start tag inside <svg> or <math>. There, no
 // element is raw text: <title> or <style> is an ordinary element.
-func (x *extractor) onForeignStart(a atom.Atom, hasAttr, selfClosing bool) {
+//
+// SVG and MathML lay text out by element (an SVG <text> has its own
+// position, a MathML <mi> is its own symbol), so every element boundary
+// there separates words, except a link's.
+func (x *extractor) onForeignStart(a atom.Atom, selfClosing bool) {
 	x.z.NextIsNotRawText()
+	if a != atom.A {
+		x.brk()
+	}
 	switch {
 	case a == atom.A:
 		x.closeAnchor()
-		x.openAnchor(hasAttr, true)
+		x.openAnchor(true)
 	case selfClosing:
 		// Foreign elements honour the self-closing flag: nothing opens.
 	case a == atom.Svg || a == atom.Math:
@@ -232,8 +238,7 @@ func (x *extractor) leaveForeign() {
 
 // onEnd handles an end tag.
 func (x *extractor) onEnd() {
-	name, _ := x.z.TagName()
-	a := atom.Lookup(name)
+	a := tagAtom(x.z.Raw())
 	if x.templates > 0 {
 		if a == atom.Template {
 			x.templates--
@@ -241,6 +246,9 @@ func (x *extractor) onEnd() {
 		return
 	}
 	if x.foreign > 0 {
+		if a != atom.A {
+			x.brk()
+		}
 		switch {
 		case a == atom.Svg || a == atom.Math:
 			if x.foreign--; x.foreign == 0 {
@@ -270,14 +278,57 @@ func (x *extractor) onEnd() {
 	}
 }
 
+// attrs calls f with each attribute of the current tag: the key
+// lower-cased, the value with character references decoded. Both slices are
+// only valid during the call.
+func (x *extractor) attrs(f func(key, val []byte)) {
+	for {
+		key, val, more := x.z.TagAttr()
+		if key == nil { // no attributes at all
+			return
+		}
+		f(key, val)
+		if !more {
+			return
+		}
+	}
+}
+
+// tagAtom returns the atom of the name of a start or end tag, read from the
+// tag's raw bytes ("<DIV class=x>" gives atom.Div), or 0 for a name that is
+// no atom. The tokenizer's TagName would do, but it allocates a copy of
+// every name; this is the hot path of the extractor.
+func tagAtom(raw []byte) atom.Atom {
+	i := 1 // after '<'
+	if i < len(raw) && raw[i] == '/' {
+		i++
+	}
+	var name [maxTagName]byte
+	n := 0
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		// The tokenizer ends a tag name at HTML whitespace, '/' or '>'.
+		if isHTMLSpace(c) || c == '/' || c == '>' {
+			break
+		}
+		if n == len(name) {
+			return 0 // longer than every atom
+		}
+		name[n] = lowerByte(c)
+		n++
+	}
+	return atom.Lookup(name[:n])
+}
+
+// maxTagName is longer than the longest name in golang.org/x/net/html/atom.
+const maxTagName = 32
+
 // openAnchor starts a link for an <a> start tag, if it has an href.
 // Inside SVG, xlink:href counts when there is no href.
-func (x *extractor) openAnchor(hasAttr, foreign bool) {
+func (x *extractor) openAnchor(foreign bool) {
 	var href, xlink, rel string
 	var hasHref, hasXlink bool
-	for more := hasAttr; more; {
-		var key, val []byte
-		key, val, more = x.z.TagAttr()
+	x.attrs(func(key, val []byte) {
 		switch string(key) {
 		case "href":
 			href, hasHref = validString(val), true
@@ -286,7 +337,7 @@ func (x *extractor) openAnchor(hasAttr, foreign bool) {
 		case "rel":
 			rel = string(val)
 		}
-	}
+	})
 	if !hasHref && hasXlink {
 		href, hasHref = xlink, true
 	}
@@ -328,12 +379,10 @@ func (x *extractor) countLink() bool {
 }
 
 // onArea records an <area href>: a link whose anchor text is its alt.
-func (x *extractor) onArea(hasAttr bool) {
+func (x *extractor) onArea() {
 	var href, rel, alt string
 	hasHref := false
-	for more := hasAttr; more; {
-		var key, val []byte
-		key, val, more = x.z.TagAttr()
+	x.attrs(func(key, val []byte) {
 		switch string(key) {
 		case "href":
 			href, hasHref = validString(val), true
@@ -342,7 +391,7 @@ func (x *extractor) onArea(hasAttr bool) {
 		case "alt":
 			alt = string(val)
 		}
-	}
+	})
 	if !hasHref || !x.countLink() {
 		return
 	}
@@ -356,52 +405,46 @@ func (x *extractor) onArea(hasAttr bool) {
 
 // onImg keeps the alt text of an image inside a link, the link's anchor
 // text should it have no text of its own.
-func (x *extractor) onImg(hasAttr bool) {
+func (x *extractor) onImg() {
 	if !x.inAnchor {
 		return
 	}
-	for more := hasAttr; more; {
-		var key, val []byte
-		key, val, more = x.z.TagAttr()
+	x.attrs(func(key, val []byte) {
 		if string(key) == "alt" {
 			x.alt.brk()
 			x.alt.write(val)
 			x.alt.brk()
 		}
-	}
+	})
 }
 
 // onBase records the href of the first <base> that has one.
-func (x *extractor) onBase(hasAttr bool) {
+func (x *extractor) onBase() {
 	if x.hasBase {
 		return
 	}
-	for more := hasAttr; more; {
-		var key, val []byte
-		key, val, more = x.z.TagAttr()
+	x.attrs(func(key, val []byte) {
 		if string(key) == "href" {
 			x.base, x.hasBase = validString(val), true
 		}
-	}
+	})
 }
 
 // onLink records the href of the first <link rel=canonical>.
-func (x *extractor) onLink(hasAttr bool) {
+func (x *extractor) onLink() {
 	if x.hasCanonical {
 		return
 	}
 	var href, rel string
 	hasHref := false
-	for more := hasAttr; more; {
-		var key, val []byte
-		key, val, more = x.z.TagAttr()
+	x.attrs(func(key, val []byte) {
 		switch string(key) {
 		case "href":
 			href, hasHref = validString(val), true
 		case "rel":
 			rel = string(val)
 		}
-	}
+	})
 	if hasHref && hasToken(rel, "canonical") {
 		x.canonical, x.hasCanonical = href, true
 	}
@@ -409,12 +452,10 @@ func (x *extractor) onLink(hasAttr bool) {
 
 // onMeta records a <meta name=...>, and the first language of a
 // <meta http-equiv=content-language>.
-func (x *extractor) onMeta(hasAttr bool) {
+func (x *extractor) onMeta() {
 	var m Meta
 	var hasName, contentLanguage bool
-	for more := hasAttr; more; {
-		var key, val []byte
-		key, val, more = x.z.TagAttr()
+	x.attrs(func(key, val []byte) {
 		switch string(key) {
 		case "name":
 			m.Name, hasName = validString(val), true
@@ -423,7 +464,7 @@ func (x *extractor) onMeta(hasAttr bool) {
 		case "http-equiv":
 			contentLanguage = equalFold(trimHTMLSpace(string(val)), "content-language")
 		}
-	}
+	})
 	if contentLanguage && x.metaLang == "" {
 		first, _, _ := strings.Cut(m.Content, ",")
 		x.metaLang = langTag(first)
@@ -439,18 +480,16 @@ func (x *extractor) onMeta(hasAttr bool) {
 }
 
 // onHTML reads the lang attribute of the first <html> tag.
-func (x *extractor) onHTML(hasAttr bool) {
+func (x *extractor) onHTML() {
 	if x.htmlSeen {
 		return
 	}
 	x.htmlSeen = true
-	for more := hasAttr; more; {
-		var key, val []byte
-		key, val, more = x.z.TagAttr()
+	x.attrs(func(key, val []byte) {
 		if string(key) == "lang" {
 			x.doc.Lang = langTag(string(val))
 		}
-	}
+	})
 }
 
 // finish resolves the links and the canonical URL against the document's
