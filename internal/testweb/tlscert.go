@@ -14,13 +14,6 @@ import (
 	"time"
 )
 
-// Certificate validity is fixed and wide rather than read from a clock, so that a web
-// run under a fake clock and a client verifying with the real one both accept it.
-var (
-	certNotBefore = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-	certNotAfter  = time.Date(2099, 12, 31, 23, 59, 59, 0, time.UTC)
-)
-
 // selfSigned is one certificate that is its own CA, naming every TLS host and 127.0.0.1.
 type selfSigned struct {
 	pair tls.Certificate
@@ -46,10 +39,12 @@ func newSelfSigned(hosts []string) (*selfSigned, error) {
 		}
 	}
 	tmpl := &x509.Certificate{
-		SerialNumber:          serial,
-		Subject:               pkix.Name{Organization: []string{"Mandelbot testweb"}, CommonName: "testweb"},
-		NotBefore:             certNotBefore,
-		NotAfter:              certNotAfter,
+		SerialNumber: serial,
+		Subject:      pkix.Name{Organization: []string{"Mandelbot testweb"}, CommonName: "testweb"},
+		// Validity is fixed and wide rather than read from a clock, so that a web run
+		// under a fake clock and a client verifying with the real one both accept it.
+		NotBefore:             time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC),
+		NotAfter:              time.Date(2099, 12, 31, 23, 59, 59, 0, time.UTC),
 		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
 		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		BasicConstraintsValid: true,
