@@ -29,7 +29,7 @@ func (l *limitReader) Read(p []byte) (int, error) {
 	}
 	if l.n <= 0 {
 		var probe [1]byte
-		n, err := io.ReadAtLeast(l.r, probe[:], 1)
+		n, err := readSome(l.r, probe[:])
 		if n > 0 {
 			l.hit = true
 			if *l.first == LimitNone {
@@ -90,6 +90,8 @@ func readBody(r io.Reader, c coding, lim limits, sizeHint int64, keepRaw bool) (
 			return b, nil
 		case raw.err != nil:
 			return b, fmt.Errorf("read body: %w", raw.err)
+		case c == codingIdentity || c == codingUnknown: // no decoder to blame
+			return b, fmt.Errorf("read body: %w", err)
 		case b.truncatedBy == LimitRaw:
 			return b, nil
 		}
@@ -133,6 +135,21 @@ func capHint(n, limit int64) int {
 	return int(min(n, limit) + 1)
 }
 
+// maxEmptyReads is how many reads in a row may return no bytes and no
+// error before a reader is deemed stuck (io.ErrNoProgress), as in bufio.
+// A decoder that loops without progress must not spin until the timeout.
+const maxEmptyReads = 100
+
+// readSome reads into p until it gets at least one byte or an error.
+func readSome(r io.Reader, p []byte) (int, error) {
+	for range maxEmptyReads {
+		if n, err := r.Read(p); n > 0 || err != nil {
+			return n, err
+		}
+	}
+	return 0, io.ErrNoProgress
+}
+
 // readAll is io.ReadAll with a first buffer of size hint that never grows
 // past limit+1 bytes: r (a limitReader) passes at most limit bytes, and the
 // one spare byte lets it report EOF without another growth. Doubling past
@@ -141,7 +158,7 @@ func readAll(r io.Reader, hint int, limit int64) ([]byte, error) {
 	maxCap := int(limit) + 1
 	b := make([]byte, 0, min(hint, maxCap))
 	for {
-		n, err := r.Read(b[len(b):cap(b)])
+		n, err := readSome(r, b[len(b):cap(b)])
 		b = b[:len(b)+n]
 		if err != nil {
 			if err == io.EOF {
