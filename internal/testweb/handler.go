@@ -30,6 +30,12 @@ func (w *Web) handler(s *site) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		w.busy.enter()
 		defer w.busy.leave()
+		select {
+		case <-w.done:
+			// A request that slipped in while Close ran: no log entry, no answer.
+			panic(http.ErrAbortHandler)
+		default:
+		}
 		now := w.now()
 		target := requestTarget(r)
 		resp := w.decide(s, target, r, now)

@@ -231,8 +231,8 @@ func TestSampleDiscoveryPaths(t *testing.T) {
 // prefixes, as the sample uses) matches path.
 func disallowedBy(robots, path string) bool {
 	for line := range strings.Lines(robots) {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Disallow:"); ok {
-			if v = strings.TrimSpace(v); v != "" && strings.HasPrefix(path, v) {
+		if v, ok := strings.CutPrefix(trimASCII(strings.TrimRight(line, "\r\n")), "Disallow:"); ok {
+			if v = trimASCII(v); v != "" && strings.HasPrefix(path, v) {
 				return true
 			}
 		}

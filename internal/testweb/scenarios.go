@@ -32,22 +32,24 @@ func scenarioSite(key string, robots *Page, extra ...Page) Site {
 
 func robotsPage(p Page) *Page { return &p }
 
-// RobotsOK: site "a" answers robots.txt 200 with [ScenarioRules] (rule 21, 2xx).
+// RobotsOK returns a web whose site "a" answers robots.txt 200 with [ScenarioRules]
+// (robots-semantics.md rule 21, 2xx).
 func RobotsOK() []Site {
 	return []Site{scenarioSite("a", robotsPage(RobotsTxt(ScenarioRules)))}
 }
 
-// RobotsAnswering: site "a" answers robots.txt with code and a one-line body: 404, 401,
-// 403 mean "no robots.txt, crawl everything"; 429 and 5xx mean "unreachable" (rule 21).
+// RobotsAnswering returns a web whose site "a" answers robots.txt with code and a
+// one-line body: 404, 401, 403 mean "no robots.txt, crawl everything"; 429 and 5xx mean
+// "unreachable" (rule 21).
 func RobotsAnswering(code int) []Site {
 	return []Site{scenarioSite("a", robotsPage(RobotsStatus(code)))}
 }
 
-// RobotsRedirects: site "a"'s robots.txt reaches [ScenarioRules] after hops redirects
-// (hops >= 1). The first hop goes to another origin, site "b"
-// ({b}/robots-moved/1, absolute); the others stay on b with relative Locations
-// (/robots-moved/2 ...); the last one lands on {b}/shared-robots.txt. Hops alternate
-// 301 and 302. Up to 5 hops the rules count for a; with 6, a crawler gives up before
+// RobotsRedirects returns a web whose site "a" has a robots.txt that reaches
+// [ScenarioRules] after hops redirects (hops >= 1). The first hop goes to another
+// origin, site "b" ({b}/robots-moved/1, absolute); the others stay on b with relative
+// Locations (/robots-moved/2 ...); the last one lands on {b}/shared-robots.txt. Hops
+// alternate 301 and 302. Up to 5 hops the rules count for a; with 6, a crawler gives up before
 // requesting {b}/shared-robots.txt and treats a's robots.txt as 4xx (rule 21, 3xx).
 func RobotsRedirects(hops int) []Site {
 	hops = max(hops, 1)
@@ -67,28 +69,28 @@ func RobotsRedirects(hops int) []Site {
 	return AddPages(sites, RedirectChain("{b}/shared-robots.txt", chain...))
 }
 
-// RobotsReset: site "a" resets the connection (TCP RST) on every robots.txt request: a
-// network error, so the origin is unreachable (rule 21).
+// RobotsReset returns a web whose site "a" resets the connection (TCP RST) on every
+// robots.txt request: a network error, so the origin is unreachable (rule 21).
 func RobotsReset() []Site {
 	return []Site{scenarioSite("a", &Page{Path: RobotsPath, Script: []Step{{Do: Reset}}})}
 }
 
-// RobotsHang: site "a" never answers robots.txt; the client's timeout ends the request:
-// a network error, so the origin is unreachable (rule 21).
+// RobotsHang returns a web whose site "a" never answers robots.txt; the client's timeout
+// ends the request: a network error, so the origin is unreachable (rule 21).
 func RobotsHang() []Site {
 	return []Site{scenarioSite("a", &Page{Path: RobotsPath, Script: []Step{{Do: Hang}}})}
 }
 
-// RobotsRefused: nothing listens on site "a"'s port: connection refused, so the origin
-// is unreachable (rule 21).
+// RobotsRefused returns a web where nothing listens on site "a"'s port: connection
+// refused, so the origin is unreachable (rule 21).
 func RobotsRefused() []Site {
 	s := scenarioSite("a", robotsPage(RobotsTxt(ScenarioRules)))
 	s.Refused = true
 	return []Site{s}
 }
 
-// RobotsRecovering: site "a" answers robots.txt 500 failures times, then 200 with
-// [ScenarioRules]: unreachable until a later retry succeeds (rule 21, 5xx).
+// RobotsRecovering returns a web whose site "a" answers robots.txt 500 failures times,
+// then 200 with [ScenarioRules]: unreachable until a later retry succeeds (rule 21, 5xx).
 func RobotsRecovering(failures int) []Site {
 	script := make([]Step, 0, failures+1)
 	for range failures {
@@ -100,8 +102,8 @@ func RobotsRecovering(failures int) []Site {
 	return []Site{scenarioSite("a", &p)}
 }
 
-// RobotsLarge: site "a" serves [LargeRobotsTxt] of 600 KiB and links "/" to the pages
-// it names around the limit (rule 10).
+// RobotsLarge returns a web whose site "a" serves a [LargeRobotsTxt] of 600 KiB and
+// links "/" to the pages it names around the limit (rule 10).
 func RobotsLarge() []Site {
 	p := LargeRobotsTxt(600 * 1024)
 	s := scenarioSite("a", &p,
@@ -112,9 +114,9 @@ func RobotsLarge() []Site {
 	return []Site{s}
 }
 
-// RobotsCacheable: site "a" serves [ScenarioRules] with validators (ETag "v1",
-// Last-Modified 2025-01-02) and Cache-Control: max-age=3600, so a revalidation after the
-// hour is answered 304 (rule 22).
+// RobotsCacheable returns a web whose site "a" serves [ScenarioRules] with validators
+// (ETag "v1", Last-Modified 2025-01-02) and Cache-Control: max-age=3600, so a
+// revalidation after the hour is answered 304 (rule 22).
 func RobotsCacheable() []Site {
 	p := RobotsTxt(ScenarioRules)
 	p.ETag = `"v1"`
@@ -123,9 +125,9 @@ func RobotsCacheable() []Site {
 	return []Site{scenarioSite("a", &p)}
 }
 
-// SameHostOrigins: one host, same.test, as three origins, each with its own robots.txt
-// (rule 20): "plain" (http) disallows /only-plain, "alt" (http, another port) disallows
-// /only-alt, "secure" (https) disallows /only-secure. Every origin serves all three
+// SameHostOrigins returns one host, same.test, as three origins, each with its own
+// robots.txt (rule 20): "plain" (http) disallows /only-plain, "alt" (http, another port)
+// disallows /only-alt, "secure" (https) disallows /only-secure. Every origin serves all three
 // paths, and each home links to them and to the other two homes.
 func SameHostOrigins() []Site {
 	keys := []string{"plain", "alt", "secure"}
@@ -146,9 +148,10 @@ func SameHostOrigins() []Site {
 	return sites
 }
 
-// RedirectIntoDisallowed: site "a" (robots [ScenarioRules]) links only to "/public" and
-// "/go/secret", which answers 302 to "/private/secret": the redirect target needs its
-// own robots check, so it is never requested (DESIGN.md, the pipeline).
+// RedirectIntoDisallowed returns a web whose site "a" (robots [ScenarioRules]) links
+// only to "/public" and "/go/secret", which answers 302 to "/private/secret": the
+// redirect target needs its own robots check, so it is never requested (DESIGN.md, the
+// pipeline).
 func RedirectIntoDisallowed() []Site {
 	s := scenarioSite("a", robotsPage(RobotsTxt(ScenarioRules)), Redirect("/go/secret", http.StatusFound, "/private/secret"))
 	s.Pages[0].Anchors = []Link{{Href: "/go/secret", Text: "a short link to the secret plans"}}
@@ -164,9 +167,9 @@ const (
 	RetryDate                     // Retry-After: <HTTP-date of now + 120 s, by the web's clock>
 )
 
-// PagePaused: site "a" (robots [ScenarioRules]) links "/" to "/busy" and "/public";
-// "/busy" answers status (503 or 429) once, with Retry-After in the given form and
-// [ScenarioRetryAfter], then 200. The whole origin pauses (rule 23).
+// PagePaused returns a web whose site "a" (robots [ScenarioRules]) links "/" to "/busy"
+// and "/public"; "/busy" answers status (503 or 429) once, with Retry-After in the given
+// form and [ScenarioRetryAfter], then 200. The whole origin pauses (rule 23).
 func PagePaused(status int, form RetryForm) []Site {
 	first := Step{Status: status}
 	switch form {
@@ -182,8 +185,8 @@ func PagePaused(status int, form RetryForm) []Site {
 	return []Site{s}
 }
 
-// Sitemaps: site "a"'s robots.txt names a sitemap index and a text sitemap with
-// "Sitemap:" lines; the index names an XML sitemap and a gzip one. The pages they list
+// Sitemaps returns a web whose site "a" has a robots.txt that names a sitemap index and
+// a text sitemap with "Sitemap:" lines; the index names an XML sitemap and a gzip one. The pages they list
 // are linked from nowhere; one of them, /private/listed, is disallowed (rule 8).
 func Sitemaps() []Site {
 	robots := RobotsTxt(ScenarioRules + "Sitemap: {a}/sitemap-index.xml\nSitemap: {a}/sitemap.txt\n")

@@ -134,7 +134,7 @@ func (r *refRobot) readSitemap(body []byte) {
 		return
 	}
 	for line := range strings.Lines(string(body)) {
-		if line = strings.TrimSpace(line); line != "" {
+		if line = trimASCII(strings.TrimRight(line, "\r\n")); line != "" {
 			r.push(line, false)
 		}
 	}
@@ -186,12 +186,12 @@ func (r *refRobot) parseRules(body []byte) *refRules {
 	sc := bufio.NewScanner(bytes.NewReader(body))
 	for sc.Scan() {
 		field, value, ok := strings.Cut(sc.Text(), ":")
-		value = strings.TrimSpace(value)
+		value = trimASCII(value)
 		switch {
 		case !ok:
-		case strings.EqualFold(field, "disallow") && value != "":
+		case equalFoldASCII(trimASCII(field), "disallow") && value != "":
 			rr.disallow = append(rr.disallow, value)
-		case strings.EqualFold(field, "sitemap"):
+		case equalFoldASCII(trimASCII(field), "sitemap"):
 			r.push(value, true)
 		}
 	}
