@@ -81,3 +81,36 @@ func allocated(f func()) uint64 {
 
 // bufioOf returns a bufio.Reader of s.
 func bufioOf(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }
+
+// liveHeap wraps r and, each time another `every` bytes have been read
+// through it, collects garbage and records the live heap. max then holds
+// the largest live heap seen above what was live when liveHeap was called:
+// the memory the reader's consumer was holding mid-stream.
+type liveHeap struct {
+	r          io.Reader
+	every, n   int
+	base, max  uint64
+	nextSample int
+}
+
+func newLiveHeap(r io.Reader, every int) *liveHeap {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return &liveHeap{r: r, every: every, base: ms.HeapAlloc, nextSample: every}
+}
+
+func (l *liveHeap) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	l.n += n
+	if l.n >= l.nextSample {
+		l.nextSample += l.every
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		if ms.HeapAlloc > l.base && ms.HeapAlloc-l.base > l.max {
+			l.max = ms.HeapAlloc - l.base
+		}
+	}
+	return n, err
+}

@@ -379,3 +379,33 @@ func TestParseDepthLimit(t *testing.T) {
 		t.Errorf("allocated %d bytes for deep nesting, want at most 1 MiB", alloc)
 	}
 }
+
+// Namespace declarations cost nothing that lasts: prefixes are compared as
+// written, never resolved, so a document of nested elements each declaring
+// tens of thousands of prefixes (which Decoder.Token would keep in a map
+// until each element closed) is read with little live memory.
+func TestParseNamespaceDeclarationsMemory(t *testing.T) {
+	var doc bytes.Buffer
+	doc.WriteString("<urlset><url><loc>http://example.com/</loc></url>")
+	n := 0
+	for range 30 {
+		doc.WriteString("<a")
+		start := doc.Len()
+		for doc.Len()-start < 300_000 {
+			fmt.Fprintf(&doc, ` xmlns:p%d="urn:%d"`, n, n)
+			n++
+		}
+		doc.WriteString(">")
+	}
+	doc.WriteString(strings.Repeat("</a>", 30) + "</urlset>")
+
+	r := newLiveHeap(bytes.NewReader(doc.Bytes()), 256<<10)
+	_, res, err := parseReader(t, r, Options{})
+	if err != nil || res.Cut || res.Entries != 1 {
+		t.Errorf("%+v, %v; want 1 entry", res, err)
+	}
+	if r.max > 8<<20 {
+		t.Errorf("live heap grew by %d bytes reading %d namespace declarations, want at most 8 MiB", r.max, n)
+	}
+	t.Logf("%d declarations in %d bytes; live heap grew by at most %d bytes", n, doc.Len(), r.max)
+}

@@ -28,6 +28,7 @@ func TestParseMalformedMidStream(t *testing.T) {
 		{"bad name", "<urlset>\n" + good + "<url><1oc>http://example.com/3</1oc></url></urlset>", 2, "line 4"},
 		{"stray end tag at top", "<urlset>\n" + good + "</urlset></urlset>", 2, ""}, // parsing stops at the root's end: not an error
 		{"invalid UTF-8", "<urlset>\n" + good + "<url><loc>http://example.com/\xff</loc></url></urlset>", 2, "UTF-8"},
+		{"end tag closing nothing", "<urlset>\n" + good + "</url></urlset>", 2, "</url> closes no open element"},
 		{"XML 1.1", `<?xml version="1.1"?><urlset>` + good + "</urlset>", 0, "1.1"},
 		{"no root: declaration only", `<?xml version="1.0"?>`, 0, "no root"},
 		{"no root: comment only", `<!-- nothing here -->`, 0, "no root"},

@@ -220,6 +220,10 @@ func TestParseNamespaces(t *testing.T) {
 			`<url><image:loc>http://example.com/img.png</image:loc></url></urlset>`, nil, 1},
 		{"foreign url element", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><x:url xmlns:x="urn:x"><loc>` + page + `</loc></x:url></urlset>`, nil, 0},
 		{"url not a child of the root", `<urlset><group><url><loc>` + page + `</loc></url></group></urlset>`, nil, 0},
+		// Prefixes are compared as written: the same namespace under another
+		// prefix is not recognised (no known sitemap does this).
+		{"same namespace, other prefix", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9">` +
+			`<url><s:loc>` + page + `</s:loc></url></urlset>`, nil, 1},
 		{"upper-case names are other names", `<urlset><URL><LOC>` + page + `</LOC></URL><url><LOC>` + page + `</LOC></url></urlset>`, nil, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

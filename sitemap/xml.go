@@ -8,21 +8,30 @@ import (
 
 // parseXML reads an XML sitemap or sitemap index with encoding/xml.
 //
+// It reads raw tokens (xml.Decoder.RawToken) and keeps its own stack of open
+// elements, at most MaxDepth deep: Decoder.Token would also keep a
+// namespace map and an element stack of its own, which a document can grow
+// far beyond its size with namespace declarations.
+//
 // Tolerance, deliberately wider than the protocol's schema:
 //   - The decoder runs in non-strict mode: an unescaped '&' that starts no
-//     known entity is kept as written (a common fault in URLs with queries),
-//     and a mismatched end tag closes the open elements it skips. Syntax
-//     errors (a document cut inside a tag, an unclosed root at the end, a
-//     '<' in text) still fail with ErrMalformed.
-//   - Element names are matched on their local part only and case-sensitively,
-//     as XML names are: <urlset>, <sitemapindex>, <url>, <sitemap>, <loc>,
-//     <lastmod>, <changefreq>, <priority>. The root element's namespace is
-//     not checked (absent, the sitemaps.org one, Google's old 0.84 one, or
-//     any other). An entry element counts when it is a direct child of the
-//     root in the root's namespace or in none; a field counts when it is a
-//     direct child of the entry in the entry's namespace or in none. So the
-//     <image:loc> of an image extension, which is a grandchild of <url>, is
-//     never taken for the page's <loc>.
+//     known entity is kept as written (a common fault in URLs with queries).
+//     Syntax errors (a document cut inside a tag, an unclosed root at the
+//     end, a '<' in text) still fail with ErrMalformed.
+//   - An end tag closes the open elements inside the element it names, so
+//     a missing </loc> does not lose the rest of the document. An end tag
+//     that names no open element is ErrMalformed.
+//   - Element names are matched on their local part, case-sensitively as XML
+//     names are: <urlset>, <sitemapindex>, <url>, <sitemap>, <loc>,
+//     <lastmod>, <changefreq>, <priority>. Namespace declarations are not
+//     interpreted: the root may be in any namespace or none (the sitemaps.org
+//     one, Google's old 0.84 one, an undeclared prefix), and prefixes are
+//     compared as written. An entry element counts when it is a direct child
+//     of the root with the root's prefix or none; a field counts when it is a
+//     direct child of the entry with the entry's prefix or none. So the
+//     <image:loc> of an image extension, a grandchild of <url>, is never
+//     taken for the page's <loc>, nor is an <image:loc> placed directly in a
+//     <url>.
 //   - Only the first of each field of an entry counts.
 func (p *parser) parseXML() error {
 	guard := &tokenGuard{src: p.br, max: int64(p.opts.MaxTokenBytes)}
@@ -39,69 +48,126 @@ func (p *parser) parseXML() error {
 		return guard, nil
 	}
 
-	var (
-		depth     int
-		rootSpace string
-		inEntry   bool
-		e         xmlEntry
-		cur       *field // the field whose text is being read, or nil
-	)
-	e.loc.max = p.opts.MaxURLLength
-	e.lastMod.max, e.changeFreq.max, e.priority.max = maxValueLength, maxValueLength, maxValueLength
+	w := xmlWalker{p: p, open: make([]xml.Name, 0, min(p.opts.MaxDepth, 64))}
+	w.e.loc.max = p.opts.MaxURLLength
+	w.e.lastMod.max, w.e.changeFreq.max, w.e.priority.max = maxValueLength, maxValueLength, maxValueLength
 	for {
 		guard.markToken(dec.InputOffset())
-		tok, err := dec.Token()
+		tok, err := dec.RawToken()
 		if err == io.EOF {
-			return fmt.Errorf("%w: no root element", ErrMalformed)
+			return w.eof()
 		}
 		if err != nil {
 			return err
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			depth++
-			if depth > p.opts.MaxDepth {
-				p.cut(fmt.Sprintf("%d levels", p.opts.MaxDepth))
-				return errStopped
-			}
-			switch {
-			case depth == 1:
-				kind := rootKind(t.Name.Local)
-				if kind == Unknown {
-					return fmt.Errorf("%w: root element <%s>", ErrNotSitemap, clip(t.Name.Local))
-				}
-				p.res.Kind = kind
-				rootSpace = t.Name.Space
-			case depth == 2 && t.Name.Local == entryElement(p.res.Kind) && sameSpace(t.Name.Space, rootSpace):
-				if p.full() {
-					return p.stopFull()
-				}
-				e.begin(t.Name.Space)
-				inEntry = true
-			case depth == 3 && inEntry && sameSpace(t.Name.Space, e.space):
-				cur = e.field(p.res.Kind, t.Name.Local)
-			}
+			err = w.start(t.Name)
 		case xml.EndElement:
-			switch depth {
-			case 3:
-				cur = nil
-			case 2:
-				if inEntry {
-					inEntry = false
-					if err := p.takeXML(&e); err != nil {
-						return err
-					}
-				}
-			case 1:
+			var done bool
+			if done, err = w.end(t.Name); done {
 				return nil // the root is closed: the document is complete
 			}
-			depth--
 		case xml.CharData:
-			if depth == 3 && cur != nil {
-				cur.add(t)
+			if len(w.open) == 3 && w.cur != nil {
+				w.cur.add(t)
 			}
 		}
+		if err != nil {
+			return err
+		}
 	}
+}
+
+// xmlWalker follows the elements of one XML document.
+type xmlWalker struct {
+	p       *parser
+	open    []xml.Name // open elements, outermost first; never over MaxDepth
+	inEntry bool       // open[1] is an entry element
+	e       xmlEntry   // the entry being read, when inEntry
+	cur     *field     // the field open[2] fills, or nil
+}
+
+// start handles a start tag.
+func (w *xmlWalker) start(name xml.Name) error {
+	if len(w.open) >= w.p.opts.MaxDepth {
+		w.p.cut(fmt.Sprintf("%d levels", w.p.opts.MaxDepth))
+		return errStopped
+	}
+	w.open = append(w.open, name)
+	switch len(w.open) {
+	case 1:
+		kind := rootKind(name.Local)
+		if kind == Unknown {
+			return fmt.Errorf("%w: root element <%s>", ErrNotSitemap, clip(qname(name)))
+		}
+		w.p.res.Kind = kind
+	case 2:
+		if name.Local == entryElement(w.p.res.Kind) && samePrefix(name.Space, w.open[0].Space) {
+			if w.p.full() {
+				return w.p.stopFull()
+			}
+			w.e.begin()
+			w.inEntry = true
+		}
+	case 3:
+		if w.inEntry && samePrefix(name.Space, w.open[1].Space) {
+			w.cur = w.e.field(w.p.res.Kind, name.Local)
+		}
+	}
+	return nil
+}
+
+// end handles an end tag: it closes the innermost open element of that name
+// and every element inside it. It reports done when that closes the root.
+func (w *xmlWalker) end(name xml.Name) (done bool, err error) {
+	i := len(w.open) - 1
+	for i >= 0 && w.open[i] != name {
+		i--
+	}
+	if i < 0 {
+		return false, fmt.Errorf("%w: end tag </%s> closes no open element", ErrMalformed, clip(qname(name)))
+	}
+	for len(w.open) > i {
+		if done, err := w.close(); done || err != nil {
+			return done, err
+		}
+	}
+	return false, nil
+}
+
+// close closes the innermost open element, delivering the entry it ends.
+func (w *xmlWalker) close() (done bool, err error) {
+	depth := len(w.open)
+	w.open = w.open[:depth-1]
+	switch depth {
+	case 3:
+		w.cur = nil
+	case 2:
+		if w.inEntry {
+			w.inEntry = false
+			return false, w.p.takeXML(&w.e)
+		}
+	case 1:
+		return true, nil
+	}
+	return false, nil
+}
+
+// eof handles the end of the input before the root closed.
+func (w *xmlWalker) eof() error {
+	if len(w.open) == 0 {
+		return fmt.Errorf("%w: no root element", ErrMalformed)
+	}
+	return fmt.Errorf("%w: unexpected EOF inside <%s>", ErrMalformed, clip(qname(w.open[len(w.open)-1])))
+}
+
+// qname returns name as written: prefix:local, or local.
+func qname(name xml.Name) string {
+	if name.Space == "" {
+		return name.Local
+	}
+	return name.Space + ":" + name.Local
 }
 
 // rootKind returns the kind a root element's local name announces, or
@@ -124,9 +190,9 @@ func entryElement(k Kind) string {
 	return "url"
 }
 
-// sameSpace reports whether a child in namespace child belongs with a parent
-// in namespace parent: the same namespace, or none.
-func sameSpace(child, parent string) bool {
+// samePrefix reports whether a child with prefix child belongs with a parent
+// with prefix parent: the same prefix, or none.
+func samePrefix(child, parent string) bool {
 	return child == "" || child == parent
 }
 
@@ -155,14 +221,12 @@ const (
 // xmlEntry collects the fields of one <url> or <sitemap> element. It is
 // reused for every entry of a document.
 type xmlEntry struct {
-	space                              string // namespace of the entry element
 	loc, lastMod, changeFreq, priority field
 	seen                               uint8 // fields already begun
 }
 
-// begin resets e for a new entry element in namespace space.
-func (e *xmlEntry) begin(space string) {
-	e.space = space
+// begin resets e for a new entry element.
+func (e *xmlEntry) begin() {
 	e.seen = 0
 	e.loc.reset()
 	e.lastMod.reset()
