@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fractle/mandelbot/internal/crawler"
+	"github.com/fractle/mandelbot/internal/fetch"
+	"github.com/fractle/mandelbot/internal/frontier"
+	"github.com/fractle/mandelbot/internal/pause"
+	"github.com/fractle/mandelbot/internal/robots"
+	"github.com/fractle/mandelbot/urlnorm"
+)
+
+// Defaults of `mandelbot crawl` that are policy, not library defaults.
+const (
+	defaultDelay = time.Second // gap between two requests to one origin: polite by default
+)
+
+type crawlFlags struct {
+	storeFlags
+	agent, userAgent        string
+	maxPages, maxDepth      int
+	scope                   string
+	delay                   time.Duration
+	perOrigin, concurrency  int
+	robotsTTL, robots5xx404 time.Duration
+	maxPause                time.Duration
+	siteDelays, resolves    []string
+	honorCrawlDelay         bool
+	allowPrivate            bool
+	warc                    string
+	maxTime, maxWait        time.Duration
+	revisit                 time.Duration
+	verbose                 bool
+}
+
+func newCrawlCommand() *cobra.Command {
+	var f crawlFlags
+	cmd := &cobra.Command{
+		Use:   "crawl [flags] SEED...",
+		Short: "Crawl from the seeds, politely, until nothing is due; re-running resumes",
+		Long: `Crawl from the seed URLs, obeying robots.txt (cached 48 h), pausing any origin that answers
+503 or 429, one request at a time per origin with --delay between them. Runs until nothing is due
+(within --max-wait) or a limit is reached. Everything is saved as it happens: re-running the same
+command (seeds may be omitted) resumes the crawl from the store.`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runCrawl(cmd, f, args) },
+	}
+	fl := cmd.Flags()
+	f.storeFlags.register(cmd)
+	fl.StringVar(&f.agent, "agent", defaultAgent, "product token matched against robots.txt User-agent lines and robot tags")
+	fl.StringVar(&f.userAgent, "user-agent", "", "User-Agent header (default: Mandelbot/VERSION (+contact URL))")
+	fl.IntVar(&f.maxPages, "max-pages", 0, "stop after requesting this many pages in this run (0: no limit)")
+	fl.IntVar(&f.maxDepth, "max-depth", -1, "follow links at most this deep from a seed (-1: no limit)")
+	fl.StringVar(&f.scope, "scope", "host", "which links to follow: host (the seeds' hosts), domain (their registrable domains) or any")
+	fl.DurationVar(&f.delay, "delay", defaultDelay, "gap between requests to one origin")
+	fl.IntVar(&f.perOrigin, "per-origin", frontier.DefaultPerOrigin, "requests in flight to one origin at once")
+	fl.IntVar(&f.concurrency, "concurrency", crawler.DefaultConcurrency, "requests in flight over all origins")
+	fl.DurationVar(&f.robotsTTL, "robots-ttl", robots.DefaultTTL, "how long a robots.txt decision is reused (a shorter max-age wins)")
+	fl.DurationVar(&f.robots5xx404, "robots-5xx-as-404-after", robots.DefaultAs404After, "treat a robots.txt that keeps answering 5xx as 404 after this long")
+	fl.DurationVar(&f.maxPause, "max-pause", pause.DefaultMax, "cap on a pause after 503/429, whatever Retry-After asks")
+	fl.StringArrayVar(&f.siteDelays, "site-delay", nil, "HOST=DURATION: the gap for one host, instead of --delay (repeatable)")
+	fl.BoolVar(&f.honorCrawlDelay, "honor-crawl-delay", false, "let robots.txt Crawl-delay raise the gap (capped at 1 minute)")
+	fl.StringArrayVar(&f.resolves, "resolve", nil, "HOST:PORT:ADDR: connect to ADDR for HOST:PORT, like curl; also allows loopback (repeatable)")
+	fl.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
+	fl.StringVar(&f.warc, "warc", "", "write WARC files into DIR (not implemented yet)")
+	fl.DurationVar(&f.maxTime, "max-time", 0, "stop after this long (0: no limit)")
+	fl.DurationVar(&f.maxWait, "max-wait", crawler.DefaultMaxWait, "end the run when the next due work (a pause, a retry) is further away than this")
+	fl.DurationVar(&f.revisit, "revisit", crawler.DefaultRevisit, "a fetched page is due again after this long")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every request")
+	return cmd
+}
+
+func (f crawlFlags) validate() error {
+	switch {
+	case f.maxDepth < -1:
+		return usageErrorf("--max-depth must be -1 (no limit) or more")
+	case f.maxPages < 0:
+		return usageErrorf("--max-pages must not be negative")
+	case f.delay < 0:
+		return usageErrorf("--delay must not be negative")
+	case f.perOrigin < 1:
+		return usageErrorf("--per-origin must be at least 1")
+	case f.concurrency < 1:
+		return usageErrorf("--concurrency must be at least 1")
+	case f.robotsTTL <= 0, f.robots5xx404 <= 0, f.maxPause <= 0, f.maxWait <= 0, f.revisit <= 0:
+		return usageErrorf("--robots-ttl, --robots-5xx-as-404-after, --max-pause, --max-wait and --revisit must be positive")
+	case f.maxTime < 0:
+		return usageErrorf("--max-time must not be negative")
+	case strings.TrimSpace(f.agent) == "" || strings.ContainsAny(f.agent, " /\t"):
+		return usageErrorf("--agent must be a product token such as Mandelbot (no spaces or slashes)")
+	case f.warc != "":
+		return usageErrorf("--warc: WARC output is not implemented yet")
+	}
+	return nil
+}
+
+func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
+	if err := f.validate(); err != nil {
+		return err
+	}
+	scope, err := urlnorm.ParseScope(f.scope)
+	if err != nil {
+		return usageErrorf("--scope: %v", err)
+	}
+	siteDelay, err := parseSiteDelays(f.siteDelays)
+	if err != nil {
+		return err
+	}
+	resolve := map[string]string{}
+	for _, r := range f.resolves {
+		hp, addr, err := fetch.ParseResolve(r)
+		if err != nil {
+			return usageErrorf("--resolve %q: %v", r, err)
+		}
+		resolve[hp] = addr
+	}
+	seeds, err := parseSeeds(args, resolve, f.allowPrivate)
+	if err != nil {
+		return err
+	}
+	ua := f.userAgent
+	if ua == "" {
+		ua = fetch.FormatUserAgent(fetch.Product, version, fetch.ContactURL)
+	}
+	client, err := fetch.New(fetch.Options{UserAgent: ua, Resolve: resolve, AllowPrivate: f.allowPrivate})
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	defer client.Close()
+
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	st, err := f.open(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	out := newProgress(cmd.ErrOrStderr(), f.verbose)
+	opts := crawler.Options{
+		Seeds: seeds, Scope: scope, MaxDepth: f.maxDepth, MaxPages: f.maxPages,
+		Concurrency: f.concurrency, MaxWait: f.maxWait, MaxTime: f.maxTime, Revisit: f.revisit,
+		Frontier: frontier.Options{
+			Agent: f.agent, Delay: f.delay, SiteDelay: siteDelay, HonorCrawlDelay: f.honorCrawlDelay,
+			PerOrigin: f.perOrigin,
+			Robots:    robots.Policy{TTL: f.robotsTTL, As404After: f.robots5xx404},
+			Pause:     pause.Policy{Max: f.maxPause},
+		},
+		Fetcher: client, Store: st, Log: out.logger(), OnProgress: out.update, ProgressEvery: progressEvery,
+	}
+	stats, err := crawler.Run(ctx, opts)
+	out.close()
+	if err == crawler.ErrNoSeeds {
+		return usageErrorf("%v: give SEED URLs", err)
+	}
+	counts, cerr := st.Counts(context.WithoutCancel(ctx))
+	writeSummary(cmd.OutOrStdout(), stats, counts, f.location())
+	if err != nil {
+		return fmt.Errorf("crawl: %w", err)
+	}
+	if cerr != nil {
+		return fmt.Errorf("crawl: %w", cerr)
+	}
+	return nil
+}
+
+func parseSiteDelays(values []string) (map[string]time.Duration, error) {
+	out := map[string]time.Duration{}
+	for _, v := range values {
+		host, d, ok := strings.Cut(v, "=")
+		dur, err := time.ParseDuration(d)
+		if !ok || host == "" || err != nil || dur < 0 {
+			return nil, usageErrorf("--site-delay %q: want HOST=DURATION, e.g. example.com=5s", v)
+		}
+		out[strings.ToLower(host)] = dur
+	}
+	return out, nil
+}
+
+// parseSeeds checks every seed before anything starts: a bad seed is a usage error, and a seed
+// on a loopback or private address needs --allow-private or --resolve (so a typo cannot make the
+// crawler scan a private network).
+func parseSeeds(args []string, resolve map[string]string, allowPrivate bool) ([]string, error) {
+	var seeds []string
+	for _, a := range args {
+		u, err := urlnorm.Parse(a)
+		if err != nil {
+			return nil, usageErrorf("seed %q: %v", a, err)
+		}
+		if !allowPrivate {
+			if _, pinned := resolve[u.HostPort()]; !pinned && isPrivateHost(u.Host()) {
+				return nil, usageErrorf("seed %s is on a loopback or private address: pass --allow-private, or --resolve HOST:PORT:ADDR", u)
+			}
+		}
+		seeds = append(seeds, u.String())
+	}
+	return seeds, nil
+}
+
+func isPrivateHost(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	if err != nil {
+		return false // a name: the dialer checks the address it resolves to
+	}
+	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() || ip.IsMulticast()
+}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fractle/mandelbot/internal/robots"
+	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/robotstxt"
+)
+
+func newExportCommand() *cobra.Command {
+	var f storeFlags
+	var robotsOnly bool
+	cmd := &cobra.Command{
+		Use:   "export [--data DIR|--store URL] [--robots]",
+		Short: "Write every known URL (or, with --robots, every origin) as JSON lines",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st, err := f.open(cmd.Context(), false)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			w := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
+			enc := json.NewEncoder(w)
+			enc.SetEscapeHTML(false)
+			if robotsOnly {
+				err = exportOrigins(cmd.Context(), st, enc)
+			} else {
+				err = exportURLs(cmd.Context(), st, enc, time.Now())
+			}
+			if ferr := w.Flush(); err == nil && ferr != nil {
+				err = fmt.Errorf("export: %w", ferr)
+			}
+			return err
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().BoolVar(&robotsOnly, "robots", false, "one object per origin: its robots.txt decision and pause state")
+	return cmd
+}
+
+// urlJSON is one line of `mandelbot export`; the field names are part of the contract.
+type urlJSON struct {
+	URL          string     `json:"url"`
+	Origin       string     `json:"origin"`
+	State        string     `json:"state"`
+	Status       int        `json:"status"`
+	Indexed      bool       `json:"indexed"`
+	LinkOnly     bool       `json:"link_only"`
+	Reason       string     `json:"reason"`
+	FetchedAt    *time.Time `json:"fetched_at"`
+	Kind         string     `json:"kind"`
+	Depth        int        `json:"depth"`
+	RuleLine     int        `json:"rule_line,omitempty"`
+	ContentType  string     `json:"content_type,omitempty"`
+	Location     string     `json:"location,omitempty"`
+	NoIndex      bool       `json:"noindex"`
+	NoFollow     bool       `json:"nofollow"`
+	DiscoveredAt *time.Time `json:"discovered_at"`
+	NextAt       *time.Time `json:"next_at"`
+}
+
+// originState is what the URL export needs to know of an origin.
+type originState struct {
+	pausedUntil time.Time
+	pauseReason string
+	blocked     bool // robots.txt unreachable, no good copy
+	reason      string
+}
+
+func exportURLs(ctx context.Context, st store.Store, enc *json.Encoder, now time.Time) error {
+	origins := map[string]originState{}
+	err := st.EachOrigin(ctx, func(o store.Origin) error {
+		origins[o.Key] = originState{
+			pausedUntil: o.PausedUntil, pauseReason: o.PauseReason,
+			blocked: robots.Kind(o.Robots.Kind) == robots.KindUnreachable && !o.Robots.GoodBody,
+			reason:  o.Robots.Reason,
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return st.EachURL(ctx, func(u store.URL) error {
+		j := urlJSON{
+			URL: u.URL, Origin: u.Origin, State: string(u.State), Status: u.Status, Indexed: u.Indexed,
+			LinkOnly: u.FetchedAt.IsZero(), Reason: u.Reason, FetchedAt: timePtr(u.FetchedAt),
+			Kind: kindName(u.Kind), Depth: u.Depth, RuleLine: u.RuleLine, ContentType: u.ContentType,
+			Location: u.Location, NoIndex: u.NoIndex, NoFollow: u.NoFollow,
+			DiscoveredAt: timePtr(u.DiscoveredAt), NextAt: timePtr(u.NextAt),
+		}
+		if u.State == store.StateQueued {
+			// A queued URL waits on its origin: say on what.
+			o := origins[u.Origin]
+			switch {
+			case o.pausedUntil.After(now):
+				j.State, j.Reason = string(store.StatePaused), "origin "+o.pauseReason
+			case o.blocked:
+				j.State, j.Reason = string(store.StateRobotsUnreachable), o.reason
+			}
+		}
+		if err := enc.Encode(j); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		return nil
+	})
+}
+
+// originJSON is one line of `mandelbot export --robots`.
+type originJSON struct {
+	Origin        string     `json:"origin"`
+	RobotsStatus  string     `json:"robots_status"` // rules, allow_all, unreachable, or unknown (never fetched)
+	HTTPStatus    int        `json:"http_status"`
+	Reason        string     `json:"reason"`
+	FetchedAt     *time.Time `json:"fetched_at"`
+	ExpiresAt     *time.Time `json:"expires_at"`
+	Rules         int        `json:"rules"`
+	Sitemaps      []string   `json:"sitemaps"`
+	Paused        bool       `json:"paused"`
+	PausedUntil   *time.Time `json:"paused_until"`
+	PauseReason   string     `json:"pause_reason,omitempty"`
+	FailingSince  *time.Time `json:"failing_since,omitempty"`
+	RetryAt       *time.Time `json:"retry_at,omitempty"`
+	TreatedAs404  bool       `json:"treated_as_404"`
+	UsingOldCopy  bool       `json:"using_previous_copy"`
+	RobotsTxtSize int        `json:"robots_txt_bytes"`
+}
+
+func exportOrigins(ctx context.Context, st store.Store, enc *json.Encoder) error {
+	now := time.Now()
+	return st.EachOrigin(ctx, func(o store.Origin) error {
+		r := o.Robots
+		j := originJSON{
+			Origin: o.Key, RobotsStatus: "unknown", HTTPStatus: r.Status, Reason: r.Reason,
+			FetchedAt: timePtr(r.FetchedAt), ExpiresAt: timePtr(r.ExpiresAt), Sitemaps: o.Sitemaps,
+			Paused: o.PausedUntil.After(now), PausedUntil: timePtr(o.PausedUntil), PauseReason: o.PauseReason,
+			FailingSince: timePtr(r.FailingSince), RetryAt: timePtr(r.RetryAt), TreatedAs404: r.AsNotFound,
+			UsingOldCopy: r.GoodBody && !r.RetryAt.IsZero(), RobotsTxtSize: len(r.Body),
+		}
+		if r.Kind != 0 {
+			j.RobotsStatus = robots.Kind(r.Kind).String()
+		}
+		if j.Sitemaps == nil {
+			j.Sitemaps = []string{}
+		}
+		if len(r.Body) > 0 {
+			for _, g := range robotstxt.Parse(r.Body).Groups() {
+				j.Rules += len(g.Rules())
+			}
+		}
+		if err := enc.Encode(j); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		return nil
+	})
+}
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	t = t.UTC()
+	return &t
+}
+
+func kindName(k store.Kind) string {
+	if k == store.KindSitemap {
+		return "sitemap"
+	}
+	return "page"
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/fractle/mandelbot/internal/crawler"
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+// stateOrder is the order states are listed in summaries.
+var stateOrder = []store.State{
+	store.StateFetched, store.StateQueued, store.StateRobotsDisallowed, store.StateRobotsUnreachable,
+	store.StatePaused, store.StateError, store.StateOutOfScope,
+}
+
+// writeSummary prints the one-screen summary of a crawl run.
+func writeSummary(w io.Writer, s crawler.Stats, counts map[store.State]int, location string) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Crawl ended: %s\n\n", s.StopReason)
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	elapsed := s.Now.Sub(s.Started).Round(100_000_000)
+	fmt.Fprintf(tw, "This run\tpages answered\t%d\t(%.1f/s over %s)\n", s.Pages, s.Rate(), elapsed)
+	fmt.Fprintf(tw, "\trobots.txt requests\t%d\t\n", s.Robots)
+	fmt.Fprintf(tw, "\tdisallowed by robots.txt\t%d\t(never requested)\n", s.Disallowed)
+	fmt.Fprintf(tw, "\t503/429 answers\t%d\t(origin paused each time)\n", s.Paused)
+	fmt.Fprintf(tw, "\tgiven up (no answer)\t%d\t(%d retries)\n", s.Errors, s.Retries)
+	fmt.Fprintf(tw, "\tnew URLs recorded\t%d\t(%d out of scope)\n", s.Discovered, s.OutOfScope)
+	fmt.Fprintf(tw, "\tunparsable links skipped\t%d\t\n", s.BadURLs)
+	fmt.Fprintf(tw, "\torigins\t%d\t(%d paused, %d robots.txt unreachable)\n", s.Origins, s.OriginsPaused, s.OriginsBlocked)
+	total := 0
+	for _, n := range counts {
+		total += n
+	}
+	fmt.Fprintf(tw, "Whole crawl\tknown URLs\t%d\t\n", total)
+	for _, st := range stateOrder {
+		if n := counts[st]; n > 0 {
+			fmt.Fprintf(tw, "\t%s\t%d\t\n", st, n)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(&b, "\nStore: %s (mandelbot export --store %s)\n", location, location)
+	io.WriteString(w, b.String())
+}
