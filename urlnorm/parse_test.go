@@ -49,6 +49,7 @@ func TestParseCanonical(t *testing.T) {
 		{"IPv6 compressed, port kept", "http://[0:0:0:0:0:0:0:1]:8080/", "http://[::1]:8080/"},
 		{"IPv6 lower-cased", "http://[2001:DB8::A]/", "http://[2001:db8::a]/"},
 		{"IPv6 with IPv4 tail", "http://[::FFFF:1.2.3.4]/", "http://[::ffff:102:304]/"},
+		{"IPv6 default port", "http://[::1]:80/", "http://[::1]/"},
 
 		// User info dropped: a crawler does not send credentials found in links.
 		{"user and password dropped", "http://user:pw@example.com/", "http://example.com/"},
@@ -178,6 +179,7 @@ func TestParseErrors(t *testing.T) {
 		{"percent in host", "http://exa%mple.com/", ErrInvalid},
 		{"unclosed IPv6", "http://[::1/", ErrInvalid},
 		{"short IPv6", "http://[1:2:3]/", ErrInvalid},
+		{"IPv6 zone id", "http://[fe80::1%25eth0]/", ErrInvalid},
 		{"five IPv4 parts", "http://1.2.3.4.5/", ErrInvalid},
 		{"IPv4 part too big", "http://256.1.1.1/", ErrInvalid},
 		{"name ending in a number", "http://foo.123/", ErrInvalid},
