@@ -2,6 +2,7 @@ package testweb
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -112,6 +113,23 @@ type Page struct {
 	// Script, when set, decides each request to the page in turn: the i-th request gets
 	// Script[i] and the last step repeats. Replacing the page with [Web.Set] restarts it.
 	Script []Step
+}
+
+// clone returns a copy of p that shares no map or slice with it, so the web's copy
+// cannot change under a caller who reuses a Page.
+func (p Page) clone() Page {
+	p.Header = p.Header.Clone()
+	p.Links = slices.Clone(p.Links)
+	p.Anchors = slices.Clone(p.Anchors)
+	if p.Script != nil {
+		steps := make([]Step, len(p.Script))
+		for i, st := range p.Script {
+			st.Header = st.Header.Clone()
+			steps[i] = st
+		}
+		p.Script = steps
+	}
+	return p
 }
 
 // Link is an anchor with chosen text and rel, e.g. {Href: "/members", Text: "Members'

@@ -84,8 +84,8 @@ type pageState struct {
 }
 
 // Start validates the sites, binds one 127.0.0.1 port per site and serves them until
-// Close. Sites keep the order given. Start copies what it needs from sites: changing
-// them afterwards has no effect (use [Web.Set]).
+// Close. Sites keep the order given. Start deep-copies the pages: changing sites
+// afterwards has no effect (use [Web.Set]). On error nothing is left listening.
 func Start(sites []Site, opts Options) (*Web, error) {
 	if len(sites) == 0 {
 		return nil, errors.New("testweb: start: no sites")
@@ -197,7 +197,7 @@ func pageMap(s *Site, known func(string) bool) (map[string]*pageState, error) {
 		if pages[p.Path] != nil {
 			return fmt.Errorf("page %q defined twice", p.Path)
 		}
-		pages[p.Path] = &pageState{page: p}
+		pages[p.Path] = &pageState{page: p.clone()}
 		return nil
 	}
 	if s.Robots != nil {
@@ -369,16 +369,16 @@ func (w *Web) CertificatePEM() []byte {
 	return append([]byte(nil), w.cert.pem...)
 }
 
-// Set adds page to the site with key, or replaces the page with the same path; a page
-// with Path "/robots.txt" is the site's robots.txt. Its Script starts from the first
-// step. It panics if no site has that key or the page is invalid (a scenario bug).
+// Set adds a copy of page to the site with key, or replaces the page with the same
+// path; a page with Path "/robots.txt" is the site's robots.txt. Its Script starts from
+// the first step. It panics if no site has that key or the page is invalid (a scenario bug).
 func (w *Web) Set(key string, page Page) {
 	s := w.site(key)
 	if err := checkPage(&page, func(k string) bool { return w.byKey[k] != nil }); err != nil {
 		panic(fmt.Sprintf("testweb: set %q: %v", key, err))
 	}
 	w.mu.Lock()
-	s.pages[page.Path] = &pageState{page: page}
+	s.pages[page.Path] = &pageState{page: page.clone()}
 	w.mu.Unlock()
 }
 

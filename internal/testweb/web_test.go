@@ -225,3 +225,29 @@ func TestSetConcurrentWithRequests(t *testing.T) {
 	}
 	<-done
 }
+
+// The web keeps its own copy of every page: a caller that reuses a Page after Start or
+// Set cannot change what is served (nor race with the handlers).
+func TestStartAndSetCopyPages(t *testing.T) {
+	page := Page{Path: "/", Title: "T", Header: XRobotsTag("noindex"), Links: []string{"/a"}, Script: []Step{{Status: 503}, {}}}
+	sites := []Site{{Key: "a", Pages: []Page{page}}}
+	w := start(t, sites, Options{})
+	sites[0].Pages[0].Header.Set("X-Robots-Tag", "changed")
+	sites[0].Pages[0].Links[0] = "/changed"
+	sites[0].Pages[0].Script[0].Status = 500
+	c := newClient(t, w, 0)
+	if got := get(t, c, w.URL("a", "/")); got.status != 503 {
+		t.Errorf("first answer %d, want 503 from the original script", got.status)
+	}
+	got := get(t, c, w.URL("a", "/"))
+	if got.header.Get("X-Robots-Tag") != "noindex" || !strings.Contains(got.body, `href="/a"`) {
+		t.Errorf("served %v %q, want the page as given to Start", got.header, got.body)
+	}
+
+	w.Set("a", page)
+	page.Header.Set("X-Robots-Tag", "changed again")
+	get(t, c, w.URL("a", "/")) // the restarted script's 503
+	if got := get(t, c, w.URL("a", "/")); got.header.Get("X-Robots-Tag") != "noindex" {
+		t.Errorf("after Set: X-Robots-Tag %q, want noindex", got.header.Get("X-Robots-Tag"))
+	}
+}
