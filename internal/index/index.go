@@ -1,0 +1,74 @@
+package index
+
+import (
+	"context"
+	"time"
+)
+
+// Limits of a query.
+const (
+	DefaultLimit  = 10
+	MaxLimit      = 100
+	MaxOffset     = 1000 // deep paging is not a use case; it would only load the store
+	MaxQueryBytes = 512
+	MaxQueryTerms = 16
+)
+
+// Query is one search. Zero Limit means DefaultLimit.
+type Query struct {
+	Text   string
+	Limit  int
+	Offset int
+	Now    time.Time // for unavailable_after; zero means time.Now()
+}
+
+// Span is a piece of a snippet; Match marks the words that matched the query. Renderers escape
+// Text themselves, so a snippet is safe in any output format.
+type Span struct {
+	Text  string
+	Match bool
+}
+
+// Result is one search result.
+type Result struct {
+	URL      string
+	Title    string // the page's title; for a link-only entry, its most common anchor text
+	Snippet  []Span // empty under nosnippet and for link-only entries without anchor text
+	LinkOnly bool
+	// State and Reason are the crawl's decision about the URL (store.State and its reason);
+	// Why says in one line why the result is here, for people.
+	State, Reason, Why string
+	Status             int
+	FetchedAt          time.Time
+	Inlinks            int // pages linking to it
+	Score              float64
+}
+
+// Page is one page of results.
+type Page struct {
+	Query   string
+	Terms   []string // the terms searched for, after parsing
+	Results []Result
+	Total   int // matching entries
+	Offset  int
+	Limit   int
+}
+
+// Explanation says where a URL stands: in the index or not, and why.
+type Explanation struct {
+	URL      string
+	Known    bool
+	Indexed  bool
+	LinkOnly bool
+	State    string
+	Status   int
+	Reason   string
+	Why      string
+	Inlinks  int
+}
+
+// Searcher answers queries. Implementations are safe for concurrent use.
+type Searcher interface {
+	Search(ctx context.Context, q Query) (Page, error)
+	Explain(ctx context.Context, url string) (Explanation, error)
+}
