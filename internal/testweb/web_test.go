@@ -229,8 +229,10 @@ func TestSetConcurrentWithRequests(t *testing.T) {
 // The web keeps its own copy of every page: a caller that reuses a Page after Start or
 // Set cannot change what is served (nor race with the handlers).
 func TestStartAndSetCopyPages(t *testing.T) {
-	page := Page{Path: "/", Title: "T", Header: XRobotsTag("noindex"), Links: []string{"/a"}, Script: []Step{{Status: 503}, {}}}
-	sites := []Site{{Key: "a", Pages: []Page{page}}}
+	newPage := func() Page {
+		return Page{Path: "/", Title: "T", Header: XRobotsTag("noindex"), Links: []string{"/a"}, Script: []Step{{Status: 503}, {}}}
+	}
+	sites := []Site{{Key: "a", Pages: []Page{newPage()}}}
 	w := start(t, sites, Options{})
 	sites[0].Pages[0].Header.Set("X-Robots-Tag", "changed")
 	sites[0].Pages[0].Links[0] = "/changed"
@@ -244,6 +246,7 @@ func TestStartAndSetCopyPages(t *testing.T) {
 		t.Errorf("served %v %q, want the page as given to Start", got.header, got.body)
 	}
 
+	page := newPage()
 	w.Set("a", page)
 	page.Header.Set("X-Robots-Tag", "changed again")
 	get(t, c, w.URL("a", "/")) // the restarted script's 503
