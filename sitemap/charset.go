@@ -9,12 +9,9 @@ import (
 // declaration names into UTF-8; nil means the bytes are read as they are.
 // encoding/xml asks only about encodings other than UTF-8.
 //
-// sitemaps.org requires UTF-8. Two other declarations are still read,
-// because they are harmless and refusing them would lose whole files: labels
-// of US-ASCII (a subset of UTF-8; the bytes are read as UTF-8) and of
-// ISO-8859-1, whose bytes are converted to UTF-8 exactly. Any other
-// declaration (windows-1252, Shift_JIS, UTF-16...) is refused with
-// ErrMalformed rather than guessed at.
+// Labels of US-ASCII are read as UTF-8, labels of ISO-8859-1 converted, and
+// any other label (windows-1252, Shift_JIS, UTF-16...) refused with
+// ErrMalformed rather than guessed at; see the package documentation.
 func charsetConverter(label string) (func(io.Reader) io.Reader, error) {
 	switch {
 	case oneOf(label, "utf8", "us-ascii", "ascii", "us", "iso646-us", "ansi_x3.4-1968"):

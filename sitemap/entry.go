@@ -18,9 +18,13 @@ type Entry struct {
 	// first one counts.
 	Loc string
 
-	// LastMod is the time of <lastmod>, in the zone the document wrote. It is
-	// the zero Time when absent or not a W3C datetime (see parseLastMod for
-	// the forms accepted). Always zero for text sitemaps.
+	// LastMod is the time of <lastmod>, in the zone the document wrote. The
+	// forms read are those of the W3C Datetime profile sitemaps.org names
+	// (YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DDThh:mm[:ss[.s]]TZD with TZD "Z"
+	// or "+hh:mm"), where a date alone is midnight UTC; and two common
+	// deviations: a zone without its colon ("+0000"), and a full time without
+	// a zone, read as UTC. LastMod is the zero Time when absent or in no such
+	// form, and always for text sitemaps.
 	LastMod time.Time
 
 	// ChangeFreq is the <changefreq> value in lower case: one of "always",
@@ -39,8 +43,9 @@ type Entry struct {
 // Result reports what one [Parse] call saw. It is meaningful even when Parse
 // returns an error: it then describes the document up to the error.
 type Result struct {
-	// Kind is the kind of the document ([Unknown] for empty input or a
-	// document that is not a sitemap).
+	// Kind is the kind of the document: [Unknown] when its format was never
+	// decided (empty input, a document that is not a sitemap, or one that
+	// failed or was cut before its first non-space byte).
 	Kind Kind
 
 	// Gzip reports that the input was gzip-compressed (detected from its

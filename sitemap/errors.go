@@ -7,10 +7,11 @@ import "errors"
 // as well, and is neither of these.
 var (
 	// ErrMalformed reports that the bytes are not a well-formed document:
-	// an XML syntax error (including a document that ends inside an element),
-	// an XML document without a root element, a corrupt or truncated gzip
-	// stream, or an unsupported declared character encoding. Entries
-	// delivered before the error stand.
+	// an XML syntax error (including a document that ends inside an element
+	// and an end tag that closes no open element), an XML document without a
+	// root element, a corrupt or truncated gzip stream, UTF-16 input, or an
+	// unsupported declared character encoding. Entries delivered before the
+	// error stand.
 	ErrMalformed = errors.New("malformed sitemap")
 
 	// ErrNotSitemap reports an XML document whose root element is neither

@@ -200,3 +200,22 @@ func TestParseSmallReads(t *testing.T) {
 		})
 	}
 }
+
+// Reading stops at the end of the root element (package documentation,
+// "XML tolerance"): what follows it is never read, so trailing junk and even
+// a damaged gzip trailer after a complete document are not errors.
+func TestParseStopsAtRootEnd(t *testing.T) {
+	doc := []byte(sampleURLSet)
+	badCRC := gz(t, doc)
+	badCRC[len(badCRC)-5] ^= 0xff
+	for name, input := range map[string][]byte{
+		"trailing junk":     append(bytes.Clone(doc), "<<<garbage & more \xff"...),
+		"second root":       append(bytes.Clone(doc), "<urlset><url><loc>http://example.com/extra</loc></url></urlset>"...),
+		"bad gzip checksum": badCRC,
+	} {
+		got, _, err := parseAll(t, input, Options{})
+		if err != nil || len(got) != len(sampleURLSetEntries) {
+			t.Errorf("%s: %d entries, %v; want %d, no error", name, len(got), err, len(sampleURLSetEntries))
+		}
+	}
+}

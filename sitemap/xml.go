@@ -6,33 +6,14 @@ import (
 	"io"
 )
 
-// parseXML reads an XML sitemap or sitemap index with encoding/xml.
+// parseXML reads an XML sitemap or sitemap index with encoding/xml, with
+// the tolerance the package documentation describes.
 //
 // It reads raw tokens (xml.Decoder.RawToken) and keeps its own stack of open
 // elements, at most MaxDepth deep: Decoder.Token would also keep a
 // namespace map and an element stack of its own, which a document can grow
-// far beyond its size with namespace declarations.
-//
-// Tolerance, deliberately wider than the protocol's schema:
-//   - The decoder runs in non-strict mode: an unescaped '&' that starts no
-//     known entity is kept as written (a common fault in URLs with queries).
-//     Syntax errors (a document cut inside a tag, an unclosed root at the
-//     end, a '<' in text) still fail with ErrMalformed.
-//   - An end tag closes the open elements inside the element it names, so
-//     a missing </loc> does not lose the rest of the document. An end tag
-//     that names no open element is ErrMalformed.
-//   - Element names are matched on their local part, case-sensitively as XML
-//     names are: <urlset>, <sitemapindex>, <url>, <sitemap>, <loc>,
-//     <lastmod>, <changefreq>, <priority>. Namespace declarations are not
-//     interpreted: the root may be in any namespace or none (the sitemaps.org
-//     one, Google's old 0.84 one, an undeclared prefix), and prefixes are
-//     compared as written. An entry element counts when it is a direct child
-//     of the root with the root's prefix or none; a field counts when it is a
-//     direct child of the entry with the entry's prefix or none. So the
-//     <image:loc> of an image extension, a grandchild of <url>, is never
-//     taken for the page's <loc>, nor is an <image:loc> placed directly in a
-//     <url>.
-//   - Only the first of each field of an entry counts.
+// far beyond its size with namespace declarations. Non-strict mode keeps an
+// unknown entity as written.
 func (p *parser) parseXML() error {
 	guard := &tokenGuard{src: p.br, max: int64(p.opts.MaxTokenBytes)}
 	dec := xml.NewDecoder(guard)
