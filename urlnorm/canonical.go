@@ -1,6 +1,7 @@
 package urlnorm
 
 import (
+	"net/netip"
 	"strconv"
 	"strings"
 
@@ -34,12 +35,16 @@ func canonicalize(w *wurl.Url) (u *URL, kind error, detail string) {
 		return nil, ErrScheme, `"` + w.Scheme() + `"`
 	}
 
+	// The kind of host is read from the host itself: the parser's IsIPv4 and
+	// IsIPv6 flags are not carried over when a reference takes its host from
+	// the base. The parser writes IPv6 in brackets, and any host whose last
+	// label is a number as a dotted-decimal IPv4 address (or refuses it).
 	host := w.Hostname()
 	var ip ipKind
 	switch {
-	case w.IsIPv6():
+	case strings.HasPrefix(host, "["):
 		ip = ipv6
-	case w.IsIPv4():
+	case isIPv4(host):
 		ip = ipv4
 	default:
 		host = strings.TrimSuffix(host, ".")
@@ -96,6 +101,12 @@ func canonicalize(w *wurl.Url) (u *URL, kind error, detail string) {
 		}
 	}
 	return u, nil, ""
+}
+
+// isIPv4 reports whether host is a dotted-decimal IPv4 address.
+func isIPv4(host string) bool {
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.Is4()
 }
 
 // normEscapes normalises the percent-escapes of an already WHATWG-encoded

@@ -88,7 +88,7 @@ func TestCorpus(t *testing.T) {
 				changed++
 			}
 			v, err := Parse(u.String())
-			if err != nil || v.String() != u.String() {
+			if err != nil || *v != *u {
 				t.Errorf("%s: %q -> %q -> %v, %v: not a fixed point", s.name, raw, u, v, err)
 			}
 			checkParts(t, u)
@@ -126,7 +126,7 @@ func checkResolveBack(t *testing.T, base, u *URL) {
 	}
 	for _, ref := range refs {
 		r, err := Resolve(base, ref)
-		if err != nil || r.String() != u.String() {
+		if err != nil || *r != *u {
 			t.Errorf("Resolve(%q, %q) = %v, %v; want %q", base, ref, r, err, u)
 		}
 	}

@@ -10,8 +10,9 @@ import (
 // errors.Is.
 var (
 	// ErrTooLong: the input, or the canonical form it produces, is longer
-	// than the Parser's MaxLength. Checked before parsing, so an overlong
-	// input costs nothing to refuse.
+	// than the Parser's MaxLength, or the path has more segments than its
+	// MaxPathSegments. The input's length is checked before parsing, so an
+	// overlong input costs nothing to refuse.
 	ErrTooLong = errors.New("URL too long")
 
 	// ErrScheme: the URL is not http or https (javascript:, mailto:, data:,

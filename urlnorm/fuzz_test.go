@@ -45,8 +45,8 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Parse(%q) = %q, but that does not parse: %v", raw, u, err)
 		}
-		if v.String() != u.String() {
-			t.Fatalf("not idempotent: %q -> %q -> %q", raw, u, v)
+		if *v != *u {
+			t.Fatalf("not idempotent: %q -> %+v -> %+v", raw, *u, *v)
 		}
 		checkParts(t, u)
 	})
@@ -100,11 +100,11 @@ func FuzzResolve(f *testing.F) {
 			checkReason(t, err)
 			return
 		}
-		if u.String() != want.String() {
-			t.Fatalf("Resolve(%q, %q) = %q; slow path %q", base, ref, u, want)
+		if *u != *want {
+			t.Fatalf("Resolve(%q, %q) = %+v; slow path %+v", base, ref, *u, *want)
 		}
-		if v, err := Parse(u.String()); err != nil || v.String() != u.String() {
-			t.Fatalf("Resolve(%q, %q) = %q, which re-parses as %v, %v", base, ref, u, v, err)
+		if v, err := Parse(u.String()); err != nil || *v != *u {
+			t.Fatalf("Resolve(%q, %q) = %+v, which re-parses as %v, %v", base, ref, *u, v, err)
 		}
 	})
 }

@@ -17,11 +17,10 @@ const MaxURLLength = 8192
 
 // MaxPathSegments is the default limit on the number of segments ("/"s) of
 // a canonical path. Real paths have a few dozen at most (the corpus's
-// deepest has 15);
-// thousands of them are a crawler trap or an attack, and the WHATWG library
-// builds a path in time quadratic in its segment count. An input with more
-// than twice this many "/" or "\" before its query is refused unparsed, so
-// the cost of any input stays near a millisecond.
+// deepest has 15); thousands are a crawler trap or an attack, and the WHATWG
+// library builds a path in time quadratic in its segment count. An input
+// with more than twice this many "/" or "\" before its query or fragment is
+// refused unparsed, so that no input costs more than a few milliseconds.
 const MaxPathSegments = 512
 
 // whatwg is the one WHATWG parser this package uses, with the standard's

@@ -118,6 +118,29 @@ func TestResolveBrowser(t *testing.T) {
 	}
 }
 
+// TestResolveKeepsIPHost: a reference that takes its host from the base
+// keeps knowing the host is an IP address (the WHATWG library does not carry
+// that over; found by review).
+func TestResolveKeepsIPHost(t *testing.T) {
+	tests := []struct{ base, host, hostPort string }{
+		{"http://127.0.0.1:8080/a/b", "127.0.0.1", "127.0.0.1:8080"},
+		{"http://[::1]/a/b", "::1", "[::1]:80"},
+		{"https://[2001:db8::1]:8443/a/b", "2001:db8::1", "[2001:db8::1]:8443"},
+	}
+	for _, tt := range tests {
+		base := mustParse(t, tt.base)
+		for _, ref := range []string{"x", "/x", "?q", ""} {
+			u, err := Resolve(base, ref)
+			if err != nil {
+				t.Fatalf("Resolve(%s, %q): %v", base, ref, err)
+			}
+			if !u.IsIP() || u.Host() != tt.host || u.HostPort() != tt.hostPort {
+				t.Errorf("Resolve(%s, %q) = %s: IsIP %v Host %q HostPort %q", base, ref, u, u.IsIP(), u.Host(), u.HostPort())
+			}
+		}
+	}
+}
+
 // TestResolveErrors: links the crawler must not follow fail with a reason.
 func TestResolveErrors(t *testing.T) {
 	base := mustParse(t, "http://example.com/a/b")
