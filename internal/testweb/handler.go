@@ -51,6 +51,8 @@ func (w *Web) handler(s *site) http.Handler {
 		}
 		if resp.action == Serve || resp.action == Stall {
 			entry.Status = resp.status
+			entry.Location = resp.header.Get("Location")
+			entry.RetryAfter = resp.header.Get("Retry-After")
 		}
 		entry = w.log.add(entry)
 		if w.onRequest != nil {

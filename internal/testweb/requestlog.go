@@ -23,6 +23,10 @@ type Request struct {
 	At     time.Time // Options.Now() on arrival
 	Status int       // status answered; 0 when Action is Reset, Hang or Drop
 	Action Action
+	// Location and RetryAfter are the Location and Retry-After headers answered, as
+	// sent ("" when none), so checks such as [Web.BeforeRobots] need no other record.
+	Location   string
+	RetryAfter string
 }
 
 // String formats the request as a log line: "#3 a GET /robots.txt -> 200".

@@ -239,6 +239,10 @@ func TestScenariosMatchTheirExpectations(t *testing.T) {
 					t.Errorf("%s was requested %d times, want never", ref, n)
 				}
 			}
+			// The reference robot obeys rule 20, so the log checker must find nothing.
+			if bad := w.BeforeRobots(); len(bad) > 0 {
+				t.Errorf("BeforeRobots reports %v for a robot that asks robots.txt first", bad)
+			}
 			if t.Failed() {
 				for _, r := range w.Requests() {
 					t.Log(r)
