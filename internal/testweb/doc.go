@@ -15,9 +15,26 @@
 // [Web.DialContext].
 //
 // Ready scenarios of robots-semantics.md sections C and D are built by the Robots*,
-// Page* and related functions and listed with their expected outcome by [Scenarios];
-// [Sample] is the small demo web and [Generate] a large synthetic one.
+// PagePaused and related functions and listed with their expected outcome by
+// [Scenarios]; [Sample] is the small demo web and [Generate] a large synthetic one.
+// [Web.BeforeRobots] and [Web.DuringPause] check rules 20 and 23 on the log.
+//
+// A crawler test reads like this:
+//
+//	web, err := testweb.Start(testweb.RobotsRedirects(6), testweb.Options{Now: clock.Now})
+//	if err != nil {
+//		t.Fatal(err)
+//	}
+//	t.Cleanup(web.Close)
+//	args := []string{"crawl", "--data", t.TempDir()}
+//	for _, r := range web.Resolve() {
+//		args = append(args, "--resolve", r)
+//	}
+//	args = append(args, web.Seeds("a")...)
+//	// ... run the crawl, then:
+//	if n := web.Count("a", "/private/secret"); n == 0 { ... } // 6 hops: robots.txt counts as 4xx
+//	if bad := web.BeforeRobots(); len(bad) > 0 { ... }
 //
 // The package imports neither "testing" nor anything outside the standard library, so the
-// demo binary can link it. Tests start a web and stop it with t.Cleanup(web.Close).
+// demo binary can link it.
 package testweb

@@ -362,6 +362,8 @@ func (w *Web) RootCAs() *x509.CertPool {
 
 // CertificatePEM returns the TLS sites' certificate in PEM form, for a client that reads
 // its trusted roots from a file; nil when no site uses TLS. The slice is the caller's.
+// A Go program on Linux started with SSL_CERT_FILE naming such a file trusts it as its
+// system roots, which lets a test run the crawler binary against the https sites.
 func (w *Web) CertificatePEM() []byte {
 	if w.cert == nil {
 		return nil
