@@ -103,8 +103,13 @@ func canonicalize(w *wurl.Url) (u *URL, kind error, detail string) {
 	return u, nil, ""
 }
 
-// isIPv4 reports whether host is a dotted-decimal IPv4 address.
+// isIPv4 reports whether host is a dotted-decimal IPv4 address. Most hosts
+// are names that do not end in a digit; they are ruled out without calling
+// netip.ParseAddr, whose error would allocate.
 func isIPv4(host string) bool {
+	if host == "" || host[len(host)-1] < '0' || host[len(host)-1] > '9' {
+		return false
+	}
 	a, err := netip.ParseAddr(host)
 	return err == nil && a.Is4()
 }
