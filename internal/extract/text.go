@@ -23,28 +23,33 @@ type textBuf struct {
 func (t *textBuf) write(p []byte) {
 	for i := 0; i < len(p) && !t.full; {
 		c := p[i]
-		if c < utf8.RuneSelf {
+		switch {
+		case c == 0:
+			// Dropped, as the HTML tree builder drops U+0000 in body text.
+			i++
+		case isCollapsible(c):
+			t.space = true
+			i++
+		case c < utf8.RuneSelf:
+			// A run of printable ASCII goes in at once: this is most text.
+			j := i + 1
+			for j < len(p) && p[j] > ' ' && p[j] < 0x7f {
+				j++
+			}
+			t.put(p[i:j])
+			i = j
+		default:
+			r, n := utf8.DecodeRune(p[i:])
 			switch {
-			case c == 0:
-				// Dropped, as the HTML tree builder drops U+0000 in body text.
-			case isCollapsible(c):
+			case r == utf8.RuneError && n == 1:
+				t.put(replacementChar)
+			case r == noBreakSpace:
 				t.space = true
 			default:
-				t.put(p[i : i+1])
+				t.put(p[i : i+n])
 			}
-			i++
-			continue
+			i += n
 		}
-		r, n := utf8.DecodeRune(p[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			t.put(replacementChar)
-		case r == noBreakSpace:
-			t.space = true
-		default:
-			t.put(p[i : i+n])
-		}
-		i += n
 	}
 }
 
@@ -56,25 +61,37 @@ func (t *textBuf) writeString(s string) { t.write([]byte(s)) }
 // one space.
 func (t *textBuf) brk() { t.space = true }
 
-// put appends one encoded character, with the pending separator.
-func (t *textBuf) put(ch []byte) {
-	sep := t.space && len(t.b) > 0
-	n := len(ch)
-	if sep {
-		n++
+// put appends run, one encoded character or a run of ASCII characters,
+// after the pending separator. What does not fit is dropped and the buffer
+// becomes full; a run is cut between two of its characters (ASCII, so at
+// any byte), a single multi-byte character is not cut.
+func (t *textBuf) put(run []byte) {
+	sep := 0
+	if t.space && len(t.b) > 0 {
+		sep = 1
 	}
-	if len(t.b)+n > t.max {
+	room := t.max - len(t.b) - sep
+	n := len(run)
+	if n > room {
 		t.full = true
+		if len(run) > 1 && run[0] >= utf8.RuneSelf {
+			return // one multi-byte character that does not fit
+		}
+		n = room
+	}
+	if n <= 0 {
 		return
 	}
-	if sep {
+	if sep == 1 {
 		t.b = append(t.b, ' ')
 	}
-	t.b = append(t.b, ch...)
+	t.b = append(t.b, run[:n]...)
 	t.space = false
 }
 
-// String returns the text collected so far.
+// String returns a copy of the text collected so far. (A strings.Builder
+// would save the copy but not the anchor buffers' reuse, and the string
+// would keep the buffer's spare capacity alive.)
 func (t *textBuf) String() string { return string(t.b) }
 
 // empty reports whether no character has been collected.
