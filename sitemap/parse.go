@@ -2,22 +2,23 @@ package sitemap
 
 import (
 	"bufio"
-	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // bufSize is the size of the two read buffers of a Parse call: one before
 // gzip detection, one after decompression.
 const bufSize = 32 << 10
 
-var (
-	gzipMagic  = []byte{0x1f, 0x8b}
-	utf8BOM    = []byte{0xef, 0xbb, 0xbf}
-	utf16BOMLE = []byte{0xff, 0xfe}
-	utf16BOMBE = []byte{0xfe, 0xff}
+// Byte signatures recognised at the start of the input.
+const (
+	gzipMagic  = "\x1f\x8b"
+	utf8BOM    = "\xef\xbb\xbf"
+	utf16BOMLE = "\xff\xfe"
+	utf16BOMBE = "\xfe\xff"
 )
 
 // errStopped ends a parse that a limit cut; Parse reports it as a cut, not
@@ -75,7 +76,7 @@ func (p *parser) run() error {
 	if err != nil && err != io.EOF {
 		return err
 	}
-	if bytes.Equal(magic, gzipMagic) {
+	if string(magic) == gzipMagic {
 		p.res.Gzip = true
 		zr, err := gzip.NewReader(raw)
 		if err != nil {
@@ -104,10 +105,11 @@ func (p *parser) run() error {
 // be a pile of skipped lines.
 func (p *parser) skipPrelude() (byte, error) {
 	b, _ := p.br.Peek(len(utf8BOM))
+	start := string(b)
 	switch {
-	case bytes.HasPrefix(b, utf8BOM):
+	case start == utf8BOM:
 		p.br.Discard(len(utf8BOM))
-	case bytes.HasPrefix(b, utf16BOMLE), bytes.HasPrefix(b, utf16BOMBE):
+	case strings.HasPrefix(start, utf16BOMLE), strings.HasPrefix(start, utf16BOMBE):
 		return 0, fmt.Errorf("%w: UTF-16 (sitemaps are UTF-8)", ErrMalformed)
 	}
 	for {

@@ -7,7 +7,7 @@ import (
 
 // The forms of <lastmod> accepted.
 //
-// dateLayouts and the first two of timeLayouts are the W3C Datetime profile
+// dateLayout and the first two of timeLayouts are the W3C Datetime profile
 // that sitemaps.org names: YYYY, YYYY-MM, YYYY-MM-DD,
 // YYYY-MM-DDThh:mm:ss[.s]TZD (time.Parse accepts the fractional seconds
 // without their being in the layout) and YYYY-MM-DDThh:mmTZD, where TZD is
@@ -16,28 +16,35 @@ import (
 // The last two of timeLayouts are tolerated deviations, because reading them
 // costs nothing and refusing them loses real information: a zone written
 // without its colon ("+0000"), and a full time without a zone, read as UTC.
-var (
-	dateLayouts = map[int]string{
-		len("2006"):       "2006",
-		len("2006-01"):    "2006-01",
-		len("2006-01-02"): "2006-01-02",
+var timeLayouts = [...]string{
+	"2006-01-02T15:04:05Z07:00",
+	"2006-01-02T15:04Z07:00",
+	"2006-01-02T15:04:05Z0700",
+	"2006-01-02T15:04:05",
+}
+
+// dateLayout returns the one layout a date without a time of length n can
+// have, or "" when n is not the length of such a date.
+func dateLayout(n int) string {
+	switch n {
+	case len("2006"):
+		return "2006"
+	case len("2006-01"):
+		return "2006-01"
+	case len("2006-01-02"):
+		return "2006-01-02"
 	}
-	timeLayouts = []string{
-		"2006-01-02T15:04:05Z07:00",
-		"2006-01-02T15:04Z07:00",
-		"2006-01-02T15:04:05Z0700",
-		"2006-01-02T15:04:05",
-	}
-)
+	return ""
+}
 
 // parseLastMod returns the time s names, or the zero Time when s is not in
 // one of the accepted forms. Dates without a time are midnight UTC.
 func parseLastMod(s string) time.Time {
-	layouts := timeLayouts
-	if layout, ok := dateLayouts[len(s)]; ok {
-		layouts = []string{layout} // a date alone: one layout can match
+	if layout := dateLayout(len(s)); layout != "" {
+		t, _ := time.Parse(layout, s) // zero on error
+		return t
 	}
-	for _, layout := range layouts {
+	for _, layout := range timeLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t
 		}
@@ -46,7 +53,7 @@ func parseLastMod(s string) time.Time {
 }
 
 // changeFreqs are the values sitemaps.org allows for <changefreq>.
-var changeFreqs = []string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
+var changeFreqs = [...]string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
 
 // parseChangeFreq returns the allowed value s names, compared without regard
 // to ASCII case, in its canonical lower-case form; or "" when s is none.
