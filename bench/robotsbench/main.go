@@ -87,9 +87,11 @@ func parseFlags(args []string) (config, error) {
 type result struct {
 	p         peer
 	nsPerURL  []float64
+	cpuPerURL []float64 // empty when the system gives no CPU time
 	allocsURL []float64
 	bytesURL  []float64
 	parseMBs  []float64
+	parseCPU  []float64 // parse MB per CPU second; empty as cpuPerURL
 	parseReps int
 	verdicts  []bool // from the warm-up pass
 }
@@ -143,6 +145,9 @@ func run(out io.Writer, cfg config) error {
 			s := measure(func() { r.p.checkAll(w.Sites, scratch) })
 			n := float64(w.URLs)
 			r.nsPerURL = append(r.nsPerURL, float64(s.elapsed.Nanoseconds())/n)
+			if s.cpu > 0 {
+				r.cpuPerURL = append(r.cpuPerURL, float64(s.cpu.Nanoseconds())/n)
+			}
 			r.allocsURL = append(r.allocsURL, float64(s.mallocs)/n)
 			r.bytesURL = append(r.bytesURL, float64(s.bytes)/n)
 
@@ -154,6 +159,9 @@ func run(out io.Writer, cfg config) error {
 			})
 			mb := float64(reps) * float64(w.ParseBytes) / 1e6
 			r.parseMBs = append(r.parseMBs, mb/s.elapsed.Seconds())
+			if s.cpu > 0 {
+				r.parseCPU = append(r.parseCPU, mb/s.cpu.Seconds())
+			}
 		}
 	}
 
@@ -197,28 +205,36 @@ func printHeader(out io.Writer, cfg config, c *Corpus, w *Workload) {
 }
 
 func printCorpusTable(out io.Writer, cfg config, results []*result) error {
-	fmt.Fprintf(out, "Corpus: parse once per site, then decide every URL (median of %d runs)\n\n", cfg.runs)
+	fmt.Fprintf(out, "Corpus: parse once per site, then decide every URL (median of %d runs; CPU = process user+sys time)\n\n", cfg.runs)
 	t := &table{
-		header: []string{"library", "ns/URL", "allocs/URL", "B/URL", "parse MB/s", "ns/URL vs mandelbot"},
-		right:  []bool{false, true, true, true, true, true},
+		header: []string{"library", "ns/URL", "CPU ns/URL", "allocs/URL", "B/URL", "parse MB/s", "CPU parse MB/s",
+			"ns/URL vs mandelbot", "CPU vs mandelbot"},
+		right: []bool{false, true, true, true, true, true, true, true, true},
 	}
-	ref := float64(0)
+	var ref *result
 	for _, r := range results {
 		if r.p.name() == "mandelbot" {
-			ref = median(r.nsPerURL)
+			ref = r
 		}
 	}
-	for _, r := range results {
-		ns := median(r.nsPerURL)
-		ratio := "-"
-		if ref > 0 {
-			ratio = fmtRatio(ns / ref)
+	ratio := func(xs func(*result) []float64, r *result) string {
+		if ref == nil || len(xs(r)) == 0 || len(xs(ref)) == 0 {
+			return "-"
 		}
-		t.add(r.p.name(), fmtNs(ns),
-			fmt.Sprintf("%.2f", median(r.allocsURL)),
-			group(int64(median(r.bytesURL)+0.5)),
-			fmt.Sprintf("%.1f", median(r.parseMBs)),
-			ratio)
+		return fmtRatio(median(xs(r)) / median(xs(ref)))
+	}
+	wall := func(r *result) []float64 { return r.nsPerURL }
+	cpu := func(r *result) []float64 { return r.cpuPerURL }
+	for _, r := range results {
+		t.add(r.p.name(),
+			fmtMedian(r.nsPerURL, fmtNs),
+			fmtMedian(r.cpuPerURL, fmtNs),
+			fmtMedian(r.allocsURL, func(x float64) string { return fmt.Sprintf("%.2f", x) }),
+			fmtMedian(r.bytesURL, func(x float64) string { return group(int64(x + 0.5)) }),
+			fmtMedian(r.parseMBs, fmtMBs),
+			fmtMedian(r.parseCPU, fmtMBs),
+			ratio(wall, r),
+			ratio(cpu, r))
 	}
 	if err := t.write(out); err != nil {
 		return err
@@ -295,8 +311,8 @@ func printWorst(out io.Writer, cfg config, peers []peer) error {
 	fmt.Fprintf(out, "Worst case: %d rules /*a...*a*bN (%d \"*a\" each) against a %d-byte path of 'a's (cap %s per library)\n\n",
 		worstRules, worstStars, worstPathLen, cfg.worstCap)
 	t := &table{
-		header: []string{"library", "ns/URL", "per URL", "calls timed", "verdict", "ns/URL vs mandelbot"},
-		right:  []bool{false, true, true, true, false, true},
+		header: []string{"library", "ns/URL", "per URL", "CPU per URL", "calls timed", "verdict", "ns/URL vs mandelbot"},
+		right:  []bool{false, true, true, true, true, false, true},
 	}
 	results := make([]worstResult, len(peers))
 	var ref worstResult
@@ -310,9 +326,9 @@ func printWorst(out io.Writer, cfg config, peers []peer) error {
 		r := results[i]
 		switch {
 		case r.err != nil:
-			t.add(p.name(), "error", "-", "-", r.err.Error(), "-")
+			t.add(p.name(), "error", "-", "-", "-", r.err.Error(), "-")
 		case r.calls == 0:
-			t.add(p.name(), "> "+fmtNs(float64(cfg.worstCap.Nanoseconds())), "> "+fmtDur(cfg.worstCap), "0", "-", "-")
+			t.add(p.name(), "> "+fmtNs(float64(cfg.worstCap.Nanoseconds())), "> "+fmtDur(cfg.worstCap), "-", "0", "-", "-")
 		default:
 			ratio := "-"
 			if ref.calls > 0 && !ref.capped && ref.err == nil {
@@ -322,7 +338,11 @@ func printWorst(out io.Writer, cfg config, peers []peer) error {
 			if r.capped {
 				calls += " (capped)"
 			}
-			t.add(p.name(), fmtNs(float64(r.perCall.Nanoseconds())), fmtDur(r.perCall), calls, verdictWord(r.allowed), ratio)
+			cpu := "-"
+			if r.cpuCall > 0 {
+				cpu = fmtDur(r.cpuCall)
+			}
+			t.add(p.name(), fmtNs(float64(r.perCall.Nanoseconds())), fmtDur(r.perCall), cpu, calls, verdictWord(r.allowed), ratio)
 		}
 	}
 	if err := t.write(out); err != nil {
@@ -339,9 +359,9 @@ func printWorst(out io.Writer, cfg config, peers []peer) error {
 		case ref.calls == 0:
 			fmt.Fprintf(out, "mandelbot under %s per URL on the worst case: NO (no call finished within %s)\n", worstUnder, cfg.worstCap)
 		case ref.perCall < worstUnder:
-			fmt.Fprintf(out, "mandelbot under %s per URL on the worst case: yes (%s)\n", worstUnder, fmtDur(ref.perCall))
+			fmt.Fprintf(out, "mandelbot under %s per URL on the worst case: yes (%s wall, %s CPU)\n", worstUnder, fmtDur(ref.perCall), fmtDur(ref.cpuCall))
 		default:
-			fmt.Fprintf(out, "mandelbot under %s per URL on the worst case: NO (%s)\n", worstUnder, fmtDur(ref.perCall))
+			fmt.Fprintf(out, "mandelbot under %s per URL on the worst case: NO (%s wall, %s CPU)\n", worstUnder, fmtDur(ref.perCall), fmtDur(ref.cpuCall))
 		}
 	}
 	return nil

@@ -10,23 +10,33 @@ import (
 // sample is what one timed pass cost.
 type sample struct {
 	elapsed time.Duration
-	mallocs uint64 // heap objects allocated (runtime.MemStats.Mallocs delta)
-	bytes   uint64 // heap bytes allocated (runtime.MemStats.TotalAlloc delta)
+	cpu     time.Duration // process CPU time, all threads; 0 when unknown
+	mallocs uint64        // heap objects allocated (runtime.MemStats.Mallocs delta)
+	bytes   uint64        // heap bytes allocated (runtime.MemStats.TotalAlloc delta)
 }
 
 // measure runs f once after a garbage collection, so that one pass does not
 // pay for the garbage of the one before, and reports its cost. The
-// allocation counts are process-wide: nothing else may run meanwhile.
+// allocation counts and CPU time are process-wide: nothing else may run
+// meanwhile. CPU time moves much less than wall time when other processes
+// compete for the machine, so it is reported beside it.
 func measure(f func()) sample {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	cpu0, cpuOK := processCPU()
 	start := time.Now()
 	f()
 	elapsed := time.Since(start)
+	cpu1, _ := processCPU()
 	runtime.ReadMemStats(&after)
+	var cpu time.Duration
+	if cpuOK {
+		cpu = cpu1 - cpu0
+	}
 	return sample{
 		elapsed: elapsed,
+		cpu:     cpu,
 		mallocs: after.Mallocs - before.Mallocs,
 		bytes:   after.TotalAlloc - before.TotalAlloc,
 	}

@@ -129,3 +129,14 @@ func fmtDur(d time.Duration) string {
 		return fmt.Sprintf("%.2f%s", v, unit)
 	}
 }
+
+// fmtMedian formats the median of xs with f, or "-" for no values.
+func fmtMedian(xs []float64, f func(float64) string) string {
+	if len(xs) == 0 {
+		return "-"
+	}
+	return f(median(xs))
+}
+
+// fmtMBs formats a throughput in MB/s with one decimal.
+func fmtMBs(x float64) string { return fmt.Sprintf("%.1f", x) }

@@ -54,6 +54,7 @@ const worstHost = "https://example.com"
 type worstResult struct {
 	calls   int           // calls in the batch the figure comes from
 	perCall time.Duration // mean time per call in that batch
+	cpuCall time.Duration // mean process CPU time per call; 0 when unknown
 	allowed bool
 	capped  bool // the child was stopped at the cap
 	err     error
@@ -61,7 +62,8 @@ type worstResult struct {
 
 // runWorstChild is the body of the child process that times one library
 // on the worst case. It writes one line per completed batch to w:
-// "batch CALLS NANOSECONDS ALLOWED". Batches double in size until the
+// "batch CALLS NANOSECONDS CPU-NANOSECONDS ALLOWED" (CPU -1 when the
+// system does not say). Batches double in size until the
 // calls made take worstTarget in all.
 func runWorstChild(w io.Writer, name string) error {
 	p, ok := peerByName(name)
@@ -73,13 +75,19 @@ func runWorstChild(w io.Writer, name string) error {
 	var total time.Duration
 	for n := 1; total < worstTarget; n *= 2 {
 		allowed := false
+		cpu0, cpuOK := processCPU()
 		start := time.Now()
 		for range n {
 			allowed = decide()
 		}
 		d := time.Since(start)
+		cpu1, _ := processCPU()
 		total += d
-		if _, err := fmt.Fprintf(w, "batch %d %d %t\n", n, d.Nanoseconds(), allowed); err != nil {
+		cpu := int64(-1)
+		if cpuOK {
+			cpu = (cpu1 - cpu0).Nanoseconds()
+		}
+		if _, err := fmt.Fprintf(w, "batch %d %d %d %t\n", n, d.Nanoseconds(), cpu, allowed); err != nil {
 			return fmt.Errorf("worst case: report batch: %w", err)
 		}
 	}
@@ -108,16 +116,17 @@ func runWorst(name string, limit time.Duration) worstResult {
 	sc := bufio.NewScanner(&out)
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) != 4 || f[0] != "batch" {
+		if len(f) != 5 || f[0] != "batch" {
 			continue
 		}
 		n, err1 := strconv.Atoi(f[1])
 		ns, err2 := strconv.ParseInt(f[2], 10, 64)
-		allowed, err3 := strconv.ParseBool(f[3])
-		if err := errors.Join(err1, err2, err3); err != nil || n <= 0 {
+		cpu, err3 := strconv.ParseInt(f[3], 10, 64)
+		allowed, err4 := strconv.ParseBool(f[4])
+		if err := errors.Join(err1, err2, err3, err4); err != nil || n <= 0 {
 			return worstResult{err: fmt.Errorf("worst case %s: bad report %q: %w", name, sc.Text(), err)}
 		}
-		r.calls, r.perCall, r.allowed = n, time.Duration(ns/int64(n)), allowed
+		r.calls, r.perCall, r.cpuCall, r.allowed = n, time.Duration(ns/int64(n)), time.Duration(max(cpu, 0)/int64(n)), allowed
 	}
 	switch {
 	case ctx.Err() != nil:
