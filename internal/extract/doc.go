@@ -35,10 +35,14 @@
 //
 // Whitespace is collapsed: runs of ASCII whitespace, ASCII control
 // characters and U+00A0 (the no-break space, &nbsp;) become one space, and
-// the result has no leading or trailing space. Block-level elements and
-// <br> separate words ("<p>a</p><p>b</p>" gives "a b"); inline elements do
-// not ("<b>a</b>b" gives "ab"). A capped string is a prefix of the uncapped
-// one, cut at a character boundary.
+// the result has no leading or trailing space; U+0000 is dropped, as the
+// HTML tree builder drops it. Block-level elements and <br> separate words
+// ("<p>a</p><p>b</p>" gives "a b"); inline elements do not ("<b>a</b>b"
+// gives "ab"); inside SVG and MathML, which place text element by element,
+// every element but <a> separates words. A capped string is a prefix of
+// the uncapped one, cut at a character boundary.
+//
+// The same rules give the title and each link's anchor text.
 //
 // # Links
 //
@@ -59,6 +63,10 @@
 // rel=nofollow sets [Link.NoFollow]. rel=ugc and rel=sponsored do not: they
 // say what kind of link it is (user content, an advert), not that a crawler
 // should not follow it.
+//
+// The package only reads: it keeps no state between calls, reads no
+// environment and does no I/O. [HTML] and [PlainText] are safe for
+// concurrent use.
 //
 // Known deviation: a document in a legacy encoding is decoded to UTF-8
 // before its hrefs are read, so non-ASCII characters in a query string are

@@ -326,8 +326,8 @@ const maxTagName = 32
 // openAnchor starts a link for an <a> start tag, if it has an href.
 // Inside SVG, xlink:href counts when there is no href.
 func (x *extractor) openAnchor(foreign bool) {
-	var href, xlink, rel string
-	var hasHref, hasXlink bool
+	var href, xlink string
+	var hasHref, hasXlink, nofollow bool
 	x.attrs(func(key, val []byte) {
 		switch string(key) {
 		case "href":
@@ -335,7 +335,7 @@ func (x *extractor) openAnchor(foreign bool) {
 		case "xlink:href":
 			xlink, hasXlink = validString(val), foreign
 		case "rel":
-			rel = string(val)
+			nofollow = hasToken(string(val), "nofollow")
 		}
 	})
 	if !hasHref && hasXlink {
@@ -345,7 +345,7 @@ func (x *extractor) openAnchor(foreign bool) {
 		return
 	}
 	x.inAnchor = true
-	x.cur = pendingLink{href: href, nofollow: hasToken(rel, "nofollow")}
+	x.cur = pendingLink{href: href, nofollow: nofollow}
 	x.anchor.reset()
 	x.alt.reset()
 }
@@ -380,27 +380,26 @@ func (x *extractor) countLink() bool {
 
 // onArea records an <area href>: a link whose anchor text is its alt.
 func (x *extractor) onArea() {
-	var href, rel, alt string
-	hasHref := false
+	var href string
+	var hasHref, nofollow bool
+	x.scratch.reset()
 	x.attrs(func(key, val []byte) {
 		switch string(key) {
 		case "href":
 			href, hasHref = validString(val), true
 		case "rel":
-			rel = string(val)
+			nofollow = hasToken(string(val), "nofollow")
 		case "alt":
-			alt = string(val)
+			x.scratch.write(val)
 		}
 	})
 	if !hasHref || !x.countLink() {
 		return
 	}
-	x.scratch.reset()
-	x.scratch.writeString(alt)
 	if x.scratch.full {
 		x.doc.Truncated |= CapAnchor
 	}
-	x.links = append(x.links, pendingLink{href: href, anchor: x.scratch.String(), nofollow: hasToken(rel, "nofollow")})
+	x.links = append(x.links, pendingLink{href: href, anchor: x.scratch.String(), nofollow: nofollow})
 }
 
 // onImg keeps the alt text of an image inside a link, the link's anchor
@@ -435,17 +434,17 @@ func (x *extractor) onLink() {
 	if x.hasCanonical {
 		return
 	}
-	var href, rel string
-	hasHref := false
+	var href string
+	var hasHref, canonical bool
 	x.attrs(func(key, val []byte) {
 		switch string(key) {
 		case "href":
 			href, hasHref = validString(val), true
 		case "rel":
-			rel = string(val)
+			canonical = hasToken(string(val), "canonical")
 		}
 	})
-	if hasHref && hasToken(rel, "canonical") {
+	if hasHref && canonical {
 		x.canonical, x.hasCanonical = href, true
 	}
 }

@@ -64,10 +64,26 @@ type Options struct {
 	// whose base URL is base. HTML calls it with the document URL (an
 	// error there is HTML's error) and again with the URL of the first
 	// <base href>, if the page has one that resolves. Nil means
-	// [NetURLResolver]. The crawler plugs its WHATWG normaliser in here,
-	// so that links come out in the form its frontier dedupes on. It must
-	// be safe for concurrent use if HTML is called concurrently with the
-	// same Options.
+	// [NetURLResolver]. It must be safe for concurrent use if HTML is
+	// called concurrently with the same Options.
+	//
+	// The crawler plugs its WHATWG normaliser in here, so that links come
+	// out in the form its frontier dedupes on, parsing the base once per
+	// document:
+	//
+	//	opts.NewResolver = func(base string) (extract.ResolveFunc, error) {
+	//		b, err := urlnorm.Parse(base)
+	//		if err != nil {
+	//			return nil, err
+	//		}
+	//		return func(href string) (string, error) {
+	//			u, err := urlnorm.Resolve(b, href)
+	//			if err != nil {
+	//				return "", err
+	//			}
+	//			return u.String(), nil
+	//		}, nil
+	//	}
 	NewResolver func(base string) (ResolveFunc, error)
 }
 

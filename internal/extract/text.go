@@ -53,10 +53,6 @@ func (t *textBuf) write(p []byte) {
 	}
 }
 
-// writeString is write for a string. It copies s, so it is meant for
-// short attribute values such as alt texts.
-func (t *textBuf) writeString(s string) { t.write([]byte(s)) }
-
 // brk marks a word boundary: the next character, if any, is preceded by
 // one space.
 func (t *textBuf) brk() { t.space = true }
