@@ -1,6 +1,9 @@
 package fetch
 
 import (
+	"github.com/fractle/mandelbot/urlnorm"
+	"strings"
+
 	"cmp"
 	"context"
 	"crypto/tls"
@@ -94,6 +97,13 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 	if err != nil {
 		return nil, fmt.Errorf("fetch: %w: %w", ErrInvalidURL, err)
+	}
+	raw, _, _ := strings.Cut(req.URL, "#")
+	if u, err := urlnorm.Parse(raw); err == nil && u.String() == raw {
+		// Send the target exactly as it was matched against robots.txt (rule 12): net/url
+		// would re-encode "|", "^", "[" and "]" its own way.
+		hreq.URL = u.RequestURL()
+		hreq.Host = hreq.URL.Host
 	}
 	hreq.Header = req.Header.Clone()
 	if hreq.Header == nil {

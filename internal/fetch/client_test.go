@@ -312,3 +312,22 @@ func TestGetInvalidURL(t *testing.T) {
 		}
 	}
 }
+
+// robots-semantics.md rule 12: the request target is exactly the path and query that robots.txt
+// was matched against; net/url would re-encode "|", "^", "[" and "]".
+func TestGetSendsTheCanonicalTargetAsIs(t *testing.T) {
+	got := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got <- r.RequestURI }))
+	t.Cleanup(srv.Close)
+	c, err := New(Options{AllowPrivate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	if _, err := c.Get(context.Background(), Request{URL: srv.URL + "/a|b^c[d]?q=[x]"}); err != nil {
+		t.Fatal(err)
+	}
+	if uri := <-got; uri != "/a|b^c[d]?q=[x]" {
+		t.Fatalf("server saw %q", uri)
+	}
+}
