@@ -49,10 +49,14 @@ func Fetch(ctx context.Context, g Getter, robotsURL string, opts FetchOptions) D
 		now = opts.Now
 	}
 	d := Decision{URL: robotsURL, Final: robotsURL, FetchedAt: now(), MaxAge: -1}
+	limit := max(opts.MaxBytes, robotstxt.DefaultMaxBytes)
 	header := opts.Header
 	for hop := 0; ; hop++ {
-		resp, err := g.Get(ctx, fetch.Request{URL: d.Final, Header: header})
+		resp, err := g.Get(ctx, fetch.Request{URL: d.Final, Header: header, MaxDecodedBytes: int64(limit) + 1})
 		header = nil // validators belong to the first URL only
+		if err != nil && resp != nil && resp.Status >= 400 && resp.Status < 500 && resp.Status != http.StatusTooManyRequests {
+			err = nil // a 4xx means "no robots.txt" whatever its body holds
+		}
 		if err != nil {
 			d.Kind, d.Err = KindUnreachable, fmt.Errorf("fetch robots.txt %s: %w", d.Final, err)
 			return d.withEmptyRules()
