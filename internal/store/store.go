@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/fractle/mandelbot/internal/index"
 )
 
 // Store is what a crawl persists to. Implementations are safe for concurrent use by the
@@ -43,6 +45,13 @@ type Store interface {
 	// Counts returns how many URLs are in each state.
 	Counts(ctx context.Context) (map[State]int, error)
 
+	// RefreshIndex brings the search entries of URLs whose anchor text changed up to date and
+	// reports how many it rewrote. Commits of documents are searchable at once; anchor text
+	// from later links becomes searchable at the next refresh.
+	RefreshIndex(ctx context.Context) (int, error)
+	// Searcher answers queries over the index.
+	index.Searcher
+
 	Close() error
 }
 
@@ -52,10 +61,15 @@ type Batch struct {
 	New     []NewURL // discovered URLs, ignored when known
 	Updates []URL    // changes to known URLs, matched by ID; URL, Origin, Kind and DiscoveredAt never change
 	Origins []Origin // origin records to write (insert or replace)
+	// Documents and Links feed the search index (see Document).
+	Documents []Document
+	Links     []Link
 }
 
 // Empty reports whether the batch changes nothing.
-func (b Batch) Empty() bool { return len(b.New) == 0 && len(b.Updates) == 0 && len(b.Origins) == 0 }
+func (b Batch) Empty() bool {
+	return len(b.New) == 0 && len(b.Updates) == 0 && len(b.Origins) == 0 && len(b.Documents) == 0 && len(b.Links) == 0
+}
 
 // ErrLocked reports a store that another process is using (an embedded store allows one crawl
 // process at a time).

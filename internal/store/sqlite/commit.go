@@ -32,6 +32,7 @@ func (s *Store) Commit(ctx context.Context, b store.Batch) ([]store.URL, error) 
 
 func (s *Store) apply(ctx context.Context, tx *sql.Tx, b store.Batch) ([]store.URL, error) {
 	var added []store.URL
+	newIDs := map[string]int64{}
 	if len(b.New) > 0 {
 		insertURL, insertOrigin := tx.StmtContext(ctx, s.stmts.insertURL), tx.StmtContext(ctx, s.stmts.insertOrigin)
 		origins := make(map[string]bool)
@@ -55,6 +56,7 @@ func (s *Store) apply(ctx context.Context, tx *sql.Tx, b store.Batch) ([]store.U
 					return nil, fmt.Errorf("insert origin %s: %w", n.Origin, err)
 				}
 			}
+			newIDs[n.URL] = id
 			added = append(added, store.URL{
 				ID: id, URL: n.URL, Origin: n.Origin, Kind: n.Kind, Depth: n.Depth, Hops: n.Hops,
 				State: n.State, Reason: n.Reason, DiscoveredAt: n.DiscoveredAt.UTC(), NextAt: next.UTC(),
@@ -85,6 +87,11 @@ func (s *Store) apply(ctx context.Context, tx *sql.Tx, b store.Batch) ([]store.U
 			if _, err := upsert.ExecContext(ctx, args...); err != nil {
 				return nil, fmt.Errorf("write origin %s: %w", o.Key, err)
 			}
+		}
+	}
+	if len(b.Documents) > 0 || len(b.Links) > 0 {
+		if err := s.applyIndex(ctx, tx, b, newIDs); err != nil {
+			return nil, err
 		}
 	}
 	return added, nil

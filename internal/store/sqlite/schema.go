@@ -49,4 +49,6 @@ var migrations = []string{
 	);
 	CREATE INDEX urls_due ON urls (origin, next_at) WHERE next_at > 0;
 	CREATE INDEX urls_next ON urls (next_at) WHERE next_at > 0;`,
+	// 2: the search index (fts.go).
+	indexSchema,
 }

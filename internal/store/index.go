@@ -1,0 +1,32 @@
+package store
+
+import "time"
+
+// Index limits applied by every store.
+const (
+	MaxIndexedTextBytes = 256 << 10 // text of one document kept in the index
+	MaxAnchorBytes      = 200       // anchor text of one link
+	MaxAnchorsPerURL    = 32        // distinct anchor texts indexed for one URL
+)
+
+// Document is what one fetch of a URL contributes to the search index. Committing a Document
+// replaces the URL's previous one and its outgoing links (the Links of the same batch whose
+// FromID is the URL).
+type Document struct {
+	URLID int64
+	// Index is false when the URL must not be searchable as a document: robot tags said noindex
+	// or none, unavailable_after has passed, or the answer was not a 2xx. It is then removed from
+	// the index entirely, even as a link-only entry (rule 27), until a later fetch says otherwise.
+	Index            bool
+	Title            string
+	Text             string // visible text, cut at MaxIndexedTextBytes
+	NoSnippet        bool
+	UnavailableAfter time.Time
+}
+
+// Link is one link of a fetched page, for anchor text and link-only entries (seed 001).
+type Link struct {
+	FromID int64
+	To     string // canonical URL; it is known to the store or among the batch's New URLs
+	Anchor string
+}

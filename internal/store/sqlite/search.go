@@ -1,0 +1,160 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/index"
+)
+
+// Column weights of bm25 (title, anchors, body, URL words): a match in the title or in the
+// anchor text other pages use counts more than one in the body (issue 4).
+const bm25Weights = "10.0, 5.0, 1.0, 2.0"
+
+// Snippet markers: control characters that cannot survive in indexed text (the extractor emits
+// valid text without C0 controls), so a marker is never confused with page content.
+const (
+	markOpen  = "\x02"
+	markClose = "\x03"
+	// snippetTokens is how many tokens a snippet shows.
+	snippetTokens = 24
+)
+
+// matchExpr turns terms into an FTS5 query: each term a quoted string (so no term is ever
+// syntax), all required.
+func matchExpr(terms []string) string {
+	quoted := make([]string, len(terms))
+	for i, t := range terms {
+		quoted[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
+	}
+	return strings.Join(quoted, " AND ")
+}
+
+// Search implements index.Searcher with FTS5, ranked by bm25.
+func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
+	q = q.Clamp()
+	now := q.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	terms, err := index.Terms(q.Text)
+	if err != nil {
+		return index.Page{Query: q.Text}, err
+	}
+	page := index.Page{Query: q.Text, Terms: terms, Offset: q.Offset, Limit: q.Limit}
+	match := matchExpr(terms)
+	const visible = `(docs.unavailable_after = 0 OR docs.unavailable_after > ?)`
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM fts JOIN docs ON docs.url_id = fts.rowid
+		WHERE fts MATCH ? AND `+visible, match, unix(now)).Scan(&page.Total); err != nil {
+		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT fts.rowid, bm25(fts, `+bm25Weights+`),
+			snippet(fts, -1, '`+markOpen+`', '`+markClose+`', '…', `+fmt.Sprint(snippetTokens)+`),
+			fts.title, docs.link_only, docs.nosnippet, docs.inlinks,
+			urls.url, urls.state, urls.reason, urls.status, urls.fetched_at, urls.content_type
+		FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid
+		WHERE fts MATCH ? AND `+visible+` ORDER BY bm25(fts, `+bm25Weights+`), fts.rowid LIMIT ? OFFSET ?`,
+		match, unix(now), q.Limit, q.Offset)
+	if err != nil {
+		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r index.Result
+		var id, fetched int64
+		var snippet, ct string
+		var linkOnly, nosnippet int
+		if err := rows.Scan(&id, &r.Score, &snippet, &r.Title, &linkOnly, &nosnippet, &r.Inlinks,
+			&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct); err != nil {
+			return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
+		}
+		r.LinkOnly, r.FetchedAt = linkOnly == 1, fromUnix(fetched)
+		r.Score = -r.Score // bm25 is lower for better matches
+		if nosnippet == 0 {
+			r.Snippet = spans(snippet)
+		}
+		r.Why = index.Why(index.Facts{State: r.State, Reason: r.Reason, Status: r.Status, ContentType: ct,
+			FetchedAt: r.FetchedAt, Inlinks: r.Inlinks, Indexed: !r.LinkOnly, LinkOnly: r.LinkOnly})
+		page.Results = append(page.Results, r)
+	}
+	if err := rows.Err(); err != nil {
+		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
+	}
+	for i := range page.Results {
+		if page.Results[i].LinkOnly {
+			if t, err := s.topAnchor(ctx, page.Results[i].URL); err == nil && t != "" {
+				page.Results[i].Title = t
+			}
+		}
+	}
+	return page, nil
+}
+
+// topAnchor is the anchor text most pages use for url: the title of a link-only entry.
+func (s *Store) topAnchor(ctx context.Context, url string) (string, error) {
+	var a string
+	err := s.read.QueryRowContext(ctx, `SELECT anchor FROM links WHERE to_id = (SELECT id FROM urls WHERE url = ?)
+		AND anchor != '' GROUP BY anchor ORDER BY COUNT(*) DESC, anchor LIMIT 1`, url).Scan(&a)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return a, err
+}
+
+// spans splits FTS5 snippet text at the markers.
+func spans(s string) []index.Span {
+	var out []index.Span
+	for s != "" {
+		i := strings.Index(s, markOpen)
+		if i < 0 {
+			out = append(out, index.Span{Text: s})
+			break
+		}
+		if i > 0 {
+			out = append(out, index.Span{Text: s[:i]})
+		}
+		s = s[i+len(markOpen):]
+		j := strings.Index(s, markClose)
+		if j < 0 {
+			j = len(s)
+		}
+		out = append(out, index.Span{Text: s[:j], Match: true})
+		s = strings.TrimPrefix(s[j:], markClose)
+	}
+	return out
+}
+
+// Explain implements index.Searcher.
+func (s *Store) Explain(ctx context.Context, url string) (index.Explanation, error) {
+	e := index.Explanation{URL: url}
+	var f index.Facts
+	var fetched int64
+	var noindex int
+	var hasDoc, linkOnly, inlinks sql.NullInt64
+	err := s.read.QueryRowContext(ctx, `SELECT urls.state, urls.reason, urls.status, urls.content_type, urls.fetched_at, urls.noindex,
+			docs.url_id IS NOT NULL, docs.link_only, docs.inlinks
+		FROM urls LEFT JOIN docs ON docs.url_id = urls.id WHERE urls.url = ?`, url).
+		Scan(&f.State, &f.Reason, &f.Status, &f.ContentType, &fetched, &noindex, &hasDoc, &linkOnly, &inlinks)
+	if errors.Is(err, sql.ErrNoRows) {
+		e.Why = index.Why(f)
+		return e, nil
+	}
+	if err != nil {
+		return e, fmt.Errorf("sqlite: explain %s: %w", url, err)
+	}
+	f.FetchedAt, f.NoIndex, f.Inlinks = fromUnix(fetched), noindex == 1, int(inlinks.Int64)
+	f.Indexed = hasDoc.Int64 == 1 && linkOnly.Int64 == 0
+	f.LinkOnly = hasDoc.Int64 == 1 && linkOnly.Int64 == 1
+	if !f.Indexed && !f.LinkOnly {
+		if err := s.read.QueryRowContext(ctx, `SELECT COUNT(DISTINCT from_id) FROM links WHERE to_id = (SELECT id FROM urls WHERE url = ?)`, url).Scan(&f.Inlinks); err != nil {
+			return e, fmt.Errorf("sqlite: explain %s: %w", url, err)
+		}
+	}
+	e.Known, e.Indexed, e.LinkOnly, e.State, e.Status, e.Reason, e.Inlinks = true, f.Indexed, f.LinkOnly, f.State, f.Status, f.Reason, f.Inlinks
+	e.Why = index.Why(f)
+	return e, nil
+}

@@ -1,0 +1,68 @@
+package storetest
+
+import (
+	"testing"
+
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+// check is one conformance test, run against a new, empty store.
+type check struct {
+	name string
+	fn   func(t *testing.T, s store.Store)
+}
+
+// checks lists the suite; each entry becomes a subtest of Run named after it.
+var checks = []check{
+	{"NewURLs/IDsAndOrder", testNewIDsAndOrder},
+	{"NewURLs/DedupInOneBatch", testDedupInOneBatch},
+	{"NewURLs/DedupAcrossBatches", testDedupAcrossBatches},
+	{"NewURLs/NextAt", testNewNextAt},
+	{"NewURLs/CreateOrigins", testNewCreatesOrigins},
+	{"Commit/EmptyBatch", testEmptyBatch},
+	{"Commit/UnknownUpdateUndoesBatch", testUnknownUpdateUndoesBatch},
+	{"Commit/OrderWithinBatch", testOrderWithinBatch},
+	{"Commit/DoesNotRetainBatch", testDoesNotRetainBatch},
+	{"Commit/TimesInUTC", testTimesUTC},
+	{"Updates/RoundTrip", testUpdateRoundTrip},
+	{"Updates/ImmutableFields", testUpdateImmutableFields},
+	{"Origins/RoundTrip", testOriginRoundTrip},
+	{"Origins/Replace", testOriginReplace},
+	{"Origins/Unknown", testOriginUnknown},
+	{"Origins/NotResetByDiscovery", testOriginNotReset},
+	{"Origins/CallerOwnsResult", testOriginCallerOwns},
+	{"DueURLs/Order", testDueOrder},
+	{"DueURLs/Time", testDueTime},
+	{"DueURLs/Limit", testDueLimit},
+	{"LeaseOrigins/Order", testLeaseOrder},
+	{"LeaseOrigins/Until", testLeaseUntil},
+	{"LeaseOrigins/Max", testLeaseMax},
+	{"LeaseOrigin/GrantRenewRelease", testLeaseOne},
+	{"EachURL/Order", testEachURLOrder},
+	{"EachURL/EarlyStop", testEachURLStop},
+	{"EachOrigin/Order", testEachOriginOrder},
+	{"EachOrigin/EarlyStop", testEachOriginStop},
+	{"Counts", testCounts},
+	{"Concurrency", testConcurrency},
+}
+
+// Run runs the conformance suite, one subtest per behaviour. open must return a new, empty
+// store each time it is called (with t the subtest's); Run closes it when the subtest ends, and
+// reports an error from Close. open may register its own t.Cleanup (to remove files, say): those
+// run after the store is closed.
+//
+// Run the suite with -race: one subtest commits from 8 goroutines at once.
+func Run(t *testing.T, open func(t *testing.T) store.Store) {
+	t.Helper()
+	for _, c := range checks {
+		t.Run(c.name, func(t *testing.T) {
+			s := open(t)
+			t.Cleanup(func() {
+				if err := s.Close(); err != nil {
+					t.Errorf("Close: %v", err)
+				}
+			})
+			c.fn(t, s)
+		})
+	}
+}
