@@ -53,7 +53,11 @@ func (c *crawl) handleResult(r result) {
 	for i := range r.found {
 		r.found[i].DiscoveredAt = now
 	}
-	c.save(write{origin: u.Origin, batch: store.Batch{Updates: []store.URL{u}, New: r.found}})
+	b := store.Batch{Updates: []store.URL{u}, New: r.found, Links: r.links}
+	if r.doc != nil {
+		b.Documents = []store.Document{*r.doc}
+	}
+	c.save(write{origin: u.Origin, batch: b})
 }
 
 func (c *crawl) robotsResult(r result, now time.Time) {

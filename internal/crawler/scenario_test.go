@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -94,4 +95,28 @@ func TestDecisionsRecordedPerURL(t *testing.T) {
 	if !ok || u.State != "robots_disallowed" || u.RuleLine != 2 || !strings.Contains(u.Reason, "Disallow: /private") {
 		t.Fatalf("disallowed URL record: %+v (known: %v)", u, ok)
 	}
+}
+
+// robots-semantics.md rule 23: a 503 pauses the origin even when its body cannot be decoded.
+func TestRule23_CorruptBody503StillPauses(t *testing.T) {
+	site := testweb.Site{Key: "a", Pages: []testweb.Page{
+		{Path: "/", Links: []string{"/bad", "/next"}},
+		{Path: "/bad", Script: []testweb.Step{
+			{Status: 503, Header: http.Header{"Content-Encoding": {"gzip"}, "Retry-After": {"300"}}, Body: "this is not gzip"},
+			{Status: 200},
+		}},
+		{Path: "/next", Title: "Next"},
+	}}
+	e := newEnv(t, []testweb.Site{site})
+	e.crawl([]string{"{a}/"}, func(o *Options) { o.MaxWait = 10 * time.Minute })
+	reqs := e.web.RequestsTo("a")
+	for i, r := range reqs {
+		if r.Path == "/bad" && r.Status == 503 {
+			if i+1 >= len(reqs) || reqs[i+1].At.Sub(r.At) < 300*time.Second {
+				t.Fatalf("after a 503 with a corrupt body the origin was not paused for 300 s: %+v", reqs)
+			}
+			return
+		}
+	}
+	t.Fatalf("no 503 seen: %+v", reqs)
 }

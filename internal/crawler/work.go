@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/fractle/mandelbot/internal/extract"
@@ -32,10 +33,12 @@ type result struct {
 	decision robots.Decision // robots tasks
 	url      store.URL       // page tasks: the URL's new record
 	outcome  frontier.Outcome
-	found    []store.NewURL // links, redirect targets, sitemap entries
-	retry    bool           // no answer; try again later in this run
-	canceled bool           // the run is stopping; the URL stays queued
-	bad      int            // discovered references that could not be parsed
+	found    []store.NewURL  // links, redirect targets, sitemap entries
+	retry    bool            // no answer; try again later in this run
+	canceled bool            // the run is stopping; the URL stays queued
+	bad      int             // discovered references that could not be parsed
+	doc      *store.Document // index content of a fetched page; nil when there is none
+	links    []store.Link
 }
 
 // worker performs tasks; it is shared by the worker goroutines and holds only immutable state.
@@ -55,7 +58,7 @@ func (w *worker) do(ctx context.Context, t task) result {
 	return w.page(ctx, t)
 }
 
-func (w *worker) page(ctx context.Context, t task) result {
+func (w *worker) page(ctx context.Context, t task) (res result) {
 	u := t.url
 	req := fetch.Request{URL: u.URL}
 	if u.Kind == store.KindSitemap {
@@ -63,7 +66,15 @@ func (w *worker) page(ctx context.Context, t task) result {
 	}
 	resp, err := w.opts.Fetcher.Get(ctx, req)
 	now := w.opts.Clock.Now()
-	res := result{task: t}
+	res = result{task: t}
+	if err != nil && resp != nil {
+		// The status arrived but the body could not be read: the status still counts (a 503
+		// still pauses the origin), the body does not.
+		resp.Body, resp.Truncated = nil, false
+		msg := "body unreadable: " + err.Error()
+		defer func() { res.url.Reason = joinReason(res.url.Reason, msg) }()
+		err = nil
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			res.canceled = true
@@ -92,6 +103,12 @@ func (w *worker) page(ctx context.Context, t task) result {
 		return res
 	}
 	u.State, u.FetchedAt, u.NextAt, u.Reason = store.StateFetched, now, now.Add(w.opts.Revisit), ""
+	u.Indexed, u.NoIndex, u.NoFollow = false, false, false
+	if u.Kind == store.KindPage {
+		// Until a 2xx page says otherwise, this fetch leaves nothing in the index (rule 27: a
+		// page that now answers 404 or redirects leaves it).
+		res.doc = &store.Document{URLID: u.ID}
+	}
 	switch {
 	case resp.Status >= 300 && resp.Status < 400:
 		w.redirect(&res, &u, resp)
@@ -157,29 +174,42 @@ func (w *worker) sitemap(res *result, u *store.URL, resp *fetch.Response) {
 	}
 }
 
-// document reads a page's robot tags and, unless they say nofollow, its links.
+// document reads a 2xx page: its robot tags (headers always, meta tags on HTML only, rules 24
+// and 25), its title and text for the index, and, unless the tags say nofollow, its links.
 func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now time.Time) {
 	agent := w.opts.Frontier.Agent
 	tags := robotstag.FromHeader(resp.Header, agent)
+	doc := store.Document{URLID: u.ID}
 	var links []extract.Link
-	if robotstag.IsHTML(resp.ContentType) {
-		doc, err := extract.HTML(resp.Body, u.URL, resp.Header.Get("Content-Type"), extract.Options{})
+	switch {
+	case robotstag.IsHTML(resp.ContentType):
+		page, err := extract.HTML(resp.Body, u.URL, resp.Header.Get("Content-Type"), extract.Options{NewResolver: w.resolver})
 		if err != nil {
 			u.Reason = fmt.Sprintf("not extracted: %v", err)
+			res.doc = &doc
 			return
 		}
-		metas := make([]robotstag.Meta, len(doc.Metas))
-		for i, m := range doc.Metas {
+		metas := make([]robotstag.Meta, len(page.Metas))
+		for i, m := range page.Metas {
 			metas[i] = robotstag.Meta{Name: m.Name, Content: m.Content}
 		}
 		tags.Merge(robotstag.FromMeta(metas, agent))
-		links = doc.Links
-		res.bad += doc.SkippedLinks
+		doc.Title, doc.Text = page.Title, page.Text
+		links = page.Links
+		res.bad += page.SkippedLinks
+	case resp.ContentType == "text/plain":
+		doc.Text = extract.PlainText(resp.Body, resp.Header.Get("Content-Type"), extract.Options{}).Text
 	}
-	u.NoIndex, u.NoFollow = !tags.Indexable(now), tags.NoFollow
+	// Other types are indexed by their URL and the anchor text pointing at them.
+	doc.Index = tags.Indexable(now)
+	doc.NoSnippet, doc.UnavailableAfter = tags.NoSnippet, tags.UnavailableAfter
+	u.Indexed, u.NoIndex, u.NoFollow = doc.Index, !doc.Index, tags.NoFollow
+	if len(tags.Sources) > 0 {
+		u.Reason = joinReason(u.Reason, "robot tags: "+tags.String()+" ("+sourceNames(tags.Sources)+")")
+	}
+	res.doc = &doc
 	if tags.NoFollow {
-		u.Reason = joinReason(u.Reason, "robot tags say nofollow: links not followed")
-		return
+		return // rule 26: links of this page stay out of the frontier
 	}
 	for _, l := range links {
 		if l.NoFollow {
@@ -190,8 +220,34 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 			res.bad++
 			continue
 		}
-		res.found = append(res.found, w.scope.newURL(target, store.KindPage, u.Depth+1, 0))
+		n := w.scope.newURL(target, store.KindPage, u.Depth+1, 0)
+		res.found = append(res.found, n)
+		res.links = append(res.links, store.Link{FromID: u.ID, To: n.URL, Anchor: l.Anchor})
 	}
+}
+
+// resolver resolves a document's links as browsers do (WHATWG), into the canonical form the
+// frontier de-duplicates on.
+func (w *worker) resolver(base string) (extract.ResolveFunc, error) {
+	b, err := w.parser.Parse(base)
+	if err != nil {
+		return nil, err
+	}
+	return func(href string) (string, error) {
+		u, err := w.parser.Resolve(b, href)
+		if err != nil {
+			return "", err
+		}
+		return u.String(), nil
+	}, nil
+}
+
+func sourceNames(src []robotstag.Source) string {
+	names := make([]string, 0, len(src))
+	for _, s := range src {
+		names = append(names, s.Where+": "+s.Value)
+	}
+	return strings.Join(names, "; ")
 }
 
 func joinReason(a, b string) string {

@@ -25,6 +25,7 @@ type ack struct {
 // stops when in is closed.
 func writer(ctx context.Context, st store.Store, in <-chan write, out chan<- ack) {
 	defer close(out)
+	groups := 0
 	for w := range in {
 		group := []write{w}
 	drain:
@@ -45,6 +46,8 @@ func writer(ctx context.Context, st store.Store, in <-chan write, out chan<- ack
 			b.New = append(b.New, w.batch.New...)
 			b.Updates = append(b.Updates, w.batch.Updates...)
 			b.Origins = append(b.Origins, w.batch.Origins...)
+			b.Documents = append(b.Documents, w.batch.Documents...)
+			b.Links = append(b.Links, w.batch.Links...)
 			origins = append(origins, w.origin)
 		}
 		a := ack{origins: origins}
@@ -55,6 +58,24 @@ func writer(ctx context.Context, st store.Store, in <-chan write, out chan<- ack
 				a.err = fmt.Errorf("crawl: save %d outcomes: %w", len(group), err)
 			}
 		}
+		if groups++; groups%refreshEveryGroups == 0 && a.err == nil {
+			a.err = refresh(ctx, st)
+		}
 		out <- a
 	}
+	// The run's last anchor text becomes searchable before Run returns.
+	if err := refresh(ctx, st); err != nil {
+		out <- ack{err: err}
+	}
+}
+
+// refreshEveryGroups is how many commit groups pass between two index refreshes during a run,
+// so anchor text from new links becomes searchable while a long crawl goes on.
+const refreshEveryGroups = 64
+
+func refresh(ctx context.Context, st store.Store) error {
+	if _, err := st.RefreshIndex(ctx); err != nil {
+		return fmt.Errorf("crawl: refresh the index: %w", err)
+	}
+	return nil
 }
