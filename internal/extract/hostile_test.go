@@ -189,3 +189,33 @@ func TestHTMLOutputAlwaysValidUTF8(t *testing.T) {
 		}
 	}
 }
+
+func TestHTMLConcurrentUse(t *testing.T) {
+	// The package comment promises HTML is safe for concurrent use with
+	// shared Options (run with -race to check it).
+	page := benchPage()
+	opts := Options{MaxLinks: 50}
+	want, err := HTML(page, testDocURL, "text/html", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan string, 8)
+	for range 8 {
+		go func() {
+			got, err := HTML(page, testDocURL, "text/html", opts)
+			switch {
+			case err != nil:
+				errs <- err.Error()
+			case got.Text != want.Text || len(got.Links) != len(want.Links) || got.Links[49] != want.Links[49]:
+				errs <- "result differs from the sequential one"
+			default:
+				errs <- ""
+			}
+		}()
+	}
+	for range 8 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}
