@@ -302,3 +302,14 @@ func (f *Frontier) Record(key string) (store.Origin, bool) {
 	}
 	return o.record(), true
 }
+
+// Drop forgets origin key and its queued URLs (they stay in the store), for an origin another
+// crawl process holds the lease of. Nothing of it may be in flight.
+func (f *Frontier) Drop(key string) {
+	o := f.origins[key]
+	if o == nil {
+		return
+	}
+	heap.Remove(&f.ready, o.index)
+	delete(f.origins, key)
+}
