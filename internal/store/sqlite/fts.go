@@ -110,7 +110,7 @@ type entry struct {
 
 func (e entry) insert(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO fts (rowid, title, anchors, body, urlwords) VALUES (?, ?, ?, ?, ?)`,
-		e.id, e.title, e.anchors, e.body, urlWords(e.url)); err != nil {
+		e.id, noControls(e.title), noControls(e.anchors), noControls(e.body), urlWords(e.url)); err != nil {
 		return fmt.Errorf("index: entry %d: %w", e.id, err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks)
@@ -184,3 +184,26 @@ func cutUTF8(s string, n int) string {
 	}
 	return s
 }
+
+// noControls replaces C0 and C1 control characters with spaces: page text must never carry the
+// snippet markers, nor terminal escape sequences into `mandelbot search` output.
+func noControls(s string) string {
+	clean := true
+	for _, r := range s {
+		if isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }
