@@ -60,58 +60,11 @@ func isTerminal(w io.Writer) bool {
 	return ok && isatty.IsTerminal(f.Fd())
 }
 
-// searchJSON is the `mandelbot search --json` document; its field names are part of the contract.
-type searchJSON struct {
-	Query   string       `json:"query"`
-	Terms   []string     `json:"terms"`
-	Total   int          `json:"total"`
-	Offset  int          `json:"offset"`
-	Results []resultJSON `json:"results"`
-}
-
-type resultJSON struct {
-	URL       string     `json:"url"`
-	Title     string     `json:"title"`
-	Snippet   string     `json:"snippet"`
-	Matches   []spanJSON `json:"snippet_spans"`
-	LinkOnly  bool       `json:"link_only"`
-	Reason    string     `json:"reason"`
-	Why       string     `json:"why"`
-	State     string     `json:"state"`
-	Status    int        `json:"status,omitempty"`
-	FetchedAt *time.Time `json:"fetched_at,omitempty"`
-	Inlinks   int        `json:"inlinks"`
-	Score     float64    `json:"score"`
-}
-
-type spanJSON struct {
-	Text  string `json:"text"`
-	Match bool   `json:"match,omitempty"`
-}
-
-// SearchJSON converts a result page to the JSON shape shared by the CLI and the web API.
-func searchJSONOf(p index.Page) searchJSON {
-	out := searchJSON{Query: p.Query, Terms: p.Terms, Total: p.Total, Offset: p.Offset, Results: []resultJSON{}}
-	for _, r := range p.Results {
-		j := resultJSON{URL: r.URL, Title: r.Title, LinkOnly: r.LinkOnly, Reason: r.Reason, Why: r.Why,
-			State: r.State, Status: r.Status, FetchedAt: timePtr(r.FetchedAt), Inlinks: r.Inlinks, Score: r.Score,
-			Matches: []spanJSON{}}
-		var sb strings.Builder
-		for _, s := range r.Snippet {
-			sb.WriteString(s.Text)
-			j.Matches = append(j.Matches, spanJSON{Text: s.Text, Match: s.Match})
-		}
-		j.Snippet = sb.String()
-		out.Results = append(out.Results, j)
-	}
-	return out
-}
-
 func writeSearchJSON(w io.Writer, p index.Page) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(searchJSONOf(p)); err != nil {
+	if err := enc.Encode(index.JSONOf(p)); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
 	return nil

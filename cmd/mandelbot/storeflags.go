@@ -35,8 +35,9 @@ func (f *storeFlags) location() string {
 	return "sqlite:" + filepath.Join(f.data, "crawl.db")
 }
 
-// open opens the store; create says whether a missing SQLite file may be created (crawl) or
-// is an error (export, search: there is no crawl to read).
+// open opens the store; create says whether the command writes (crawl: a missing SQLite file
+// is created) or only reads (export, search, serve: a missing file is an error, and the store is
+// opened read-only, beside a crawl that may be running).
 func (f *storeFlags) open(ctx context.Context, create bool) (store.Store, error) {
 	loc := f.location()
 	switch {
@@ -48,7 +49,8 @@ func (f *storeFlags) open(ctx context.Context, create bool) (store.Store, error)
 		if !create && !fileExists(path) {
 			return nil, usageErrorf("no crawl at %s (run `mandelbot crawl` first, or pass --data/--store)", path)
 		}
-		s, err := sqlite.Open(ctx, path, sqlite.Options{})
+		// Readers do not take the crawl's lock, so they work while a crawl runs.
+		s, err := sqlite.Open(ctx, path, sqlite.Options{ReadOnly: !create})
 		if errors.Is(err, store.ErrLocked) {
 			return nil, fmt.Errorf("%w: another mandelbot command is using %s", err, path)
 		}

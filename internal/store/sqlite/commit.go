@@ -15,6 +15,9 @@ var ErrUnknownURL = errors.New("update of an unknown URL")
 
 // Commit implements store.Store: one transaction for the whole batch.
 func (s *Store) Commit(ctx context.Context, b store.Batch) ([]store.URL, error) {
+	if s.readOnly {
+		return nil, fmt.Errorf("sqlite: commit: %w", ErrReadOnly)
+	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: commit: %w", err)

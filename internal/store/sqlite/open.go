@@ -27,6 +27,10 @@ const (
 // Options tune Open. The zero value uses the defaults.
 type Options struct {
 	Readers int
+	// ReadOnly opens an existing database for reading only, without the process lock, so that
+	// `serve`, `search` and `export` can read a crawl while `crawl` writes it (WAL readers do not
+	// block the writer). Every write method then fails.
+	ReadOnly bool
 }
 
 // Store is the SQLite implementation of store.Store. It is safe for concurrent use; writes go
@@ -37,6 +41,8 @@ type Store struct {
 	read  *sql.DB
 	lock  *os.File
 	stmts *statements
+	// readOnly: opened with Options.ReadOnly; write is nil and writes fail.
+	readOnly bool
 }
 
 var _ store.Store = (*Store)(nil)
@@ -45,6 +51,9 @@ var _ store.Store = (*Store)(nil)
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	if opts.ReadOnly {
+		return openReadOnly(ctx, path, opts)
 	}
 	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
@@ -160,4 +169,29 @@ func (s *Store) Close() error {
 		return fmt.Errorf("sqlite: close %s: %w", s.path, err)
 	}
 	return nil
+}
+
+// ErrReadOnly reports a write to a store opened with Options.ReadOnly.
+var ErrReadOnly = errors.New("store opened read-only")
+
+func openReadOnly(ctx context.Context, path string, opts Options) (*Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	s := &Store{path: path, readOnly: true}
+	var err error
+	if s.read, err = sql.Open("sqlite", dsn(path, true)); err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	s.read.SetMaxOpenConns(max(opts.Readers, DefaultReaders))
+	var version int
+	if err := s.read.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&version); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sqlite: open %s: read schema version: %w", path, err)
+	}
+	if version != len(migrations) {
+		s.Close()
+		return nil, fmt.Errorf("sqlite: open %s read-only: schema version %d, this program needs %d (run a crawl to upgrade it)", path, version, len(migrations))
+	}
+	return s, nil
 }

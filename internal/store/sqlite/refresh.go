@@ -14,6 +14,9 @@ const refreshChunk = 500
 // RefreshIndex implements store.Store: every URL whose anchor text changed gets its entry
 // rewritten once, however many links arrived.
 func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
+	if s.readOnly {
+		return 0, fmt.Errorf("sqlite: refresh index: %w", ErrReadOnly)
+	}
 	total := 0
 	for {
 		n, err := s.refreshChunk(ctx)

@@ -146,3 +146,27 @@ func TestNewerSchemaRefused(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A read-only store reads while another handle holds the write lock, and refuses writes.
+func TestReadOnlyBesideTheWriter(t *testing.T) {
+	ctx := context.Background()
+	w, path := openTemp(t)
+	if _, err := w.Commit(ctx, store.Batch{New: []store.NewURL{newURL("http://a.test/", "http://a.test")}}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(ctx, path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("read-only open beside the writer: %v", err)
+	}
+	defer r.Close()
+	n := 0
+	if err := r.EachURL(ctx, func(store.URL) error { n++; return nil }); err != nil || n != 1 {
+		t.Fatalf("read %d URLs: %v", n, err)
+	}
+	if _, err := r.Commit(ctx, store.Batch{New: []store.NewURL{newURL("http://b.test/", "http://b.test")}}); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("write through a read-only store: %v", err)
+	}
+	if _, err := Open(ctx, path+".missing", Options{ReadOnly: true}); err == nil {
+		t.Fatal("read-only open of a missing file must fail, not create it")
+	}
+}
