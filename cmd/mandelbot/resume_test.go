@@ -140,6 +140,9 @@ func TestResumeAfterKill9(t *testing.T) {
 			t.Errorf("%s: robots.txt fetched %d times; the saved decision should be reused", key, n)
 		}
 	}
+	if t.Failed() {
+		t.Logf("run 1 output:\n%s\nrun 2 output:\n%s\n%s", out1.String(), out2, errOut)
+	}
 	if checked == 0 {
 		t.Errorf("no origin's robots.txt decision was found saved (origin keys: %v)", robotsSaved)
 	}

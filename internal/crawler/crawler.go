@@ -37,10 +37,21 @@ func Run(ctx context.Context, opts Options) (Stats, error) {
 		}
 		seeds = append(seeds, u)
 	}
+	// The scope is the seeds' of every run, so a resumed run (seeds omitted) keeps it.
+	stored, err := opts.Store.Seeds(ctx)
+	if err != nil {
+		return Stats{}, fmt.Errorf("crawl: read seeds: %w", err)
+	}
+	scopeSeeds := seeds
+	for _, s := range stored {
+		if u, err := parser.Parse(s); err == nil {
+			scopeSeeds = append(scopeSeeds, u)
+		}
+	}
 	c := &crawl{
 		opts:  opts,
 		f:     frontier.New(opts.Frontier),
-		scope: newScope(seeds, opts.Scope, opts.MaxDepth),
+		scope: newScope(scopeSeeds, opts.Scope, opts.MaxDepth),
 	}
 	c.worker = &worker{opts: opts, scope: c.scope, parser: parser}
 	return c.run(ctx, seeds)

@@ -120,3 +120,18 @@ func TestRule23_CorruptBody503StillPauses(t *testing.T) {
 	}
 	t.Fatalf("no 503 seen: %+v", reqs)
 }
+
+// Issue 3: re-running resumes the same crawl, seeds omitted: the scope stays that of the seeds
+// stored by earlier runs (found by the kill -9 test: links were all "out of scope" on resume).
+func TestResumeWithoutSeedsKeepsScope(t *testing.T) {
+	e := newEnv(t, []testweb.Site{{Key: "a", Pages: []testweb.Page{
+		{Path: "/", Links: []string{"/one"}}, {Path: "/one", Links: []string{"/two"}}, {Path: "/two"},
+	}}})
+	e.crawl([]string{"{a}/"}, func(o *Options) { o.MaxPages = 1 })
+	e.crawl(nil, nil)
+	for _, p := range []string{"/one", "/two"} {
+		if e.web.Count("a", p) != 1 {
+			t.Errorf("%s fetched %d times after resuming without seeds", p, e.web.Count("a", p))
+		}
+	}
+}

@@ -35,6 +35,9 @@ type Store interface {
 	// DueURLs returns up to limit URLs of origin that are due at now (NextAt set and not after
 	// now), shallowest first, then in discovery order.
 	DueURLs(ctx context.Context, origin string, now time.Time, limit int) ([]URL, error)
+	// Seeds returns the crawl's seeds, every run's (page URLs at depth 0 reached by no
+	// redirect), in ID order: a resumed run derives its --scope from them.
+	Seeds(ctx context.Context) ([]string, error)
 	// Origin returns an origin's record; ok is false when the origin is unknown.
 	Origin(ctx context.Context, key string) (o Origin, ok bool, err error)
 

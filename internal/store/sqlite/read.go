@@ -140,3 +140,24 @@ func (s *Store) Counts(ctx context.Context) (map[store.State]int, error) {
 	}
 	return out, nil
 }
+
+// Seeds implements store.Store.
+func (s *Store) Seeds(ctx context.Context) ([]string, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT url FROM urls WHERE depth = 0 AND hops = 0 AND kind = 0 ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: seeds: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var u string
+		if err := rows.Scan(&u); err != nil {
+			return nil, fmt.Errorf("sqlite: seeds: %w", err)
+		}
+		out = append(out, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: seeds: %w", err)
+	}
+	return out, nil
+}
