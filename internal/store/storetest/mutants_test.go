@@ -1,0 +1,337 @@
+package storetest_test
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+// A mutant is a correct store (SQLite) with one behaviour of the contract broken, and the check
+// of the suite that must catch it.
+type mutant struct {
+	name  string // the bug, as a sentence
+	check string // the subtest of storetest.Run that must fail
+	wrap  func(s store.Store) store.Store
+}
+
+var mutants = []mutant{
+	{"new URLs returned in reverse order", "NewURLs/IDsAndOrder", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			added, err := s.Commit(ctx, b)
+			slices.Reverse(added)
+			return added, err
+		}}
+	}},
+	{"the last copy of a URL in a batch wins", "NewURLs/DedupInOneBatch", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.New = slices.Clone(b.New)
+			slices.Reverse(b.New)
+			added, err := s.Commit(ctx, b)
+			slices.Reverse(added)
+			return added, err
+		}}
+	}},
+	{"known URLs returned as new", "NewURLs/DedupAcrossBatches", reportKnownAsNew},
+	{"a URL every writer finds returned as new to each", "Concurrency", reportKnownAsNew},
+	{"queued URLs returned with no due time", "NewURLs/NextAt", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			added, err := s.Commit(ctx, b)
+			for i := range added {
+				added[i].NextAt = time.Time{}
+			}
+			return added, err
+		}}
+	}},
+	{"origins of new URLs not created", "NewURLs/CreateOrigins", func(s store.Store) store.Store {
+		return patched{Store: s,
+			origin: func(ctx context.Context, key string) (store.Origin, bool, error) {
+				o, ok, err := s.Origin(ctx, key)
+				if ok && o.Robots.Kind == 0 && len(o.Sitemaps) == 0 {
+					return store.Origin{}, false, err
+				}
+				return o, ok, err
+			},
+			eachOrigin: func(ctx context.Context, fn func(store.Origin) error) error {
+				return s.EachOrigin(ctx, func(o store.Origin) error {
+					if o.Robots.Kind == 0 && len(o.Sitemaps) == 0 {
+						return nil
+					}
+					return fn(o)
+				})
+			}}
+	}},
+	{"an empty batch is an error", "Commit/EmptyBatch", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			if b.Empty() {
+				return nil, errors.New("mutant: empty batch")
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
+	{"new URLs committed apart from the rest of the batch", "Commit/UnknownUpdateUndoesBatch", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			added, err := s.Commit(ctx, store.Batch{New: b.New})
+			if err != nil {
+				return nil, err
+			}
+			_, err = s.Commit(ctx, store.Batch{Updates: b.Updates, Origins: b.Origins})
+			return added, err
+		}}
+	}},
+	{"changes within a batch applied last first", "Commit/OrderWithinBatch", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.Updates, b.Origins = slices.Clone(b.Updates), slices.Clone(b.Origins)
+			slices.Reverse(b.Updates)
+			slices.Reverse(b.Origins)
+			return s.Commit(ctx, b)
+		}}
+	}},
+	{"a cache of origin records keeps the caller's slices", "Commit/DoesNotRetainBatch", func(s store.Store) store.Store {
+		return cachedOrigins(s, func(o store.Origin) store.Origin { return o }, func(o store.Origin) store.Origin { return cloneOrigin(o) })
+	}},
+	{"a cache of origin records hands out its slices", "Origins/CallerOwnsResult", func(s store.Store) store.Store {
+		return cachedOrigins(s, cloneOrigin, func(o store.Origin) store.Origin { return o })
+	}},
+	{"times returned in the zone they were given in", "Commit/TimesInUTC", func(s store.Store) store.Store {
+		zone := time.FixedZone("UTC+05:30", 5*3600+1800)
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			added, err := s.Commit(ctx, b)
+			for i := range added {
+				added[i].DiscoveredAt, added[i].NextAt = added[i].DiscoveredAt.In(zone), added[i].NextAt.In(zone)
+			}
+			return added, err
+		}}
+	}},
+	{"updates drop NoFollow", "Updates/RoundTrip", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.Updates = slices.Clone(b.Updates)
+			for i := range b.Updates {
+				b.Updates[i].NoFollow = false
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
+	{"updates rewrite the URL and its discovery time", "Updates/ImmutableFields", func(s store.Store) store.Store {
+		rewritten := map[int64]store.URL{}
+		return patched{Store: s,
+			commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+				added, err := s.Commit(ctx, b)
+				if err == nil {
+					for _, u := range b.Updates {
+						rewritten[u.ID] = u
+					}
+				}
+				return added, err
+			},
+			eachURL: func(ctx context.Context, fn func(store.URL) error) error {
+				return s.EachURL(ctx, func(u store.URL) error {
+					if r, ok := rewritten[u.ID]; ok {
+						u.URL, u.Origin, u.Kind, u.DiscoveredAt = r.URL, r.Origin, r.Kind, r.DiscoveredAt
+					}
+					return fn(u)
+				})
+			}}
+	}},
+	{"origin records lose their sitemaps", "Origins/RoundTrip", func(s store.Store) store.Store {
+		return patched{Store: s, origin: func(ctx context.Context, key string) (store.Origin, bool, error) {
+			o, ok, err := s.Origin(ctx, key)
+			o.Sitemaps = nil
+			return o, ok, err
+		}}
+	}},
+	{"an origin record is merged into the previous one", "Origins/Replace", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.Origins = slices.Clone(b.Origins)
+			for i, o := range b.Origins {
+				if old, ok, _ := s.Origin(ctx, o.Key); ok && len(o.Sitemaps) == 0 {
+					b.Origins[i].Sitemaps = old.Sitemaps
+				}
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
+	{"unknown origins reported with a zero record", "Origins/Unknown", func(s store.Store) store.Store {
+		return patched{Store: s, origin: func(ctx context.Context, key string) (store.Origin, bool, error) {
+			o, ok, err := s.Origin(ctx, key)
+			if !ok && err == nil {
+				return store.Origin{Key: key}, true, nil
+			}
+			return o, ok, err
+		}}
+	}},
+	{"discovering a URL resets its origin's record", "Origins/NotResetByDiscovery", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			var reset []store.Origin
+			for _, n := range b.New {
+				reset = append(reset, store.Origin{Key: n.Origin})
+			}
+			b.Origins = append(reset, b.Origins...)
+			return s.Commit(ctx, b)
+		}}
+	}},
+	{"due URLs in due-time order", "DueURLs/Order", func(s store.Store) store.Store {
+		return patched{Store: s, dueURLs: func(ctx context.Context, origin string, now time.Time, limit int) ([]store.URL, error) {
+			us, err := s.DueURLs(ctx, origin, now, limit)
+			slices.SortStableFunc(us, func(a, b store.URL) int { return a.NextAt.Compare(b.NextAt) })
+			return us, err
+		}}
+	}},
+	{"a URL due exactly now is not due", "DueURLs/Time", func(s store.Store) store.Store {
+		return patched{Store: s, dueURLs: func(ctx context.Context, origin string, now time.Time, limit int) ([]store.URL, error) {
+			return s.DueURLs(ctx, origin, now.Add(-time.Nanosecond), limit)
+		}}
+	}},
+	{"due URLs one over the limit", "DueURLs/Limit", func(s store.Store) store.Store {
+		return patched{Store: s, dueURLs: func(ctx context.Context, origin string, now time.Time, limit int) ([]store.URL, error) {
+			return s.DueURLs(ctx, origin, now, limit+1)
+		}}
+	}},
+	{"leased origins in key order", "LeaseOrigins/Order", func(s store.Store) store.Store {
+		return patched{Store: s, leaseOrigins: func(ctx context.Context, owner string, now, until time.Time, ttl time.Duration, max int) ([]string, error) {
+			keys, err := s.LeaseOrigins(ctx, owner, now, until, ttl, max)
+			slices.Sort(keys)
+			return keys, err
+		}}
+	}},
+	{"an origin due exactly at until is not leased", "LeaseOrigins/Until", func(s store.Store) store.Store {
+		return patched{Store: s, leaseOrigins: func(ctx context.Context, owner string, now, until time.Time, ttl time.Duration, max int) ([]string, error) {
+			return s.LeaseOrigins(ctx, owner, now, until.Add(-time.Nanosecond), ttl, max)
+		}}
+	}},
+	{"one origin leased over max", "LeaseOrigins/Max", func(s store.Store) store.Store {
+		return patched{Store: s, leaseOrigins: func(ctx context.Context, owner string, now, until time.Time, ttl time.Duration, max int) ([]string, error) {
+			return s.LeaseOrigins(ctx, owner, now, until, ttl, max+1)
+		}}
+	}},
+	{"a released origin stays held", "LeaseOrigin/GrantRenewRelease", func(s store.Store) store.Store {
+		holder := map[string]string{}
+		return patched{Store: s, leaseOrigin: func(ctx context.Context, owner, key string, now time.Time, ttl time.Duration) (bool, error) {
+			if h, ok := holder[key]; ok && h != owner {
+				return false, nil
+			}
+			holder[key] = owner
+			return true, nil
+		}}
+	}},
+	{"URLs walked newest first", "EachURL/Order", func(s store.Store) store.Store {
+		return patched{Store: s, eachURL: func(ctx context.Context, fn func(store.URL) error) error {
+			var all []store.URL
+			if err := s.EachURL(ctx, func(u store.URL) error { all = append(all, u); return nil }); err != nil {
+				return err
+			}
+			for _, u := range slices.Backward(all) {
+				if err := fn(u); err != nil {
+					return err
+				}
+			}
+			return nil
+		}}
+	}},
+	{"the URL walk wraps fn's error", "EachURL/EarlyStop", func(s store.Store) store.Store {
+		return patched{Store: s, eachURL: func(ctx context.Context, fn func(store.URL) error) error {
+			if err := s.EachURL(ctx, fn); err != nil {
+				return fmt.Errorf("mutant: walk: %w", err)
+			}
+			return nil
+		}}
+	}},
+	{"origins walked in a locale's collation", "EachOrigin/Order", func(s store.Store) store.Store {
+		collate := strings.NewReplacer("-", "", ".", "", ":", "", "/", "").Replace
+		return patched{Store: s, eachOrigin: func(ctx context.Context, fn func(store.Origin) error) error {
+			var all []store.Origin
+			if err := s.EachOrigin(ctx, func(o store.Origin) error { all = append(all, o); return nil }); err != nil {
+				return err
+			}
+			slices.SortStableFunc(all, func(a, b store.Origin) int { return cmp.Compare(collate(a.Key), collate(b.Key)) })
+			for _, o := range all {
+				if err := fn(o); err != nil {
+					return err
+				}
+			}
+			return nil
+		}}
+	}},
+	{"the origin walk goes on after fn's error", "EachOrigin/EarlyStop", func(s store.Store) store.Store {
+		return patched{Store: s, eachOrigin: func(ctx context.Context, fn func(store.Origin) error) error {
+			var first error
+			err := s.EachOrigin(ctx, func(o store.Origin) error {
+				if err := fn(o); err != nil && first == nil {
+					first = err
+				}
+				return nil
+			})
+			return cmp.Or(first, err)
+		}}
+	}},
+	{"Counts leaves out the error state", "Counts", func(s store.Store) store.Store {
+		return patched{Store: s, counts: func(ctx context.Context) (map[store.State]int, error) {
+			c, err := s.Counts(ctx)
+			maps.DeleteFunc(c, func(st store.State, _ int) bool { return st == store.StateError })
+			return c, err
+		}}
+	}},
+}
+
+// reportKnownAsNew breaks de-duplication as the caller sees it: Commit returns every URL the
+// batch names, known or not, once.
+func reportKnownAsNew(s store.Store) store.Store {
+	return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+		added, err := s.Commit(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		for _, u := range added {
+			seen[u.URL] = true
+		}
+		for _, n := range b.New {
+			if !seen[n.URL] {
+				seen[n.URL] = true
+				added = append(added, store.URL{URL: n.URL, Origin: n.Origin, State: n.State, DiscoveredAt: n.DiscoveredAt})
+			}
+		}
+		return added, nil
+	}}
+}
+
+// cachedOrigins puts a write-through cache of origin records in front of s, copying records
+// into it with in and out of it with out.
+func cachedOrigins(s store.Store, in, out func(store.Origin) store.Origin) store.Store {
+	cache := map[string]store.Origin{}
+	return patched{Store: s,
+		commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			added, err := s.Commit(ctx, b)
+			if err == nil {
+				for _, o := range b.Origins {
+					cache[o.Key] = in(o)
+				}
+			}
+			return added, err
+		},
+		origin: func(ctx context.Context, key string) (store.Origin, bool, error) {
+			if o, ok := cache[key]; ok {
+				return out(o), true, nil
+			}
+			return s.Origin(ctx, key)
+		},
+		eachOrigin: func(ctx context.Context, fn func(store.Origin) error) error {
+			return s.EachOrigin(ctx, func(o store.Origin) error {
+				if c, ok := cache[o.Key]; ok {
+					o = out(c)
+				}
+				return fn(o)
+			})
+		}}
+}
+
+func cloneOrigin(o store.Origin) store.Origin {
+	o.Robots.Body, o.Sitemaps = slices.Clone(o.Robots.Body), slices.Clone(o.Sitemaps)
+	return o
+}
