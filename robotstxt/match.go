@@ -38,95 +38,161 @@ const (
 	kindWildEnd                 // as kindWild, the last segment a suffix: "/*.pdf$"
 )
 
-// crule is one compiled rule. Segments are in the match form (see
+// crule is one compiled rule. Its literals are in the match form (see
 // normalize.go).
 type crule struct {
-	prefix string   // the literal before the first wildcard; the target must start with it
-	segs   []string // the non-empty literals after it, in order (kindWild, kindWildEnd)
-	kind   ruleKind
-	rule   Rule
+	prefix string // the literal before the first wildcard; the target must start with it
+	// head is the first octets of prefix, up to 8, little-endian, as
+	// headOf reads them from a target; headMask covers those octets.
+	head, headMask uint64
+	// need is the octetSet of the segments after the prefix: a target
+	// whose set lacks one of its members cannot match.
+	need         octetSet
+	segLo, segHi uint32 // the non-empty literals after the prefix: matcher.segs[segLo:segHi]
+	minLen       uint32 // the shortest target that can match
+	rule         uint32 // index in matcher.rules
+	kind         ruleKind
 }
 
-// matcher is the immutable compiled form of a group's rules. lists[0]
-// holds the rules every target must be tried against, in precedence order;
-// when the group is large, bucket maps the octet after the leading "/" of a
-// target to the list that holds the rules whose prefix has that octet there
-// plus lists[0], again in precedence order.
+// matcher is the immutable compiled form of a group's rules. compiled
+// holds the matchable rules in precedence order. A target is tried against
+// the rules listed in general and, when the target has a second octet b,
+// those in byOctet[start[b]:start[b+1]]: the rules whose prefix has b after
+// the leading "/". Both lists hold ascending indices into compiled, so
+// walking them merged keeps precedence order.
 type matcher struct {
-	bucket [256]uint8
-	lists  [][]crule
+	rules    []Rule // the group's rules, file order
+	compiled []crule
+	segs     []string
+	general  []uint32
+	start    *[257]uint32 // nil when the group is small: then general lists every rule
+	byOctet  []uint32
 }
 
 // compile builds the matcher of rules. Rules whose pattern starts with
 // neither "/" nor "*" are left out: they never match (rule 14).
 func compile(rules []Rule) *matcher {
-	cs := make([]crule, 0, len(rules))
-	for _, r := range rules {
-		if r.Pattern != "" && (r.Pattern[0] == '/' || r.Pattern[0] == '*') {
-			cs = append(cs, compileRule(r))
-		}
-	}
-	// Rule 16: longest pattern first, Allow before Disallow on a tie; the
-	// stable sort keeps file order among equals, so the earliest line decides.
-	slices.SortStableFunc(cs, func(a, b crule) int {
-		if la, lb := len(a.rule.Pattern), len(b.rule.Pattern); la != lb {
-			return lb - la
-		}
-		switch {
-		case a.rule.Allow == b.rule.Allow:
-			return 0
-		case a.rule.Allow:
-			return -1
-		}
-		return 1
-	})
-	m := &matcher{}
-	if len(cs) < bucketMinRules {
-		m.lists = [][]crule{cs}
-		return m
-	}
-	m.lists = [][]crule{nil}
-	for _, c := range cs {
-		if len(c.prefix) >= 2 && m.bucket[c.prefix[1]] == 0 && len(m.lists) < 256 {
-			m.bucket[c.prefix[1]] = uint8(len(m.lists))
-			m.lists = append(m.lists, nil)
-		}
-	}
-	for _, c := range cs {
-		if len(c.prefix) >= 2 && m.bucket[c.prefix[1]] != 0 {
-			i := m.bucket[c.prefix[1]]
-			m.lists[i] = append(m.lists[i], c)
+	// Rule 16: longest pattern first, Allow before Disallow on a tie, then
+	// file order, so the earliest line decides among equals. The key sorts
+	// in that order; its low bits are the rule's index.
+	keys := make([]uint64, 0, len(rules))
+	for i, r := range rules {
+		if r.Pattern == "" || r.Pattern[0] != '/' && r.Pattern[0] != '*' {
 			continue
 		}
-		for i := range m.lists { // a general rule belongs in every list
-			m.lists[i] = append(m.lists[i], c)
+		k := uint64(1<<31-1-min(len(r.Pattern), 1<<31-1)) << 33
+		if !r.Allow {
+			k |= 1 << 32
+		}
+		keys = append(keys, k|uint64(i))
+	}
+	slices.Sort(keys)
+	m := &matcher{rules: rules, compiled: make([]crule, len(keys))}
+	for i, k := range keys {
+		m.compiled[i] = m.compileRule(uint32(k))
+	}
+	if len(keys) < bucketMinRules {
+		m.general = make([]uint32, len(keys))
+		for i := range m.general {
+			m.general[i] = uint32(i)
+		}
+		return m
+	}
+	// Counting sort of the bucketed rules by their octet; ascending
+	// indices within each bucket.
+	m.start = new([257]uint32)
+	for i := range m.compiled {
+		if p := m.compiled[i].prefix; len(p) >= 2 {
+			m.start[int(p[1])+1]++
+		} else {
+			m.general = append(m.general, uint32(i))
+		}
+	}
+	for b := 1; b < len(m.start); b++ {
+		m.start[b] += m.start[b-1]
+	}
+	m.byOctet = make([]uint32, m.start[256])
+	next := *m.start
+	for i := range m.compiled {
+		if p := m.compiled[i].prefix; len(p) >= 2 {
+			m.byOctet[next[p[1]]] = uint32(i)
+			next[p[1]]++
 		}
 	}
 	return m
 }
 
-// compileRule splits a matchable rule's pattern into its literal segments.
-func compileRule(r Rule) crule {
-	p := r.Pattern
+// compileRule splits the pattern of m.rules[ri] into its literal segments,
+// appending them to m.segs.
+func (m *matcher) compileRule(ri uint32) crule {
+	c := m.splitRule(ri)
+	c.head = headOf(c.prefix)
+	c.headMask = 1<<(8*min(len(c.prefix), 8)) - 1
+	if len(c.prefix) >= 8 {
+		c.headMask = ^uint64(0)
+	}
+	return c
+}
+
+// headOf returns the first 8 octets of s (fewer when s is shorter, the
+// rest zero) as a little-endian word.
+func headOf(s string) uint64 {
+	if len(s) >= 8 {
+		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	}
+	var h uint64
+	for i := min(len(s), 8) - 1; i >= 0; i-- {
+		h = h<<8 | uint64(s[i])
+	}
+	return h
+}
+
+// splitRule does the work of compileRule but for the head.
+func (m *matcher) splitRule(ri uint32) crule {
+	p := m.rules[ri].Pattern
 	anchored := p[len(p)-1] == '$' // rule 15: "$" is special only as the last octet
 	if anchored {
 		p = p[:len(p)-1]
 	}
-	parts := strings.Split(p, "*")
-	c := crule{prefix: literalToMatch(parts[0]), rule: r}
-	for _, part := range parts[1:] {
-		if part != "" { // "**" is "*"
-			c.segs = append(c.segs, literalToMatch(part))
+	c := crule{rule: ri, segLo: uint32(len(m.segs))}
+	star := strings.IndexByte(p, '*')
+	if star < 0 {
+		c.prefix = literalToMatch(p)
+		c.minLen = uint32(len(c.prefix))
+		if anchored {
+			c.kind = kindExact
 		}
+		return c
 	}
-	if anchored && len(parts) > 1 && parts[len(parts)-1] == "" {
-		anchored = false // "/a*$" matches what "/a*" matches
+	c.prefix = literalToMatch(p[:star])
+	c.minLen = uint32(len(c.prefix))
+	rest := p[star+1:]
+	for rest != "" {
+		part := rest
+		if i := strings.IndexByte(rest, '*'); i >= 0 {
+			part, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		if part == "" { // "**" is "*"
+			continue
+		}
+		seg := literalToMatch(part)
+		m.segs = append(m.segs, seg)
+		c.minLen += uint32(len(seg))
+		c.need.add(seg)
 	}
+	c.segHi = uint32(len(m.segs))
 	switch {
-	case len(parts) == 1 && anchored:
-		c.kind = kindExact
-	case len(c.segs) == 0:
-		c.kind = kindPrefix
+	case c.segHi == c.segLo || anchored && p[len(p)-1] == '*':
+		// "/a*", "/a**" and "/a*$" match what "/a" matches; a trailing
+		// segment after "*$" cannot exist, so "/*x*$" is "/*x".
+		if c.segHi == c.segLo {
+			c.kind = kindPrefix
+		} else {
+			c.kind = kindWild
+		}
 	case anchored:
 		c.kind = kindWildEnd
 	default:
@@ -135,9 +201,9 @@ func compileRule(r Rule) crule {
 	return c
 }
 
-// matches reports whether the rule matches u, a match target in the match
-// form that is already known to start with c.prefix.
-func (c *crule) matchesAfterPrefix(u string) bool {
+// matchesAfterPrefix reports whether the rule matches u, a match target
+// already known to start with c.prefix and to be at least c.minLen long.
+func (m *matcher) matchesAfterPrefix(c *crule, u string) bool {
 	switch c.kind {
 	case kindPrefix:
 		return true
@@ -145,7 +211,7 @@ func (c *crule) matchesAfterPrefix(u string) bool {
 		return len(u) == len(c.prefix)
 	}
 	pos := len(c.prefix)
-	segs := c.segs
+	segs := m.segs[c.segLo:c.segHi]
 	if c.kind == kindWildEnd {
 		segs = segs[:len(segs)-1]
 	}
@@ -157,7 +223,7 @@ func (c *crule) matchesAfterPrefix(u string) bool {
 		pos += i + len(seg)
 	}
 	if c.kind == kindWildEnd {
-		tail := c.segs[len(c.segs)-1]
+		tail := m.segs[c.segHi-1]
 		return len(u)-pos >= len(tail) && u[len(u)-len(tail):] == tail
 	}
 	return true
@@ -169,7 +235,7 @@ func (m *matcher) test(s string) Verdict {
 		return m.match(s)
 	}
 	n, _ := normalizedLen(s, true)
-	if n <= smallTarget {
+	if n < smallTarget {
 		var buf [smallTarget]byte
 		return m.matchNormalized(buf[:0], s)
 	}
@@ -182,7 +248,7 @@ func (m *matcher) test(s string) Verdict {
 //
 //go:noinline
 func (m *matcher) testLarge(s string, n int) Verdict {
-	if n <= largeTarget {
+	if n < largeTarget {
 		var buf [largeTarget]byte
 		return m.matchNormalized(buf[:0], s)
 	}
@@ -205,29 +271,122 @@ func (m *matcher) match(u string) Verdict {
 	if u == "/robots.txt" { // rule 18
 		return Verdict{Allowed: true, Reason: ReasonRobotsTxt}
 	}
-	list := m.lists[0]
-	if len(u) >= 2 {
-		list = m.lists[m.bucket[u[1]]]
-	}
-	for i := range list {
-		c := &list[i]
-		if len(u) < len(c.prefix) || u[:len(c.prefix)] != c.prefix || !c.matchesAfterPrefix(u) {
-			continue
+	q := query{u: u, head: headOf(u)}
+	// The first match in precedence order decides: the first in the
+	// target's bucket, unless a general rule of higher precedence (a lower
+	// index) matches too.
+	best := uint32(len(m.compiled))
+	if m.start != nil && len(u) >= 2 {
+		for _, i := range m.byOctet[m.start[u[1]]:m.start[int(u[1])+1]] {
+			if m.matches(&m.compiled[i], &q) {
+				best = i
+				break
+			}
 		}
-		return Verdict{Allowed: c.rule.Allow, Rule: c.rule, Reason: ReasonRule}
 	}
-	return Verdict{Allowed: true, Reason: ReasonNoMatch}
+	for _, i := range m.general {
+		if i >= best {
+			break
+		}
+		if m.matches(&m.compiled[i], &q) {
+			best = i
+			break
+		}
+	}
+	if best == uint32(len(m.compiled)) {
+		return Verdict{Allowed: true, Reason: ReasonNoMatch}
+	}
+	r := m.rules[m.compiled[best].rule]
+	return Verdict{Allowed: r.Allow, Rule: r, Reason: ReasonRule}
+}
+
+// query is a match target and what is learnt about it while matching.
+type query struct {
+	u       string
+	head    uint64   // headOf(u)
+	have    octetSet // of u, once haveSet
+	haveSet bool
+}
+
+// matches reports whether rule c matches the target.
+func (m *matcher) matches(c *crule, q *query) bool {
+	u := q.u
+	if len(u) < int(c.minLen) || q.head&c.headMask != c.head ||
+		len(c.prefix) > 8 && u[8:len(c.prefix)] != c.prefix[8:] {
+		return false
+	}
+	if c.kind >= kindWild {
+		if !q.haveSet {
+			q.have.add(u)
+			q.haveSet = true
+		}
+		if !c.need.subsetOf(&q.have) {
+			return false
+		}
+	}
+	return m.matchesAfterPrefix(c, u)
+}
+
+// octetSet is a quick, conservative summary of the literals of match-form
+// strings: the octets they hold and the pairs of adjacent octets, each
+// hashed into 64 bits. If a segment occurs in a target, the segment's set
+// is a subset of the target's; the converse may fail, so the set only
+// rejects. Most rules like "/*sessionid=" are rejected this way without
+// searching the target. Two words keep the sets in registers.
+type octetSet struct {
+	single, pair uint64
+}
+
+// add puts the octets and adjacent pairs of s into the set.
+func (o *octetSet) add(s string) {
+	if s == "" {
+		return
+	}
+	prev := uint64(s[0])
+	single, pair := o.single|1<<(prev&63), o.pair
+	for i := 1; i < len(s); i++ {
+		b := uint64(s[i])
+		single |= 1 << (b & 63)
+		pair |= 1 << ((prev*37 + b) & 63)
+		prev = b
+	}
+	o.single, o.pair = single, pair
+}
+
+// subsetOf reports whether every member of o is in t.
+func (o *octetSet) subsetOf(t *octetSet) bool {
+	return o.single&^t.single|o.pair&^t.pair == 0
 }
 
 // isMatchForm reports whether s is a match target already in the match
 // form: it starts with "/" or any octet but "?", every octet is printable
 // ASCII, and every "%" starts an upper-case escape that normalisation
-// keeps. Most real paths are, and skip the rewrite.
+// keeps. Most real paths are, and skip the rewrite. Eight octets at a time
+// are checked for anything but printable ASCII other than "%"; a word that
+// holds one is handed to the octet loop.
 func isMatchForm(s string) bool {
 	if s == "" || s[0] == '?' {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// Whether the high bit of an octet of w is set, or an octet is
+		// below 0x21, is 0x7F or is "%": the classic has-less and has-zero
+		// word tricks, exact about whether some octet qualifies.
+		below := (w - 0x21*ones) &^ w
+		del := (w ^ 0x7F*ones - ones) &^ (w ^ 0x7F*ones)
+		pct := (w ^ '%'*ones - ones) &^ (w ^ '%'*ones)
+		if (w|below|del|pct)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
 		switch octetClass[s[i]] {
 		case octetKeep:
 		case octetPercent:
