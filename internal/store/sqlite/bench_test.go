@@ -13,20 +13,25 @@ import (
 // benchOrigins is how many origins the benchmark crawl spreads its URLs over.
 const benchOrigins = 50
 
-// pageBatch is what the crawler commits after fetching one page: the page's update and the ten
-// links it found (a few of them already known, as on a real site).
+// pageBatch is what the crawler commits after fetching page, the n-th page fetched: the page's
+// update and ten links, shaped like internal/testweb's generated web: eight to new pages of the
+// same origin, one to another origin (testweb's 10% cross-origin links) and one to a page that
+// is already known (a link back), which de-duplication drops.
 func pageBatch(page store.URL, n int, now time.Time) store.Batch {
 	page.State, page.Status, page.FetchedAt, page.NextAt = store.StateFetched, 200, now, time.Time{}
 	page.ContentType, page.Indexed = "text/html", true
 	b := store.Batch{Updates: []store.URL{page}, New: make([]store.NewURL, 10)}
 	for i := range b.New {
-		origin := fmt.Sprintf("http://site%d.test", (n+i)%benchOrigins)
+		origin := page.Origin
+		if i == 8 {
+			origin = fmt.Sprintf("http://site%d.test", n%benchOrigins)
+		}
 		b.New[i] = store.NewURL{
 			URL: fmt.Sprintf("%s/page/%d/%d", origin, n, i), Origin: origin, Depth: page.Depth + 1,
 			State: store.StateQueued, DiscoveredAt: now,
 		}
 	}
-	b.New[9].URL = fmt.Sprintf("%s/page/%d/0", page.Origin, n/2) // a link to a page that may already be known
+	b.New[9].URL = page.URL // a link back to the page itself: known
 	return b
 }
 

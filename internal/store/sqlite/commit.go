@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/fractle/mandelbot/internal/store"
@@ -13,10 +14,18 @@ import (
 // ErrUnknownURL reports an update of a URL ID the store does not hold; the whole batch is undone.
 var ErrUnknownURL = errors.New("update of an unknown URL")
 
-// Commit implements store.Store: one transaction for the whole batch.
+// Commit implements store.Store: one transaction for the whole batch. Commits run one at a time
+// (SQLite has one writer).
 func (s *Store) Commit(ctx context.Context, b store.Batch) ([]store.URL, error) {
 	if s.readOnly {
 		return nil, fmt.Errorf("sqlite: commit: %w", ErrReadOnly)
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	// Statements are prepared outside the transaction: the writer has one connection, which the
+	// transaction holds.
+	if err := s.stmts.prepareInsertURLs(ctx, s.write, len(b.New)); err != nil {
+		return nil, fmt.Errorf("sqlite: commit: %w", err)
 	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -30,40 +39,22 @@ func (s *Store) Commit(ctx context.Context, b store.Batch) ([]store.URL, error) 
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("sqlite: commit: %w", err)
 	}
+	for _, u := range added {
+		s.origins.add(u.Origin)
+	}
+	for _, o := range b.Origins {
+		s.origins.add(o.Key)
+	}
 	return added, nil
 }
 
 func (s *Store) apply(ctx context.Context, tx *sql.Tx, b store.Batch) ([]store.URL, error) {
 	var added []store.URL
-	newIDs := map[string]int64{}
+	var newIDs map[string]int64
 	if len(b.New) > 0 {
-		insertURL, insertOrigin := tx.StmtContext(ctx, s.stmts.insertURL), tx.StmtContext(ctx, s.stmts.insertOrigin)
-		origins := make(map[string]bool)
-		for _, n := range b.New {
-			var next time.Time
-			if n.State == store.StateQueued {
-				next = n.DiscoveredAt // first due when discovered
-			}
-			var id int64
-			err := insertURL.QueryRowContext(ctx, n.URL, n.Origin, int(n.Kind), n.Depth, n.Hops, string(n.State),
-				n.Reason, unix(n.DiscoveredAt), unix(next)).Scan(&id)
-			if errors.Is(err, sql.ErrNoRows) {
-				continue // already known
-			}
-			if err != nil {
-				return nil, fmt.Errorf("insert %s: %w", n.URL, err)
-			}
-			if !origins[n.Origin] {
-				origins[n.Origin] = true
-				if _, err := insertOrigin.ExecContext(ctx, n.Origin); err != nil {
-					return nil, fmt.Errorf("insert origin %s: %w", n.Origin, err)
-				}
-			}
-			newIDs[n.URL] = id
-			added = append(added, store.URL{
-				ID: id, URL: n.URL, Origin: n.Origin, Kind: n.Kind, Depth: n.Depth, Hops: n.Hops,
-				State: n.State, Reason: n.Reason, DiscoveredAt: n.DiscoveredAt.UTC(), NextAt: next.UTC(),
-			})
+		var err error
+		if added, newIDs, err = s.insertNew(ctx, tx, b.New); err != nil {
+			return nil, err
 		}
 	}
 	if len(b.Updates) > 0 {
@@ -98,4 +89,68 @@ func (s *Store) apply(ctx context.Context, tx *sql.Tx, b store.Batch) ([]store.U
 		}
 	}
 	return added, nil
+}
+
+// insertNew adds the URLs of news that are not known yet, in multi-row INSERTs of up to
+// insertChunk rows, and creates the origins they name. It returns the added URLs in the order
+// given, and their IDs by URL.
+func (s *Store) insertNew(ctx context.Context, tx *sql.Tx, news []store.NewURL) ([]store.URL, map[string]int64, error) {
+	ids := make(map[string]int64, len(news))
+	args := make([]any, 0, insertURLParams*min(len(news), insertChunk))
+	for chunk := range slices.Chunk(news, insertChunk) {
+		args = args[:0]
+		for _, n := range chunk {
+			args = append(args, n.URL, n.Origin, int(n.Kind), n.Depth, n.Hops, string(n.State), n.Reason,
+				unix(n.DiscoveredAt), unix(firstDue(n)))
+		}
+		rows, err := tx.StmtContext(ctx, s.stmts.insertURLs[len(chunk)]).QueryContext(ctx, args...)
+		if err != nil {
+			return nil, nil, fmt.Errorf("insert %d URLs: %w", len(chunk), err)
+		}
+		for rows.Next() {
+			var id int64
+			var u string
+			if err := rows.Scan(&id, &u); err != nil {
+				rows.Close()
+				return nil, nil, fmt.Errorf("insert %d URLs: %w", len(chunk), err)
+			}
+			ids[u] = id
+		}
+		if err := rows.Close(); err != nil {
+			return nil, nil, fmt.Errorf("insert %d URLs: %w", len(chunk), err)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, ids, nil
+	}
+
+	added := make([]store.URL, 0, len(ids))
+	origins := make(map[string]bool)
+	var last int64 // IDs grow in the order of news
+	for _, n := range news {
+		id, ok := ids[n.URL]
+		if !ok || id <= last {
+			continue // known before the batch, or a later copy of a URL added earlier in it
+		}
+		last = id
+		if !origins[n.Origin] && !s.origins.has(n.Origin) {
+			origins[n.Origin] = true
+			if _, err := tx.StmtContext(ctx, s.stmts.insertOrigin).ExecContext(ctx, n.Origin); err != nil {
+				return nil, nil, fmt.Errorf("insert origin %s: %w", n.Origin, err)
+			}
+		}
+		added = append(added, store.URL{
+			ID: id, URL: n.URL, Origin: n.Origin, Kind: n.Kind, Depth: n.Depth, Hops: n.Hops,
+			State: n.State, Reason: n.Reason, DiscoveredAt: n.DiscoveredAt.UTC(), NextAt: firstDue(n).UTC(),
+		})
+	}
+	return added, ids, nil
+}
+
+// firstDue is when a new URL is first due: when it was discovered if queued, never otherwise.
+func firstDue(n store.NewURL) time.Time {
+	if n.State == store.StateQueued {
+		return n.DiscoveredAt
+	}
+	return time.Time{}
 }

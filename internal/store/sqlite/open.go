@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
@@ -27,6 +28,9 @@ const (
 // Options tune Open. The zero value uses the defaults.
 type Options struct {
 	Readers int
+	// KnownOrigins bounds how many origin keys Commit remembers as present, to skip their insert;
+	// 0 means DefaultKnownOrigins.
+	KnownOrigins int
 	// ReadOnly opens an existing database for reading only, without the process lock, so that
 	// `serve`, `search` and `export` can read a crawl while `crawl` writes it (WAL readers do not
 	// block the writer). Every write method then fails.
@@ -41,6 +45,9 @@ type Store struct {
 	read  *sql.DB
 	lock  *os.File
 	stmts *statements
+	// writeMu serializes Commit and guards stmts and origins.
+	writeMu sync.Mutex
+	origins originSet
 	// readOnly: opened with Options.ReadOnly; write is nil and writes fail.
 	readOnly bool
 }
@@ -108,6 +115,11 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	if s.stmts, err = prepare(ctx, s.write); err != nil {
 		return err
 	}
+	known := opts.KnownOrigins
+	if known <= 0 {
+		known = DefaultKnownOrigins
+	}
+	s.origins = newOriginSet(known)
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 )
 
 // urlColumns are the columns of urls in the order scanURL reads them.
@@ -16,19 +17,30 @@ const originColumns = `key, robots_kind, robots_status, robots_body, robots_reas
 	robots_retry_at, robots_as_not_found, robots_good_body, paused_until, pause_strikes,
 	pause_reason, probing, sitemaps`
 
-// statements are the writer's prepared statements, reused by every Commit.
+const (
+	// insertChunk bounds the rows of one multi-row INSERT of new URLs. A batch with more new URLs
+	// takes several statements; one statement is prepared per row count up to insertChunk, when
+	// first needed. 64 rows are 576 parameters, far below SQLite's limit of 32,766.
+	insertChunk = 64
+	// insertURLParams is the number of parameters of one row of an insertURLs statement.
+	insertURLParams = 9
+)
+
+// statements are the writer's prepared statements, reused by every Commit. They are used under
+// Store.writeMu.
 type statements struct {
-	insertURL, insertOrigin, updateURL, upsertOrigin *sql.Stmt
+	insertOrigin, updateURL, upsertOrigin *sql.Stmt
+	// insertURLs[n] inserts n new URLs, ignoring known ones, and returns the ID and URL of each
+	// row it added, prepared by prepareInsertURLs.
+	insertURLs map[int]*sql.Stmt
 }
 
 func prepare(ctx context.Context, db *sql.DB) (*statements, error) {
-	var s statements
+	s := statements{insertURLs: map[int]*sql.Stmt{}}
 	for _, p := range []struct {
 		dst **sql.Stmt
 		sql string
 	}{
-		{&s.insertURL, `INSERT INTO urls (url, origin, kind, depth, hops, state, reason, discovered_at, next_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO NOTHING RETURNING id`},
 		{&s.insertOrigin, `INSERT INTO origins (key) VALUES (?) ON CONFLICT (key) DO NOTHING`},
 		{&s.updateURL, `UPDATE urls SET depth = ?, hops = ?, state = ?, status = ?, reason = ?, rule_line = ?,
 			fetched_at = ?, next_at = ?, attempts = ?, content_type = ?, location = ?, indexed = ?, noindex = ?,
@@ -55,10 +67,37 @@ func prepare(ctx context.Context, db *sql.DB) (*statements, error) {
 	return &s, nil
 }
 
+// prepareInsertURLs prepares the insertURLs statements a batch of n new URLs needs.
+func (s *statements) prepareInsertURLs(ctx context.Context, db *sql.DB, n int) error {
+	for _, size := range []int{min(n, insertChunk), n % insertChunk} {
+		if size == 0 || s.insertURLs[size] != nil {
+			continue
+		}
+		var q strings.Builder
+		q.WriteString(`INSERT INTO urls (url, origin, kind, depth, hops, state, reason, discovered_at, next_at) VALUES `)
+		for i := range size {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		}
+		q.WriteString(` ON CONFLICT (url) DO NOTHING RETURNING id, url`)
+		st, err := db.PrepareContext(ctx, q.String())
+		if err != nil {
+			return fmt.Errorf("prepare insert of %d URLs: %w", size, err)
+		}
+		s.insertURLs[size] = st
+	}
+	return nil
+}
+
 func (s *statements) close() {
-	for _, st := range []*sql.Stmt{s.insertURL, s.insertOrigin, s.updateURL, s.upsertOrigin} {
+	for _, st := range []*sql.Stmt{s.insertOrigin, s.updateURL, s.upsertOrigin} {
 		if st != nil {
 			st.Close()
 		}
+	}
+	for _, st := range s.insertURLs {
+		st.Close()
 	}
 }

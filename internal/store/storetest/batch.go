@@ -46,6 +46,9 @@ func testUnknownUpdateUndoesBatch(t *testing.T, s store.Store) {
 	if len(retry) != 1 {
 		t.Errorf("after a failed batch, its new URL is not new: Commit returned %q", urlStrings(retry))
 	}
+	if _, ok, err := s.Origin(t.Context(), "http://b.test"); err != nil || !ok {
+		t.Errorf("the origin of a URL added after a failed batch named it: ok %v, err %v; want created", ok, err)
+	}
 }
 
 // The crawler's writer merges several outcomes into one batch, so changes within a batch apply

@@ -40,6 +40,25 @@ var mutants = []mutant{
 	}},
 	{"known URLs returned as new", "NewURLs/DedupAcrossBatches", reportKnownAsNew},
 	{"a URL every writer finds returned as new to each", "Concurrency", reportKnownAsNew},
+	{"a large batch loses its URLs past the 500th", "NewURLs/LargeBatch", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.New = b.New[:min(len(b.New), 500)]
+			return s.Commit(ctx, b)
+		}}
+	}},
+	{"a failed batch leaves its origins behind", "Commit/UnknownUpdateUndoesBatch", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			added, err := s.Commit(ctx, b)
+			if err != nil {
+				var origins []store.Origin
+				for _, n := range b.New {
+					origins = append(origins, store.Origin{Key: n.Origin})
+				}
+				s.Commit(ctx, store.Batch{Origins: origins})
+			}
+			return added, err
+		}}
+	}},
 	{"queued URLs returned with no due time", "NewURLs/NextAt", func(s store.Store) store.Store {
 		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
 			added, err := s.Commit(ctx, b)

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -127,5 +128,33 @@ func testNewCreatesOrigins(t *testing.T, s store.Store) {
 		if d := diff(o, origin(t, s, o.Key)); d != "" {
 			t.Errorf("Origin(%q) (-want +got):\n%s", o.Key, d)
 		}
+	}
+}
+
+// largeBatch is the number of new URLs in testLargeBatch: more than a store is likely to put in
+// one statement.
+const largeBatch = 1000
+
+// Commit's contract holds for a batch of any size (an implementation may split its statements):
+// every new URL once, in the order given, the first copy winning, IDs growing.
+func testLargeBatch(t *testing.T, s store.Store) {
+	var news, want []store.NewURL
+	for i := range largeBatch {
+		n := queued(fmt.Sprintf("http://o%d.test/%d", i%7, i), i%3, t0.Add(time.Duration(i)*time.Microsecond))
+		news, want = append(news, n), append(want, n)
+		if i%10 == 9 && i >= 90 { // a copy of a URL 50 to 89 places back, often in another statement's rows
+			again := want[i-50-(i/10)%40]
+			again.Depth = 9
+			news = append(news, again)
+		}
+	}
+	added := commit(t, s, store.Batch{New: news})
+	requireAdded(t, want, added, 0)
+	if got := allURLs(t, s); len(got) != largeBatch {
+		t.Errorf("%d URLs stored, want %d", len(got), largeBatch)
+	}
+	again := commit(t, s, store.Batch{New: news})
+	if len(again) != 0 {
+		t.Errorf("the same large batch again: Commit returned %d URLs, want none", len(again))
 	}
 }

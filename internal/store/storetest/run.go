@@ -19,6 +19,7 @@ var checks = []check{
 	{"NewURLs/DedupAcrossBatches", testDedupAcrossBatches},
 	{"NewURLs/NextAt", testNewNextAt},
 	{"NewURLs/CreateOrigins", testNewCreatesOrigins},
+	{"NewURLs/LargeBatch", testLargeBatch},
 	{"Commit/EmptyBatch", testEmptyBatch},
 	{"Commit/UnknownUpdateUndoesBatch", testUnknownUpdateUndoesBatch},
 	{"Commit/OrderWithinBatch", testOrderWithinBatch},

@@ -1,0 +1,30 @@
+package sqlite
+
+// DefaultKnownOrigins is how many origin keys a Store remembers as present in the database by
+// default (Options.KnownOrigins), about 100 bytes each. Commit skips the insert of a remembered
+// origin; origins past the limit are inserted (a no-op when present) every time.
+const DefaultKnownOrigins = 100_000
+
+// originSet remembers origin keys that committed transactions have written. Origins are never
+// deleted and one process writes the file, so a remembered key stays true. The zero value
+// remembers nothing; it is not safe for concurrent use (Store.writeMu guards it).
+type originSet struct {
+	keys map[string]struct{}
+	max  int
+}
+
+func newOriginSet(max int) originSet {
+	return originSet{keys: make(map[string]struct{}), max: max}
+}
+
+func (o *originSet) has(key string) bool {
+	_, ok := o.keys[key]
+	return ok
+}
+
+// add remembers key while there is room.
+func (o *originSet) add(key string) {
+	if len(o.keys) < o.max {
+		o.keys[key] = struct{}{}
+	}
+}
