@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+)
+
+func TestParseLoadAvg(t *testing.T) {
+	if got := parseLoadAvg("1.74 2.29 4.61 2/167 1237\n"); got != "1.74 2.29 4.61" {
+		t.Errorf("parseLoadAvg = %q", got)
+	}
+	if got := parseLoadAvg("1.74\n"); got != "unavailable" {
+		t.Errorf("parseLoadAvg of a short line = %q", got)
+	}
+}
+
+func TestMedian(t *testing.T) {
+	if got := median([]int64{5, 1, 3}); got != 3 {
+		t.Errorf("median odd = %d", got)
+	}
+	if got := median([]time.Duration{4, 1, 3, 2}); got != 2 { // (2+3)/2 in integer units
+		t.Errorf("median even = %d", got)
+	}
+	in := []float64{2, 1}
+	if got := median(in); got != 1.5 || in[0] != 2 {
+		t.Errorf("median = %v, input now %v (must not be sorted in place)", got, in)
+	}
+	if got := median[int64](nil); got != 0 {
+		t.Errorf("median of nothing = %d", got)
+	}
+}
+
+func TestFormats(t *testing.T) {
+	if got := mib(3 << 19); got != "1.5" {
+		t.Errorf("mib = %q", got)
+	}
+	if got := mib(-1); got != "-" {
+		t.Errorf("mib(unknown) = %q", got)
+	}
+	if got := rate(500, 2*time.Second); got != "250" {
+		t.Errorf("rate = %q", got)
+	}
+}
+
+// helperEnv makes this test binary, re-executed by TestPeakRSS, allocate and touch
+// helperBytes and exit.
+const (
+	helperEnv   = "CRAWLBENCH_TEST_ALLOCATE"
+	helperBytes = 64 << 20
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) == "1" {
+		b := make([]byte, helperBytes)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1 // touch every page so that it is resident
+		}
+		runtime.KeepAlive(b)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// measure reports the child's peak RSS: a child that touched 64 MiB peaked above that.
+func TestPeakRSS(t *testing.T) {
+	if loadAvgFile == "" {
+		t.Skip("peak RSS is reported on Linux only")
+	}
+	t.Setenv(helperEnv, "1")
+	r, err := measure(context.Background(), os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.PeakRSS < helperBytes || r.PeakRSS > 1<<30 {
+		t.Errorf("peak RSS %d bytes, want between %d and 1 GiB", r.PeakRSS, helperBytes)
+	}
+	if r.Wall <= 0 || r.CPU <= 0 {
+		t.Errorf("wall %v, CPU %v: want both positive", r.Wall, r.CPU)
+	}
+}
+
+func TestMeasureFailingChild(t *testing.T) {
+	if _, err := measure(context.Background(), os.Args[0], "-test.run=^$", "-test.bogusflag"); err == nil {
+		t.Error("measure of a child that exits with status 2: no error")
+	}
+}

@@ -1,0 +1,17 @@
+//go:build !linux
+
+package main
+
+import (
+	"os"
+	"time"
+)
+
+// peakRSS is not reported here: ru_maxrss has a different unit on every system.
+func peakRSS(*os.ProcessState) (int64, bool) { return 0, false }
+
+// selfCPU is not reported here.
+func selfCPU() (time.Duration, bool) { return 0, false }
+
+// loadAvgFile is empty: the load average is not read on this system.
+const loadAvgFile = ""
