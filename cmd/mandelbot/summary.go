@@ -28,7 +28,7 @@ func writeSummary(w io.Writer, s crawler.Stats, counts map[store.State]int, loca
 	fmt.Fprintf(tw, "\t503/429 answers\t%d\t(origin paused each time)\n", s.Paused)
 	fmt.Fprintf(tw, "\tgiven up (no answer)\t%d\t(%d retries)\n", s.Errors, s.Retries)
 	fmt.Fprintf(tw, "\tnew URLs recorded\t%d\t(%d out of scope)\n", s.Discovered, s.OutOfScope)
-	fmt.Fprintf(tw, "\tunparsable links skipped\t%d\t\n", s.BadURLs)
+	fmt.Fprintf(tw, "\tlinks skipped\t%d\t(not http(s), or unparsable)\n", s.BadURLs)
 	fmt.Fprintf(tw, "\torigins\t%d\t(%d paused, %d robots.txt unreachable)\n", s.Origins, s.OriginsPaused, s.OriginsBlocked)
 	total := 0
 	for _, n := range counts {

@@ -14,7 +14,7 @@ type Stats struct {
 	Paused     int // 503/429 answers that paused an origin
 	Discovered int // new URLs recorded (links, redirects, sitemaps)
 	OutOfScope int // of those, outside --scope or --max-depth
-	BadURLs    int // references that could not be parsed: counted and skipped
+	BadURLs    int // links and sitemap entries skipped: not http(s) (mailto:, javascript:) or unparsable
 
 	InFlight       int
 	Queued         int // URLs waiting in memory
