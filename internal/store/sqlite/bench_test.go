@@ -110,3 +110,46 @@ func BenchmarkDueURLs(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkLeaseOrigins measures the scheduler's query for origins with due URLs: the 100
+// earliest of 1,000 origins, in a store of 100,000 URLs, half of them fetched and not due.
+func BenchmarkLeaseOrigins(b *testing.B) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(b.TempDir(), "crawl.db"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	const total, origins = 100_000, 1_000
+	var batch store.Batch
+	for i := range total {
+		origin := fmt.Sprintf("http://site%d.test", i%origins)
+		batch.New = append(batch.New, store.NewURL{
+			URL: fmt.Sprintf("%s/%d", origin, i), Origin: origin,
+			State: store.StateQueued, DiscoveredAt: now.Add(time.Duration(i) * time.Millisecond),
+		})
+	}
+	added, err := s.Commit(ctx, batch)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var fetched store.Batch
+	for i, u := range added {
+		if (i/origins)%2 == 0 {
+			u.State, u.NextAt, u.FetchedAt = store.StateFetched, time.Time{}, now
+			fetched.Updates = append(fetched.Updates, u)
+		}
+	}
+	if _, err := s.Commit(ctx, fetched); err != nil {
+		b.Fatal(err)
+	}
+	at := now.Add(time.Hour)
+	b.ReportAllocs()
+	for b.Loop() {
+		keys, err := s.LeaseOrigins(ctx, "bench", now, at, time.Minute, 100)
+		if err != nil || len(keys) != 100 {
+			b.Fatalf("leased %d origins, %v", len(keys), err)
+		}
+	}
+}
