@@ -32,11 +32,12 @@ type groupBody struct {
 	m    *matcher
 }
 
-func newGroupBody(agents []Agent, rules []Rule, delay time.Duration, hasDelay bool) *groupBody {
-	b := &groupBody{agents: agents, rules: rules, delay: delay, hasDelay: hasDelay}
+// init sets up a zero groupBody in place (it holds a sync.Once and
+// pointers to itself, so it is never copied).
+func (b *groupBody) init(agents []Agent, rules []Rule, delay time.Duration, hasDelay bool) {
+	b.agents, b.rules, b.delay, b.hasDelay = agents, rules, delay, hasDelay
 	b.byName = Group{sel: SelectedByName, body: b}
 	b.byStar = Group{sel: SelectedByStar, body: b}
-	return b
 }
 
 // matcher returns the compiled rules, compiling them on first use.

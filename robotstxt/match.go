@@ -361,31 +361,12 @@ func (o *octetSet) subsetOf(t *octetSet) bool {
 // isMatchForm reports whether s is a match target already in the match
 // form: it starts with "/" or any octet but "?", every octet is printable
 // ASCII, and every "%" starts an upper-case escape that normalisation
-// keeps. Most real paths are, and skip the rewrite. Eight octets at a time
-// are checked for anything but printable ASCII other than "%"; a word that
-// holds one is handed to the octet loop.
+// keeps. Most real paths are, and skip the rewrite.
 func isMatchForm(s string) bool {
 	if s == "" || s[0] == '?' {
 		return false
 	}
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		// Whether the high bit of an octet of w is set, or an octet is
-		// below 0x21, is 0x7F or is "%": the classic has-less and has-zero
-		// word tricks, exact about whether some octet qualifies.
-		below := (w - 0x21*ones) &^ w
-		del := (w ^ 0x7F*ones - ones) &^ (w ^ 0x7F*ones)
-		pct := (w ^ '%'*ones - ones) &^ (w ^ '%'*ones)
-		if (w|below|del|pct)&highs != 0 {
-			break
-		}
-	}
+	i := plainPrefix(s)
 	for ; i < len(s); i++ {
 		switch octetClass[s[i]] {
 		case octetKeep:

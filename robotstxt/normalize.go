@@ -78,11 +78,36 @@ func escapeAt(s string, i int) (byte, bool) {
 	return hi<<4 | lo, ok1 && ok2
 }
 
+// plainPrefix returns a length p, a multiple of 8, such that s[:p] holds
+// only printable ASCII other than "%": octets normalisation copies as
+// they are. It reads s eight octets at a time with the classic has-less
+// and has-zero word tricks, which say exactly whether some octet of a word
+// is below 0x21, equal to 0x7F or "%", or has its high bit set.
+func plainPrefix(s string) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		below := (w - 0x21*ones) &^ w
+		del := (w ^ 0x7F*ones - ones) &^ (w ^ 0x7F*ones)
+		pct := (w ^ '%'*ones - ones) &^ (w ^ '%'*ones)
+		if (w|below|del|pct)&highs != 0 {
+			break
+		}
+	}
+	return i
+}
+
 // normalizedLen returns the length of the normalised form of s and whether
 // that form is s itself.
 func normalizedLen(s string, match bool) (n int, same bool) {
 	same = true
-	for i := 0; i < len(s); i++ {
+	n = plainPrefix(s)
+	for i := n; i < len(s); i++ {
 		switch octetClass[s[i]] {
 		case octetKeep:
 			n++
@@ -114,7 +139,9 @@ func normalizedLen(s string, match bool) (n int, same bool) {
 // appendNormalized appends the normalised form of s to dst and returns the
 // extended slice.
 func appendNormalized(dst []byte, s string, match bool) []byte {
-	for i := 0; i < len(s); i++ {
+	p := plainPrefix(s)
+	dst = append(dst, s[:p]...)
+	for i := p; i < len(s); i++ {
 		b := s[i]
 		switch octetClass[b] {
 		case octetKeep:

@@ -1,7 +1,6 @@
 package robotstxt
 
 import (
-	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -96,17 +95,35 @@ type parser struct {
 	line     int // current line number
 	state    parseState
 	raws     []rawGroup
-	agents   []Agent  // non-empty User-agent lines, in order
-	agentRaw []string // the same lines as written, for notes
-	keys     []string // agentKey of each agent line, set by merges
+	agents   []Agent     // non-empty User-agent lines, in order
+	agentRaw []string    // the same lines as written, for notes
+	keys     []string    // agentKey of each agent line, set by merges
+	kid      []int32     // a number for each distinct key, by agent line, set by merges
+	nraw     []int       // by key number: how many written groups name it
+	bodies   []groupBody // allocated, not yet used, by newBody
 	rules    []Rule
-	sitemap  map[string]int // sitemap URL -> line
-	dropped  bool           // the note limit was reached
+	// sitemapLines[i] is the line of Sitemaps()[i]; sitemapIndex maps
+	// each URL to its line once there are more than sitemapScanMax.
+	sitemapLines []int
+	sitemapIndex map[string]int
+	dropped      bool // the note limit was reached
 }
 
 // run parses the text s, the body within the size limit.
 func (p *parser) run(s string) {
 	s = strings.TrimPrefix(s, "\uFEFF") // rule 1: a UTF-8 BOM is skipped
+	// Most lines of most files are rules: room for one per line saves
+	// growing the slice many times; see finish for the waste.
+	lines := strings.Count(s, "\n")
+	if lines == 0 {
+		lines = strings.Count(s, "\r")
+	}
+	p.rules = make([]Rule, 0, lines+1)
+	// The same for User-agent lines, counted loosely.
+	agents := strings.Count(s, "gent") + strings.Count(s, "GENT")
+	p.agents = make([]Agent, 0, agents)
+	p.agentRaw = make([]string, 0, agents)
+	p.raws = make([]rawGroup, 0, agents)
 	badUTF8 := !utf8.ValidString(s)
 	content := false
 	lr := newLineReader(s)
@@ -159,7 +176,7 @@ func (p *parser) parseLine(line string) {
 	case fieldDisallow:
 		p.rule(line, value, false)
 	case fieldSitemap:
-		p.sitemapLine(line, value)
+		p.sitemap(line, value)
 	case fieldCrawlDelay:
 		p.crawlDelay(line, value)
 	default:
@@ -213,28 +230,79 @@ func (p *parser) rule(line, value string, allow bool) {
 	p.raws[len(p.raws)-1].ruleHi = len(p.rules)
 }
 
-// sitemapLine handles a Sitemap line: global wherever it is (rule 8).
-func (p *parser) sitemapLine(line, value string) {
+// sitemap handles a Sitemap line: global wherever it is (rule 8).
+func (p *parser) sitemap(line, value string) {
 	if !isAbsoluteURL(value) {
 		p.note(p.line, NoteSitemapNotAbsolute, line, 0)
 		return
 	}
-	if first, ok := p.sitemap[value]; ok {
+	if first, ok := p.sitemapLine(value); ok {
 		p.note(p.line, NoteSitemapRepeated, line, first)
 		return
 	}
-	if p.sitemap == nil {
-		p.sitemap = make(map[string]int)
-	}
-	p.sitemap[value] = p.line
 	p.r.sitemaps = append(p.r.sitemaps, value)
+	p.sitemapLines = append(p.sitemapLines, p.line)
+	switch {
+	case p.sitemapIndex != nil:
+		p.sitemapIndex[value] = p.line
+	case len(p.r.sitemaps) > sitemapScanMax:
+		p.sitemapIndex = make(map[string]int, 2*len(p.r.sitemaps))
+		for i, u := range p.r.sitemaps {
+			if _, ok := p.sitemapIndex[u]; !ok {
+				p.sitemapIndex[u] = p.sitemapLines[i]
+			}
+		}
+	}
 }
 
-// isAbsoluteURL reports whether v parses as a URL with a scheme and a host.
-func isAbsoluteURL(v string) bool {
-	u, err := url.Parse(v)
-	return err == nil && u.Scheme != "" && u.Host != ""
+// sitemapScanMax is the number of sitemaps up to which repeats are found
+// by a scan rather than a map.
+const sitemapScanMax = 16
+
+// sitemapLine returns the line of the Sitemap line that listed u, if one
+// did.
+func (p *parser) sitemapLine(u string) (int, bool) {
+	if p.sitemapIndex != nil {
+		line, ok := p.sitemapIndex[u]
+		return line, ok
+	}
+	for i, s := range p.r.sitemaps {
+		if s == u {
+			return p.sitemapLines[i], true
+		}
+	}
+	return 0, false
 }
+
+// isAbsoluteURL reports whether v is an absolute URL with a host: a scheme
+// (a letter, then letters, digits, "+", "-" or "."), "://", and an
+// authority whose host is not empty, with no blank or control octet
+// anywhere (RFC 3986 §3).
+func isAbsoluteURL(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] <= ' ' || v[i] == 0x7F {
+			return false
+		}
+	}
+	colon := strings.Index(v, "://")
+	if colon <= 0 || !isSchemeStart(v[0]) {
+		return false
+	}
+	for i := 1; i < colon; i++ {
+		if !isSchemeStart(v[i]) && !('0' <= v[i] && v[i] <= '9') && v[i] != '+' && v[i] != '-' && v[i] != '.' {
+			return false
+		}
+	}
+	authority := v[colon+3:]
+	if i := strings.IndexAny(authority, "/?#"); i >= 0 {
+		authority = authority[:i]
+	}
+	host := authority[strings.LastIndexByte(authority, '@')+1:]
+	return host != "" && host[0] != ':'
+}
+
+// isSchemeStart reports whether c is an ASCII letter.
+func isSchemeStart(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // crawlDelay handles a Crawl-delay line: it belongs to the current group
 // and never starts or ends one (rules 4 and 9).
@@ -281,6 +349,13 @@ func (p *parser) finish() {
 		p.raws = p.raws[:len(p.raws)-1]
 		p.agents, p.agentRaw = p.agents[:g.agentLo], p.agentRaw[:g.agentLo]
 	}
+	if cap(p.rules) > 2*len(p.rules)+64 {
+		// Do not keep room for a rule per line of a file that is mostly
+		// something else (comments, HTML).
+		p.rules = slices.Clip(slices.Clone(p.rules))
+	}
+	p.r.groups = make([]*Group, 0, len(p.raws))
+	p.r.names = make([]agentName, 0, len(p.agents))
 	if p.merges() {
 		p.buildMerged()
 	} else {
@@ -303,36 +378,66 @@ func (p *parser) lineText(g rawGroup) string {
 const starKey = " *"
 
 // agentKey is the identity of an agent line for merging and lookup: its
-// lower-cased product token, or starKey for the * line.
+// product token, compared with ASCII case folding, or starKey for the *
+// line.
 func agentKey(a Agent) string {
 	if a.Name == "*" {
 		return starKey
 	}
-	return lowerASCII(productToken(a.Name))
+	return productToken(a.Name)
 }
 
+// agentScanMax is the number of User-agent lines up to which merges finds
+// repeated agents by comparing every pair rather than with a map.
+const agentScanMax = 32
+
 // merges reports whether some agent is named by more than one group,
-// noting repeated agents along the way.
+// noting repeated agents along the way. It sets p.keys and p.kid, and
+// p.nraw to the number of written groups naming each agent.
 func (p *parser) merges() bool {
-	type seen struct{ raw, line int }
-	first := make(map[string]seen, len(p.agents))
-	p.keys = make([]string, len(p.agents))
+	n := len(p.agents)
+	p.keys = make([]string, n)
+	p.kid = make([]int32, n)
+	var index map[string]int32
+	if n > agentScanMax {
+		index = make(map[string]int32, n)
+	}
+	firstLine, lastRaw := make([]int, 0, n), make([]int, 0, n)
+	p.nraw = make([]int, 0, n)
 	merged := false
 	for gi, g := range p.raws {
 		for ai := g.agentLo; ai < g.agentHi; ai++ {
 			a := p.agents[ai]
 			k := agentKey(a)
 			p.keys[ai] = k
-			s, ok := first[k]
+			id, ok := int32(0), false
+			if index != nil {
+				id, ok = index[lowerASCII(k)]
+			} else {
+				for aj := range ai {
+					if equalFold(p.keys[aj], k) {
+						id, ok = p.kid[aj], true
+						break
+					}
+				}
+			}
 			switch {
 			case !ok:
-				first[k] = seen{gi, a.Line}
-			case s.raw == gi:
-				p.note(a.Line, NoteAgentRepeated, p.agentRaw[ai], s.line)
+				id = int32(len(p.nraw))
+				if index != nil {
+					index[lowerASCII(k)] = id
+				}
+				p.nraw = append(p.nraw, 1)
+				firstLine, lastRaw = append(firstLine, a.Line), append(lastRaw, gi)
+			case lastRaw[id] == gi:
+				p.note(a.Line, NoteAgentRepeated, p.agentRaw[ai], firstLine[id])
 			default:
-				p.note(a.Line, NoteAgentMerged, p.agentRaw[ai], s.line)
+				p.note(a.Line, NoteAgentMerged, p.agentRaw[ai], firstLine[id])
+				p.nraw[id]++
+				lastRaw[id] = gi
 				merged = true
 			}
+			p.kid[ai] = id
 		}
 	}
 	return merged
@@ -345,7 +450,7 @@ func (p *parser) buildSimple() {
 		if g.agentHi == g.agentLo {
 			continue // only empty User-agent values: names nobody
 		}
-		b := newGroupBody(p.agents[g.agentLo:g.agentHi:g.agentHi],
+		b := p.newBody(p.agents[g.agentLo:g.agentHi:g.agentHi],
 			p.rules[g.ruleLo:g.ruleHi:g.ruleHi], g.delay, g.delayLine != 0)
 		p.addGroup(b, p.keys[g.agentLo:g.agentHi])
 	}
@@ -354,61 +459,93 @@ func (p *parser) buildSimple() {
 // buildMerged builds the groups when some agent is named by several
 // groups (rule 5). The group of an agent is the union of the written groups
 // naming it; agents named by exactly the same written groups share one.
+// An agent named by one written group shares it with the other such agents
+// of that group, as in buildSimple; the few agents named more than once are
+// grouped by the list of written groups that name them.
 func (p *parser) buildMerged() {
-	type keyInfo struct {
-		raws   []int // written groups naming the key, ascending
-		agents []int // agent lines naming the key
+	type body struct {
+		first  int   // line of the first User-agent line
+		raws   []int // written groups, ascending
+		agents []int // agent lines
 	}
-	var order []string
-	info := map[string]*keyInfo{}
+	var bodies []*body
+	// Agents named by one written group.
+	for gi, g := range p.raws {
+		var b *body
+		for ai := g.agentLo; ai < g.agentHi; ai++ {
+			if p.nraw[p.kid[ai]] != 1 {
+				continue
+			}
+			if b == nil {
+				b = &body{first: p.agents[ai].Line, raws: []int{gi}}
+				bodies = append(bodies, b)
+			}
+			b.agents = append(b.agents, ai)
+		}
+	}
+	// Agents named by several: their lists of written groups.
+	raws := map[int32][]int{}
+	var order []int32
 	for gi, g := range p.raws {
 		for ai := g.agentLo; ai < g.agentHi; ai++ {
-			k := p.keys[ai]
-			ki := info[k]
-			if ki == nil {
-				ki = &keyInfo{}
-				info[k] = ki
-				order = append(order, k)
+			id := p.kid[ai]
+			if p.nraw[id] == 1 {
+				continue
 			}
-			if len(ki.raws) == 0 || ki.raws[len(ki.raws)-1] != gi {
-				ki.raws = append(ki.raws, gi)
+			l, seen := raws[id]
+			if !seen {
+				order = append(order, id)
 			}
-			ki.agents = append(ki.agents, ai)
+			if len(l) == 0 || l[len(l)-1] != gi {
+				raws[id] = append(l, gi)
+			}
 		}
 	}
-	// Keys are in order of first appearance, so bodies are too.
-	type pending struct{ agents, raws []int }
-	var bodies []*pending
-	bySig := map[string]*pending{}
-	for _, k := range order {
-		ki := info[k]
-		sig := string(encodeInts(ki.raws))
-		pb := bySig[sig]
-		if pb == nil {
-			pb = &pending{raws: ki.raws}
-			bySig[sig] = pb
-			bodies = append(bodies, pb)
+	bySig := map[string]*body{}
+	bodyOf := map[int32]*body{}
+	for _, id := range order {
+		sig := string(encodeInts(raws[id]))
+		b := bySig[sig]
+		if b == nil {
+			b = &body{first: int(^uint(0) >> 1), raws: raws[id]}
+			bySig[sig] = b
+			bodies = append(bodies, b)
 		}
-		pb.agents = append(pb.agents, ki.agents...)
+		bodyOf[id] = b
 	}
-	for _, pb := range bodies {
-		slices.Sort(pb.agents) // agent lines are stored in line order
-		agents := make([]Agent, len(pb.agents))
-		keys := make([]string, len(pb.agents))
-		for i, ai := range pb.agents {
-			agents[i], keys[i] = p.agents[ai], p.keys[ai]
+	for ai := range p.agents {
+		if b := bodyOf[p.kid[ai]]; b != nil {
+			b.agents = append(b.agents, ai) // in line order
+			b.first = min(b.first, p.agents[ai].Line)
+		}
+	}
+	slices.SortStableFunc(bodies, func(a, b *body) int { return a.first - b.first })
+	for _, b := range bodies {
+		var agents []Agent
+		var keys []string
+		if lo, hi := b.agents[0], b.agents[len(b.agents)-1]+1; hi-lo == len(b.agents) {
+			agents, keys = p.agents[lo:hi:hi], p.keys[lo:hi:hi] // contiguous lines
+		} else {
+			agents, keys = make([]Agent, len(b.agents)), make([]string, len(b.agents))
+			for i, ai := range b.agents {
+				agents[i], keys[i] = p.agents[ai], p.keys[ai]
+			}
 		}
 		var rules []Rule
 		var delay time.Duration
 		hasDelay := false
-		for _, gi := range pb.raws {
+		for _, gi := range b.raws {
 			g := p.raws[gi]
-			rules = append(rules, p.rules[g.ruleLo:g.ruleHi]...)
+			if len(b.raws) == 1 {
+				rules = p.rules[g.ruleLo:g.ruleHi:g.ruleHi]
+			} else {
+				rules = append(rules, p.rules[g.ruleLo:g.ruleHi]...)
+			}
 			if !hasDelay && g.delayLine != 0 {
 				delay, hasDelay = g.delay, true
 			}
 		}
-		p.addGroup(newGroupBody(agents, rules, delay, hasDelay), keys)
+		p.addGroup(p.newBody(agents, rules, delay, hasDelay), keys)
 	}
 }
 
@@ -435,9 +572,22 @@ func (p *parser) addGroup(b *groupBody, keys []string) {
 			continue
 		}
 		view = &b.byName
-		if !slices.ContainsFunc(p.r.names[start:], func(n agentName) bool { return n.key == k }) {
+		if !slices.ContainsFunc(p.r.names[start:], func(n agentName) bool { return equalFold(n.key, k) }) {
 			p.r.names = append(p.r.names, agentName{key: k, group: &b.byName})
 		}
 	}
 	p.r.groups = append(p.r.groups, view)
+}
+
+// newBody returns a group body from a batch allocated for the groups
+// still to come, so that a file with hundreds of groups does not allocate
+// each one.
+func (p *parser) newBody(agents []Agent, rules []Rule, delay time.Duration, hasDelay bool) *groupBody {
+	if len(p.bodies) == 0 {
+		p.bodies = make([]groupBody, max(len(p.raws), 1))
+	}
+	b := &p.bodies[0]
+	p.bodies = p.bodies[1:]
+	b.init(agents, rules, delay, hasDelay)
+	return b
 }

@@ -17,7 +17,8 @@ type Robots struct {
 	truncated bool
 }
 
-// agentName maps an agent's product token, lower-cased, to its group.
+// agentName maps an agent's product token (compared with ASCII case
+// folding) to its group.
 type agentName struct {
 	key   string
 	group *Group
