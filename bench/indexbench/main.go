@@ -1,0 +1,160 @@
+// Command indexbench measures the search index (issue 4): indexing throughput, search latency
+// and on-disk size per document, on an index of at least 100,000 documents of a generated web
+// (testweb.Generate) committed through the real store path (sqlite.Open, store.Batch,
+// Store.Commit, Store.RefreshIndex, Store.Search).
+//
+// Usage (from bench/):
+//
+//	go run ./indexbench [-docs 100000] [-pages 200] [-batch 256] [-queries 20] [-repeat 5] [-db PATH]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/store/sqlite"
+)
+
+// Defaults of the flags.
+const (
+	defaultDocs    = 100_000 // issue 4: "an index of at least 100,000 documents"
+	defaultPages   = 200     // per origin, as in the crawl benchmark's web
+	defaultQueries = 20      // per query class
+	defaultRepeat  = 5       // timed runs of the whole query set, after one warm-up run
+	defaultLimit   = 10      // results per search, the first page
+)
+
+type config struct {
+	docs, pages, batch, queries, repeat, limit int
+	seed                                       uint64
+	db                                         string
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run parses args and runs the benchmark; it returns the exit status: 0 done, 1 failed, 2 usage.
+func run(args []string, stdout, stderr io.Writer) int {
+	var cfg config
+	fs := flag.NewFlagSet("indexbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&cfg.docs, "docs", defaultDocs, "documents to index at least (origins = docs / pages, rounded up)")
+	fs.IntVar(&cfg.pages, "pages", defaultPages, "pages per origin of the generated web")
+	fs.IntVar(&cfg.batch, "batch", crawlWriteBatchMax, "URL outcomes per Store.Commit (the crawler's writer groups up to 256)")
+	fs.IntVar(&cfg.queries, "queries", defaultQueries, "queries per query class")
+	fs.IntVar(&cfg.repeat, "repeat", defaultRepeat, "timed runs of the query set, after one warm-up run")
+	fs.IntVar(&cfg.limit, "limit", defaultLimit, "results per search")
+	fs.Uint64Var(&cfg.seed, "seed", 0, "seed of the generated web and of the query set")
+	fs.StringVar(&cfg.db, "db", "", "database file to create and keep (default: in a temporary directory, removed after)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 || cfg.docs < 1 || cfg.pages < 1 || cfg.batch < 1 || cfg.queries < 1 || cfg.repeat < 1 || cfg.limit < 1 {
+		fmt.Fprintln(stderr, "indexbench: -docs, -pages, -batch, -queries, -repeat and -limit must be positive; no arguments")
+		return 2
+	}
+	if err := bench(context.Background(), cfg, stdout); err != nil {
+		fmt.Fprintln(stderr, "indexbench:", err)
+		return 1
+	}
+	return 0
+}
+
+// measurement is everything one benchmark run found out.
+type measurement struct {
+	origins       int
+	build         buildStats
+	refresh       time.Duration
+	refreshed     int
+	counts        map[store.State]int
+	built, closed []dbFile
+	bands         [3]band
+	classes       []string
+	samples       map[string][]sample
+	peakRSS       int64 // bytes; -1 unknown
+}
+
+func bench(ctx context.Context, cfg config, out io.Writer) error {
+	origins := (cfg.docs + cfg.pages - 1) / cfg.pages
+	fmt.Fprintf(out, "indexbench: testweb.Generate %d origins x %d pages (seed %d) = %d documents, %d outcomes per commit\n",
+		origins, cfg.pages, cfg.seed, origins*cfg.pages, cfg.batch)
+	fmt.Fprintf(out, "load average at start: %s\n", loadAverage())
+
+	path := cfg.db
+	if path == "" {
+		dir, err := os.MkdirTemp("", "indexbench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		path = filepath.Join(dir, "crawl.db")
+	} else if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("-db %s: want a new file (it exists, or cannot be checked: %v)", path, err)
+	}
+	m, err := measure(ctx, cfg, origins, path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "load average at end: %s\n", loadAverage())
+	if cfg.db != "" {
+		fmt.Fprintf(out, "database kept: %s (try: mandelbot search --store sqlite:%s WORDS)\n", path, path)
+	}
+	fmt.Fprintln(out)
+	return report(out, m)
+}
+
+// measure builds the index at path, refreshes it, times the query set and closes it.
+func measure(ctx context.Context, cfg config, origins int, path string) (measurement, error) {
+	m := measurement{origins: origins, peakRSS: -1}
+	st, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		return m, err
+	}
+	defer st.Close()
+	var df docFreq
+	now := time.Now().UTC().Truncate(time.Second)
+	w := newWeb(origins, cfg.pages, cfg.seed)
+	if m.build, err = build(ctx, st, w, cfg.batch, now, func(d store.Document) { df.add(d.Title, d.Text) }); err != nil {
+		return m, err
+	}
+	t := time.Now()
+	if m.refreshed, err = st.RefreshIndex(ctx); err != nil {
+		return m, err
+	}
+	m.refresh = time.Since(t)
+	if m.counts, err = st.Counts(ctx); err != nil {
+		return m, err
+	}
+	if m.built, err = dbFiles(path); err != nil {
+		return m, err
+	}
+
+	qs, classes, err := querySet(&df, cfg.queries, cfg.seed)
+	if err != nil {
+		return m, err
+	}
+	m.classes = classes
+	m.bands[0], m.bands[1], m.bands[2], _ = df.bands()
+	if m.samples, err = timeQueries(ctx, st, qs, cfg.repeat, cfg.limit); err != nil {
+		return m, err
+	}
+	if err := st.Close(); err != nil {
+		return m, err
+	}
+	if m.closed, err = dbFiles(path); err != nil {
+		return m, err
+	}
+	if rss, ok := selfPeakRSS(); ok {
+		m.peakRSS = rss
+	}
+	return m, nil
+}

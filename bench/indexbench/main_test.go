@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDBFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "crawl.db")
+	for name, size := range map[string]int{"": 4096, "-wal": 1000, "-shm": 32768} {
+		if err := os.WriteFile(path+name, make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := dbFiles(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := dataBytes(files); got != 5096 { // the -shm file is not data
+		t.Errorf("dataBytes = %d, want 5096", got)
+	}
+	os.Remove(path + "-wal")
+	os.Remove(path + "-shm")
+	files, err = dbFiles(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files[1].Size != -1 || dataBytes(files) != 4096 {
+		t.Errorf("after the WAL is gone: %+v", files)
+	}
+}
+
+func TestParseLoadAvg(t *testing.T) {
+	if got := parseLoadAvg("0.52 1.10 2.05 1/151 29514\n"); got != "0.52 1.10 2.05" {
+		t.Errorf("parseLoadAvg = %q", got)
+	}
+	if got := parseLoadAvg(""); got != "unavailable" {
+		t.Errorf("parseLoadAvg of nothing = %q", got)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	var out, errOut strings.Builder
+	for _, args := range [][]string{{"-docs", "0"}, {"-batch", "-1"}, {"extra"}, {"-nosuchflag"}} {
+		if code := run(args, &out, &errOut); code != 2 {
+			t.Errorf("run(%q) = %d, want 2", args, code)
+		}
+	}
+}
+
+// -db refuses an existing file: the benchmark measures a fresh index.
+func TestExistingDBRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "crawl.db")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut strings.Builder
+	if code := run([]string{"-docs", "10", "-pages", "5", "-db", path}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "want a new file") {
+		t.Errorf("run with an existing -db = %d, %q", code, errOut.String())
+	}
+}
+
+// A whole run on a tiny web prints every table.
+func TestSmallRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kept.db")
+	var out, errOut strings.Builder
+	if code := run([]string{"-docs", "200", "-pages", "20", "-queries", "2", "-repeat", "1", "-db", path}, &out, &errOut); code != 0 {
+		t.Fatalf("run = %d: %s", code, errOut.String())
+	}
+	for _, want := range []string{"| commit (inside Store.Commit) |", "| bytes per document", "| 1 rare word", "| all ", "database kept: " + path} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("-db file not kept: %v", err)
+	}
+}
