@@ -373,6 +373,10 @@ func TestRule07_GroupSelection(t *testing.T) {
 	if v := zero.Test("/x"); !v.Allowed || v.Reason != ReasonNoGroup {
 		t.Errorf("zero Group: %+v", v)
 	}
+	var zeroRobots Robots
+	if g := zeroRobots.For(ourAgent); g.Selection() != SelectedNone || !g.Test("/").Allowed {
+		t.Error("zero Robots: everything must be allowed")
+	}
 	var nilRobots *Robots
 	if g := nilRobots.For(ourAgent); g == nil || !g.Test("/").Allowed {
 		t.Error("nil Robots: For must return a group that allows everything")
@@ -403,6 +407,36 @@ func TestRule08_Sitemaps(t *testing.T) {
 	}
 	// A Sitemap line inside a group does not touch the group.
 	checkAgent(t, body, ourAgent, block("/x"))
+
+	// What counts as an absolute URL with a host.
+	for _, tc := range []struct {
+		value string
+		ok    bool
+	}{
+		{"https://example.com/sitemap.xml", true},
+		{"HTTP://EXAMPLE.COM", true},
+		{"http://example.com:8080/s.xml?x=1", true},
+		{"http://user@example.com/s", true},
+		{"ftp://example.com/s.xml", true}, // any scheme: the crawler decides what it fetches
+		{"git+ssh://host/x", true},
+		{"http://[::1]/s", true},
+		{"example.com/sitemap.xml", false},
+		{"/sitemap.xml", false},
+		{"//example.com/s.xml", false},
+		{"http://", false},
+		{"http:///s.xml", false},
+		{"http://:80/s.xml", false},
+		{"http://user@/s", false},
+		{"1http://example.com/", false},
+		{"ht tp://example.com/", false},
+		{"http://exa mple.com/", false},
+		{"http:example.com", false},
+	} {
+		r := Parse(robotsOf("Sitemap: " + tc.value))
+		if got := len(r.Sitemaps()) == 1; got != tc.ok {
+			t.Errorf("Sitemap %q kept = %v, want %v (notes %v)", tc.value, got, tc.ok, r.Notes())
+		}
+	}
 }
 
 // robots-semantics.md rule 9: Crawl-delay is parsed and exposed per group,
