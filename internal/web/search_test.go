@@ -101,8 +101,18 @@ func TestSearchEscapesHostileContent(t *testing.T) {
 	}
 	// The snippet shows the page's text, tags and all, as text.
 	home := titles[`Quasar <script>window.pwned=1</script> "quoted" & 'single'`]
-	if s := text(firstClass(home, "snippet")); !strings.Contains(s, "<img src=x onerror=alert(1)>") {
+	snippet := firstClass(home, "snippet")
+	if s := text(snippet); !strings.Contains(s, "<img src=x onerror=alert(1)>") {
 		t.Errorf("snippet = %q, want the markup shown as text", s)
+	}
+	var marks []string
+	each(snippet, func(n *html.Node) {
+		if n.Data == "mark" {
+			marks = append(marks, text(n))
+		}
+	})
+	if len(marks) != 2 {
+		t.Errorf("snippet marks %q, want both occurrences of quasar", marks)
 	}
 }
 
