@@ -1,54 +1,79 @@
 package robotstxt
 
-import "strings"
+import "math/bits"
 
-// lineReader splits text into lines ending at CR, LF or CRLF, in any mix
-// (robots-semantics.md rule 1). Unlike bufio.Scanner it has no line length
-// limit and splits on a lone CR. It runs in linear time: the positions of
-// the next CR and the next LF are each searched for once per occurrence.
-// The zero value is not ready; use newLineReader.
-type lineReader struct {
-	s      string
-	pos    int // start of the next line
-	nextLF int // index of the next LF at or after pos, len(s) if none, -1 if unknown
-	nextCR int // the same for CR
+// lineScanner splits text into lines ending at CR, LF or CRLF, in any mix
+// (robots-semantics.md rule 1), and in the same pass finds where each
+// line's comment starts and the colon before it (rule 2). Unlike
+// bufio.Scanner it has no line length limit and splits on a lone CR. It
+// reads eight octets at a time and runs in linear time. The zero value is
+// not ready; use newLineScanner.
+type lineScanner struct {
+	s   string
+	pos int // start of the next line
 }
 
-func newLineReader(s string) lineReader {
-	return lineReader{s: s, nextLF: -1, nextCR: -1}
+func newLineScanner(s string) lineScanner { return lineScanner{s: s} }
+
+// scannedLine is one line of text without its terminator.
+type scannedLine struct {
+	text       string
+	colon      int  // index in text of the first ":" before any "#", or -1
+	hash       int  // index in text of the first "#", or -1
+	terminated bool // a line terminator followed the line
 }
 
-// next returns the next line without its terminator, and whether a
-// terminator followed it. ok is false when the text is exhausted; a
+// next returns the next line; ok is false when the text is exhausted. A
 // terminator at the very end does not start another line.
-func (r *lineReader) next() (line string, terminated, ok bool) {
-	if r.pos >= len(r.s) {
-		return "", false, false
+func (sc *lineScanner) next() (l scannedLine, ok bool) {
+	s, start := sc.s, sc.pos
+	if start >= len(s) {
+		return l, false
 	}
-	if r.nextLF < r.pos {
-		r.nextLF = indexFrom(r.s, '\n', r.pos)
+	l.colon, l.hash = -1, -1
+	i := start
+	for {
+		i = nextSpecial(s, i)
+		if i == len(s) {
+			l.text = s[start:]
+			sc.pos = len(s)
+			return l, true
+		}
+		switch s[i] {
+		case ':':
+			if l.colon < 0 && l.hash < 0 {
+				l.colon = i - start
+			}
+		case '#':
+			if l.hash < 0 {
+				l.hash = i - start
+			}
+		default: // CR or LF
+			l.text, l.terminated = s[start:i], true
+			sc.pos = i + 1
+			if s[i] == '\r' && sc.pos < len(s) && s[sc.pos] == '\n' {
+				sc.pos++
+			}
+			return l, true
+		}
+		i++
 	}
-	if r.nextCR < r.pos {
-		r.nextCR = indexFrom(r.s, '\r', r.pos)
-	}
-	end := min(r.nextLF, r.nextCR)
-	line = r.s[r.pos:end]
-	if end == len(r.s) {
-		r.pos = end
-		return line, false, true
-	}
-	r.pos = end + 1
-	if r.s[end] == '\r' && r.pos < len(r.s) && r.s[r.pos] == '\n' {
-		r.pos++
-	}
-	return line, true, true
 }
 
-// indexFrom returns the index of the first c in s at or after from, or
-// len(s) when there is none.
-func indexFrom(s string, c byte, from int) int {
-	if i := strings.IndexByte(s[from:], c); i >= 0 {
-		return from + i
+// nextSpecial returns the index of the first octet at or after i that is
+// LF, CR, "#" or ":", or len(s) if there is none.
+func nextSpecial(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		w := load64(s, i)
+		if m := equalOctets(w, '\n') | equalOctets(w, '\r') | equalOctets(w, '#') | equalOctets(w, ':'); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '\n', '\r', '#', ':':
+			return i
+		}
 	}
 	return len(s)
 }

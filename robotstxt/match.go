@@ -43,15 +43,29 @@ const (
 type crule struct {
 	prefix string // the literal before the first wildcard; the target must start with it
 	// head is the first octets of prefix, up to 8, little-endian, as
-	// headOf reads them from a target; headMask covers those octets.
-	head, headMask uint64
+	// headOf reads them from a target.
+	head   uint64
+	minLen uint32 // the shortest target that can match
+	rule   uint32 // index in matcher.rules
+	wild   uint32 // for kindWild and kindWildEnd: index in matcher.wilds
+	kind   ruleKind
+}
+
+// wildRule is what a rule with wildcards has beyond a crule.
+type wildRule struct {
 	// need is the octetSet of the segments after the prefix: a target
 	// whose set lacks one of its members cannot match.
 	need         octetSet
 	segLo, segHi uint32 // the non-empty literals after the prefix: matcher.segs[segLo:segHi]
-	minLen       uint32 // the shortest target that can match
-	rule         uint32 // index in matcher.rules
-	kind         ruleKind
+}
+
+// headMask covers the octets of a crule's head: the first min(n, 8) of a
+// prefix of n octets.
+func headMask(n int) uint64 {
+	if n >= 8 {
+		return ^uint64(0)
+	}
+	return 1<<(8*n) - 1
 }
 
 // matcher is the immutable compiled form of a group's rules. compiled
@@ -63,6 +77,7 @@ type crule struct {
 type matcher struct {
 	rules    []Rule // the group's rules, file order
 	compiled []crule
+	wilds    []wildRule
 	segs     []string
 	general  []uint32
 	start    *[257]uint32 // nil when the group is small: then general lists every rule
@@ -89,7 +104,7 @@ func compile(rules []Rule) *matcher {
 	slices.Sort(keys)
 	m := &matcher{rules: rules, compiled: make([]crule, len(keys))}
 	for i, k := range keys {
-		m.compiled[i] = m.compileRule(uint32(k))
+		m.compileRule(&m.compiled[i], uint32(k))
 	}
 	if len(keys) < bucketMinRules {
 		m.general = make([]uint32, len(keys))
@@ -122,51 +137,25 @@ func compile(rules []Rule) *matcher {
 	return m
 }
 
-// compileRule splits the pattern of m.rules[ri] into its literal segments,
-// appending them to m.segs.
-func (m *matcher) compileRule(ri uint32) crule {
-	c := m.splitRule(ri)
-	c.head = headOf(c.prefix)
-	c.headMask = 1<<(8*min(len(c.prefix), 8)) - 1
-	if len(c.prefix) >= 8 {
-		c.headMask = ^uint64(0)
-	}
-	return c
-}
-
-// headOf returns the first 8 octets of s (fewer when s is shorter, the
-// rest zero) as a little-endian word.
-func headOf(s string) uint64 {
-	if len(s) >= 8 {
-		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	}
-	var h uint64
-	for i := min(len(s), 8) - 1; i >= 0; i-- {
-		h = h<<8 | uint64(s[i])
-	}
-	return h
-}
-
-// splitRule does the work of compileRule but for the head.
-func (m *matcher) splitRule(ri uint32) crule {
+// compileRule compiles m.rules[ri] into c, a zero crule: it splits the
+// pattern into its literal segments, appending them to m.segs.
+func (m *matcher) compileRule(c *crule, ri uint32) {
 	p := m.rules[ri].Pattern
 	anchored := p[len(p)-1] == '$' // rule 15: "$" is special only as the last octet
 	if anchored {
 		p = p[:len(p)-1]
 	}
-	c := crule{rule: ri, segLo: uint32(len(m.segs))}
+	c.rule = ri
 	star := strings.IndexByte(p, '*')
 	if star < 0 {
-		c.prefix = literalToMatch(p)
-		c.minLen = uint32(len(c.prefix))
+		c.setPrefix(literalToMatch(p))
 		if anchored {
 			c.kind = kindExact
 		}
-		return c
+		return
 	}
-	c.prefix = literalToMatch(p[:star])
-	c.minLen = uint32(len(c.prefix))
+	c.setPrefix(literalToMatch(p[:star]))
+	w := wildRule{segLo: uint32(len(m.segs))}
 	rest := p[star+1:]
 	for rest != "" {
 		part := rest
@@ -181,24 +170,41 @@ func (m *matcher) splitRule(ri uint32) crule {
 		seg := literalToMatch(part)
 		m.segs = append(m.segs, seg)
 		c.minLen += uint32(len(seg))
-		c.need.add(seg)
+		w.need.add(seg)
 	}
-	c.segHi = uint32(len(m.segs))
+	w.segHi = uint32(len(m.segs))
 	switch {
-	case c.segHi == c.segLo || anchored && p[len(p)-1] == '*':
-		// "/a*", "/a**" and "/a*$" match what "/a" matches; a trailing
-		// segment after "*$" cannot exist, so "/*x*$" is "/*x".
-		if c.segHi == c.segLo {
-			c.kind = kindPrefix
-		} else {
-			c.kind = kindWild
-		}
-	case anchored:
+	case w.segHi == w.segLo:
+		c.kind = kindPrefix // "/a*", "/a**" and "/a*$" match what "/a" matches
+		return
+	case anchored && p[len(p)-1] != '*':
 		c.kind = kindWildEnd
 	default:
-		c.kind = kindWild
+		c.kind = kindWild // "/*x*$" matches what "/*x" matches
 	}
-	return c
+	c.wild = uint32(len(m.wilds))
+	m.wilds = append(m.wilds, w)
+}
+
+// setPrefix sets the literal before the first wildcard, its head and the
+// least length of a target.
+func (c *crule) setPrefix(prefix string) {
+	c.prefix = prefix
+	c.head = headOf(prefix)
+	c.minLen = uint32(len(prefix))
+}
+
+// headOf returns the first 8 octets of s (fewer when s is shorter, the
+// rest zero) as a little-endian word.
+func headOf(s string) uint64 {
+	if len(s) >= 8 {
+		return load64(s, 0)
+	}
+	var h uint64
+	for i := len(s) - 1; i >= 0; i-- {
+		h = h<<8 | uint64(s[i])
+	}
+	return h
 }
 
 // matchesAfterPrefix reports whether the rule matches u, a match target
@@ -211,7 +217,8 @@ func (m *matcher) matchesAfterPrefix(c *crule, u string) bool {
 		return len(u) == len(c.prefix)
 	}
 	pos := len(c.prefix)
-	segs := m.segs[c.segLo:c.segHi]
+	w := &m.wilds[c.wild]
+	segs := m.segs[w.segLo:w.segHi]
 	if c.kind == kindWildEnd {
 		segs = segs[:len(segs)-1]
 	}
@@ -223,7 +230,7 @@ func (m *matcher) matchesAfterPrefix(c *crule, u string) bool {
 		pos += i + len(seg)
 	}
 	if c.kind == kindWildEnd {
-		tail := m.segs[c.segHi-1]
+		tail := m.segs[w.segHi-1]
 		return len(u)-pos >= len(tail) && u[len(u)-len(tail):] == tail
 	}
 	return true
@@ -311,7 +318,7 @@ type query struct {
 // matches reports whether rule c matches the target.
 func (m *matcher) matches(c *crule, q *query) bool {
 	u := q.u
-	if len(u) < int(c.minLen) || q.head&c.headMask != c.head ||
+	if len(u) < int(c.minLen) || q.head&headMask(len(c.prefix)) != c.head ||
 		len(c.prefix) > 8 && u[8:len(c.prefix)] != c.prefix[8:] {
 		return false
 	}
@@ -320,7 +327,7 @@ func (m *matcher) matches(c *crule, q *query) bool {
 			q.have.add(u)
 			q.haveSet = true
 		}
-		if !c.need.subsetOf(&q.have) {
+		if !m.wilds[c.wild].need.subsetOf(&q.have) {
 			return false
 		}
 	}

@@ -1,5 +1,7 @@
 package robotstxt
 
+import "strings"
+
 // This file implements the one normalisation that patterns and match
 // targets share (robots-semantics.md rule 13, RFC 9309 §2.2.2):
 //
@@ -80,22 +82,12 @@ func escapeAt(s string, i int) (byte, bool) {
 
 // plainPrefix returns a length p, a multiple of 8, such that s[:p] holds
 // only printable ASCII other than "%": octets normalisation copies as
-// they are. It reads s eight octets at a time with the classic has-less
-// and has-zero word tricks, which say exactly whether some octet of a word
-// is below 0x21, equal to 0x7F or "%", or has its high bit set.
+// they are. It reads s eight octets at a time.
 func plainPrefix(s string) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		below := (w - 0x21*ones) &^ w
-		del := (w ^ 0x7F*ones - ones) &^ (w ^ 0x7F*ones)
-		pct := (w ^ '%'*ones - ones) &^ (w ^ '%'*ones)
-		if (w|below|del|pct)&highs != 0 {
+		w := load64(s, i)
+		if belowOctets(w, 0x21)|equalOctets(w, 0x7F)|equalOctets(w, '%') != 0 {
 			break
 		}
 	}
@@ -180,6 +172,9 @@ func normalizePattern(value string) string {
 // becomes "$". Every "%" of a display form starts a canonical escape, so a
 // plain substring search cannot misfire.
 func literalToMatch(seg string) string {
+	if strings.IndexByte(seg, '%') < 0 {
+		return seg
+	}
 	n, same := normalizedLen(seg, true)
 	if same {
 		return seg

@@ -119,48 +119,42 @@ func (p *parser) run(s string) {
 		lines = strings.Count(s, "\r")
 	}
 	p.rules = make([]Rule, 0, lines+1)
-	// The same for User-agent lines, counted loosely.
-	agents := strings.Count(s, "gent") + strings.Count(s, "GENT")
-	p.agents = make([]Agent, 0, agents)
-	p.agentRaw = make([]string, 0, agents)
-	p.raws = make([]rawGroup, 0, agents)
 	badUTF8 := !utf8.ValidString(s)
 	content := false
-	lr := newLineReader(s)
+	sc := newLineScanner(s)
 	for {
-		line, terminated, ok := lr.next()
+		l, ok := sc.next()
 		if !ok {
 			break
 		}
 		p.line++
-		if !terminated && p.cutLast {
-			p.note(p.line, NoteCutByLimit, line, 0)
+		if !l.terminated && p.cutLast {
+			p.note(p.line, NoteCutByLimit, l.text, 0)
 			break
 		}
-		if badUTF8 && !utf8.ValidString(line) {
-			p.note(p.line, NoteInvalidUTF8, line, 0)
+		if badUTF8 && !utf8.ValidString(l.text) {
+			p.note(p.line, NoteInvalidUTF8, l.text, 0)
 			badUTF8 = false
 		}
 		if !content {
-			if t := trimBlank(line); t != "" {
+			if t := trimBlank(l.text); t != "" {
 				content = true
 				if t[0] == '<' {
-					p.note(p.line, NoteHTML, line, 0)
+					p.note(p.line, NoteHTML, l.text, 0)
 				}
 			}
 		}
-		p.parseLine(line)
+		p.parseLine(l)
 	}
 	p.r.lines = p.line
 }
 
 // parseLine handles one line: <field>:<value>[#comment] (rule 2).
-func (p *parser) parseLine(line string) {
-	text := line
-	if i := strings.IndexByte(text, '#'); i >= 0 {
-		text = text[:i]
+func (p *parser) parseLine(l scannedLine) {
+	line, text, colon := l.text, l.text, l.colon
+	if l.hash >= 0 {
+		text = text[:l.hash]
 	}
-	colon := strings.IndexByte(text, ':')
 	if colon < 0 {
 		if trimBlank(text) != "" {
 			p.note(p.line, NoteNoColon, line, 0)
