@@ -373,6 +373,9 @@ func isMatchForm(s string) bool {
 	if s == "" || s[0] == '?' {
 		return false
 	}
+	if isPlain(s) {
+		return true
+	}
 	i := plainPrefix(s)
 	for ; i < len(s); i++ {
 		switch octetClass[s[i]] {

@@ -85,13 +85,35 @@ func escapeAt(s string, i int) (byte, bool) {
 // they are. It reads s eight octets at a time.
 func plainPrefix(s string) int {
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := load64(s, i)
-		if belowOctets(w, 0x21)|equalOctets(w, 0x7F)|equalOctets(w, '%') != 0 {
-			break
-		}
+	for ; i+8 <= len(s) && plainWord(load64(s, i)); i += 8 {
 	}
 	return i
+}
+
+// isPlain reports whether s holds only printable ASCII other than "%",
+// which normalisation leaves as it is. The octets past the last whole
+// word are checked by reading the last eight octets again.
+func isPlain(s string) bool {
+	p := plainPrefix(s)
+	switch {
+	case p == len(s):
+		return true
+	case len(s) >= 8 && len(s)-p < 8:
+		return plainWord(load64(s, len(s)-8))
+	case len(s) < 8:
+		w := uint64(0x6161616161616161) // "aaaaaaaa"
+		for i := 0; i < len(s); i++ {
+			w = w&^(0xFF<<(8*i)) | uint64(s[i])<<(8*i)
+		}
+		return plainWord(w)
+	}
+	return false
+}
+
+// plainWord reports whether every octet of w is printable ASCII other
+// than "%".
+func plainWord(w uint64) bool {
+	return belowOctets(w, 0x21)|equalOctets(w, 0x7F)|equalOctets(w, '%') == 0
 }
 
 // normalizedLen returns the length of the normalised form of s and whether
@@ -160,6 +182,9 @@ func appendNormalized(dst []byte, s string, match bool) []byte {
 // normalizePattern returns the display form of a rule's value. It returns
 // value itself, without allocating, when value is already normalised.
 func normalizePattern(value string) string {
+	if isPlain(value) {
+		return value
+	}
 	n, same := normalizedLen(value, false)
 	if same {
 		return value

@@ -61,3 +61,28 @@ func TestRule13_PatternDisplayForm(t *testing.T) {
 		}
 	}
 }
+
+// isPlain is exact for every octet at every position of short and long
+// strings (the tail of a string is read as an overlapping or padded word).
+func TestIsPlainIsExact(t *testing.T) {
+	for n := 1; n <= 20; n++ {
+		for pos := range n {
+			for b := range 256 {
+				buf := []byte("/abcdefghijklmnopqrst"[:n])
+				buf[pos] = byte(b)
+				want := true
+				for _, c := range buf {
+					if c <= 0x20 || c >= 0x7F || c == '%' {
+						want = false
+					}
+				}
+				if got := isPlain(string(buf)); got != want {
+					t.Fatalf("isPlain(%q) = %v, want %v", buf, got, want)
+				}
+			}
+		}
+	}
+	if !isPlain("") {
+		t.Error(`isPlain("") = false`)
+	}
+}
