@@ -30,6 +30,13 @@
 // ASCII case-insensitively, version and comments dropped, digits kept),
 // else the * group, else nothing applies and everything is allowed.
 //
+// Where robots-semantics.md is silent, this package decides:
+// User-agent lines at the end of a file with no Allow or Disallow line
+// after them are no group, as the seed defines a group (the crawler falls
+// back to *); the first valid Crawl-delay of a group counts; a Sitemap
+// value must be an absolute URL with a host; a "%" that starts no escape is
+// the literal percent, %25.
+//
 // # Matching (section B)
 //
 // The target is a URL's path and query as requested. Patterns and targets
@@ -39,8 +46,9 @@
 // the literal "*" and "$". Matching is a case-sensitive prefix match where
 // "*" matches any octets and a final "$" anchors the end. The matching rule
 // with the longest normalised pattern wins, Allow on a tie; no match means
-// allowed; /robots.txt is always allowed. Empty Allow and Disallow values
-// are no rules.
+// allowed, and among equals the earliest line decides; /robots.txt itself
+// (not /robots.txt?x) is always allowed. Empty Allow and Disallow values
+// are no rules. Each Verdict names the deciding rule and its line.
 //
 // # Limits, cost and concurrency
 //

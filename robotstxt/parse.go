@@ -13,7 +13,9 @@ import (
 // Only the first DefaultMaxBytes octets are read unless MaxBytes says
 // otherwise (rule 10). Parse does not keep body; the caller may reuse it.
 func Parse(body []byte, opts ...Option) *Robots {
-	p := parser{cfg: newConfig(opts)}
+	// The parser's scratch state dies with this call; only the Robots
+	// is kept.
+	p := parser{cfg: newConfig(opts), r: new(Robots)}
 	src := body
 	if len(body) > p.cfg.maxBytes {
 		src = body[:p.cfg.maxBytes]
@@ -24,7 +26,7 @@ func Parse(body []byte, opts ...Option) *Robots {
 	}
 	p.run(string(src))
 	p.finish()
-	return &p.r
+	return p.r
 }
 
 // field is a recognised robots.txt field.
@@ -89,7 +91,7 @@ type rawGroup struct {
 // parser holds the state of one Parse call.
 type parser struct {
 	cfg     config
-	r       Robots
+	r       *Robots // the result
 	cutLast bool // the size limit cut the last line
 
 	line     int // current line number
