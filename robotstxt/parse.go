@@ -92,7 +92,7 @@ type rawGroup struct {
 type parser struct {
 	cfg     config
 	r       *Robots // the result
-	cutLast bool // the size limit cut the last line
+	cutLast bool    // the size limit cut the last line
 
 	line     int // current line number
 	state    parseState
