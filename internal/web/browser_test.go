@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,4 +150,48 @@ func shoot(t *testing.T, tab context.Context, name string) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s", p)
+}
+
+// The other pages in a real browser: the tester form posts (multipart, same-origin, past the
+// cross-origin protection and the CSP's form-action) and shows its verdicts; the dashboard and
+// the explain page render with their stylesheet.
+func TestBrowserTesterDashboardExplain(t *testing.T) {
+	st, web := crawlSky(t)
+	srv := newSite(t, st, func(o *Options) { o.Now = time.Now })
+	tab := newBrowser(t)
+
+	run(t, tab, "tester", chromedp.Steps(
+		chromedp.Navigate(srv.URL+"/robots"),
+		chromedp.WaitVisible(chromedp.CSS(`#robots`)),
+		// seed 000 "precedence": /doc is shorter than /*.pdf and has no effect.
+		chromedp.SendKeys(chromedp.CSS(`#robots`), "User-agent: Mandelbot\nDisallow: /*.pdf\nAllow: /files\nAllow: /doc\nDissallow: /typo\n"),
+		chromedp.SendKeys(chromedp.CSS(`#urls`), "https://a.test/doc.pdf\n/files.pdf\n"),
+		chromedp.Click(chromedp.CSS(`form.tester button`)),
+		chromedp.WaitVisible(chromedp.CSS(`.report`)),
+	))
+	type row struct{ Verdict, Rule string }
+	rows := run(t, tab, "verdicts", chromedp.Evaluate[[]row](`Array.from(document.querySelectorAll(".verdicts tbody tr")).map(r => ({
+		Verdict: r.cells[1].textContent.trim(), Rule: r.cells[3].textContent.trim()}))`))
+	if want := []row{{"DISALLOWED", "Disallow: /*.pdf"}, {"ALLOWED", "Allow: /files"}}; fmt.Sprint(rows) != fmt.Sprint(want) {
+		t.Errorf("verdicts %v, want %v", rows, want)
+	}
+	shoot(t, tab, "robots-tester.png")
+
+	run(t, tab, "dashboard", chromedp.Steps(
+		chromedp.Navigate(srv.URL+"/dashboard"),
+		chromedp.WaitVisible(chromedp.CSS(`table.origins`)),
+	))
+	if got := run(t, tab, "origin", chromedp.Text(chromedp.CSS(`table.origins tbody td`))); got != web.Origin("sky") {
+		t.Errorf("first origin %q, want %q", got, web.Origin("sky"))
+	}
+	shoot(t, tab, "dashboard.png")
+
+	run(t, tab, "explain", chromedp.Steps(
+		chromedp.Navigate(srv.URL+"/explain?url="+url.QueryEscape(web.URL("sky", "/vault/charts"))),
+		chromedp.WaitVisible(chromedp.CSS(`.answer`)),
+	))
+	if got := run(t, tab, "badge", chromedp.Text(chromedp.CSS(`.answer .badge`))); got != "not crawled · blocked by robots.txt" {
+		t.Errorf("explain badge %q", got)
+	}
+	shoot(t, tab, "explain.png")
 }

@@ -157,7 +157,15 @@ func (s *server) fail(w http.ResponseWriter, r *http.Request, api bool, err erro
 		writeJSONError(w, status, msg)
 		return
 	}
-	s.write(w, r, view{name: "error", status: status, title: http.StatusText(status), data: errorData{Status: status, Message: msg}})
+	s.write(w, r, view{name: "error", status: status, title: http.StatusText(status), data: errorData{Status: status, Message: sentence(msg)}})
+}
+
+// sentence capitalises the first letter of an ASCII message for a page.
+func sentence(msg string) string {
+	if msg != "" && 'a' <= msg[0] && msg[0] <= 'z' {
+		return string(msg[0]-'a'+'A') + msg[1:]
+	}
+	return msg
 }
 
 type errorData struct {
