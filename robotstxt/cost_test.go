@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -80,5 +81,52 @@ func TestRule19_MatchingIsLinear(t *testing.T) {
 	}
 	if avg := time.Since(start) / runs; avg > 5*time.Millisecond {
 		t.Errorf("normalised target: average Test took %v, bound 5 ms", avg)
+	}
+}
+
+// robots-semantics.md rules 10 and 11: parsing never fails, and never
+// takes more than linear time either, whatever the shape of the input.
+// Each body is parsed at 32 KB and at 512 KB: sixteen times the input
+// takes 16 to 40 times as long (sorting, caches and the garbage collector
+// add to linear), a quadratic cost would take 256 times. The bound, 100
+// times, best of three runs each, leaves room for a loaded machine.
+func TestRule11_ParsingIsLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing test")
+	}
+	shapes := map[string]func(i int) string{
+		"distinct agents, one group": func(i int) string { return "User-agent: bot" + strconv.Itoa(i) + "\n" },
+		"one agent, many groups":     func(i int) string { return "User-agent: bot\nDisallow: /" + strconv.Itoa(i) + "\n" },
+		"agents named twice":         func(i int) string { return "User-agent: b" + strconv.Itoa(i/2) + "\nAllow: /x\n" },
+		"distinct sitemaps":          func(i int) string { return "Sitemap: https://e.com/" + strconv.Itoa(i) + "\n" },
+		"wildcard rules":             func(i int) string { return "Disallow: /*a*" + strconv.Itoa(i) + "*$\n" },
+		"comments, CR only":          func(i int) string { return "# " + strconv.Itoa(i) + ": #:\r" },
+		"no colon":                   func(i int) string { return "junk " + strconv.Itoa(i) + "\n" },
+	}
+	build := func(line func(int) string, size int) []byte {
+		const tail = "\nDisallow: /x\n" // so that the last User-agent lines form a group
+		var b strings.Builder
+		b.WriteString("User-agent: *\n")
+		for i := 0; b.Len() < size; i++ {
+			b.WriteString(line(i))
+		}
+		return []byte(b.String()[:size-len(tail)] + tail)
+	}
+	best := func(body []byte) time.Duration {
+		d := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			r := Parse(body)
+			r.For("bot7").Test("/a/b")
+			d = min(d, time.Since(start))
+		}
+		return d
+	}
+	for name, line := range shapes {
+		small, large := best(build(line, 32000)), best(build(line, 512000))
+		t.Logf("%-28s 32 KB %8v, 512 KB %8v", name, small, large)
+		if large > 100*small+5*time.Millisecond {
+			t.Errorf("%s: 16x the input took %.0fx the time", name, float64(large)/float64(small))
+		}
 	}
 }

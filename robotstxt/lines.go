@@ -1,6 +1,9 @@
 package robotstxt
 
-import "math/bits"
+import (
+	"math/bits"
+	"strings"
+)
 
 // lineScanner splits text into lines ending at CR, LF or CRLF, in any mix
 // (robots-semantics.md rule 1), and in the same pass finds where each
@@ -11,9 +14,13 @@ import "math/bits"
 type lineScanner struct {
 	s   string
 	pos int // start of the next line
+	// The index of the next LF and of the next CR at or after some point,
+	// len(s) if none, -1 if not searched yet: a comment's end is found
+	// with them, each searched for once per occurrence.
+	nextLF, nextCR int
 }
 
-func newLineScanner(s string) lineScanner { return lineScanner{s: s} }
+func newLineScanner(s string) lineScanner { return lineScanner{s: s, nextLF: -1, nextCR: -1} }
 
 // scannedLine is one line of text without its terminator.
 type scannedLine struct {
@@ -45,9 +52,9 @@ func (sc *lineScanner) next() (l scannedLine, ok bool) {
 				l.colon = i - start
 			}
 		case '#':
-			if l.hash < 0 {
-				l.hash = i - start
-			}
+			// The rest of the line is comment: skip to its end.
+			l.hash = i - start
+			i = sc.lineEnd(i) - 1
 		default: // CR or LF
 			l.text, l.terminated = s[start:i], true
 			sc.pos = i + 1
@@ -58,6 +65,27 @@ func (sc *lineScanner) next() (l scannedLine, ok bool) {
 		}
 		i++
 	}
+}
+
+// lineEnd returns the index of the first CR or LF at or after i, or
+// len(s).
+func (sc *lineScanner) lineEnd(i int) int {
+	if sc.nextLF < i {
+		sc.nextLF = indexFrom(sc.s, '\n', i)
+	}
+	if sc.nextCR < i {
+		sc.nextCR = indexFrom(sc.s, '\r', i)
+	}
+	return min(sc.nextLF, sc.nextCR)
+}
+
+// indexFrom returns the index of the first c in s at or after from, or
+// len(s) when there is none.
+func indexFrom(s string, c byte, from int) int {
+	if i := strings.IndexByte(s[from:], c); i >= 0 {
+		return from + i
+	}
+	return len(s)
 }
 
 // nextSpecial returns the index of the first octet at or after i that is

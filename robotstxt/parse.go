@@ -103,6 +103,7 @@ type parser struct {
 	kid      []int32     // a number for each distinct key, by agent line, set by merges
 	nraw     []int       // by key number: how many written groups name it
 	bodies   []groupBody // allocated, not yet used, by newBody
+	indexed  []bool      // by key number: the key is in r.names
 	rules    []Rule
 	// sitemapLines[i] is the line of Sitemaps()[i]; sitemapIndex maps
 	// each URL to its line once there are more than sitemapScanMax.
@@ -448,7 +449,7 @@ func (p *parser) buildSimple() {
 		}
 		b := p.newBody(p.agents[g.agentLo:g.agentHi:g.agentHi],
 			p.rules[g.ruleLo:g.ruleHi:g.ruleHi], g.delay, g.delayLine != 0)
-		p.addGroup(b, p.keys[g.agentLo:g.agentHi])
+		p.addGroup(b, p.keys[g.agentLo:g.agentHi], p.kid[g.agentLo:g.agentHi])
 	}
 }
 
@@ -519,12 +520,13 @@ func (p *parser) buildMerged() {
 	for _, b := range bodies {
 		var agents []Agent
 		var keys []string
+		var kids []int32
 		if lo, hi := b.agents[0], b.agents[len(b.agents)-1]+1; hi-lo == len(b.agents) {
-			agents, keys = p.agents[lo:hi:hi], p.keys[lo:hi:hi] // contiguous lines
+			agents, keys, kids = p.agents[lo:hi:hi], p.keys[lo:hi], p.kid[lo:hi] // contiguous lines
 		} else {
-			agents, keys = make([]Agent, len(b.agents)), make([]string, len(b.agents))
+			agents, keys, kids = make([]Agent, len(b.agents)), make([]string, len(b.agents)), make([]int32, len(b.agents))
 			for i, ai := range b.agents {
-				agents[i], keys[i] = p.agents[ai], p.keys[ai]
+				agents[i], keys[i], kids[i] = p.agents[ai], p.keys[ai], p.kid[ai]
 			}
 		}
 		var rules []Rule
@@ -541,7 +543,7 @@ func (p *parser) buildMerged() {
 				delay, hasDelay = g.delay, true
 			}
 		}
-		p.addGroup(p.newBody(agents, rules, delay, hasDelay), keys)
+		p.addGroup(p.newBody(agents, rules, delay, hasDelay), keys, kids)
 	}
 }
 
@@ -555,12 +557,14 @@ func encodeInts(v []int) []byte {
 }
 
 // addGroup appends a merged group to the result and indexes its agents;
-// keys[i] is the agentKey of b.agents[i]. A key is in one group only, so
-// repeats can only be within b.
-func (p *parser) addGroup(b *groupBody, keys []string) {
+// keys[i] and kids[i] are the agentKey and key number of b.agents[i]. A
+// key belongs to one group only; each is indexed once.
+func (p *parser) addGroup(b *groupBody, keys []string, kids []int32) {
+	if p.indexed == nil {
+		p.indexed = make([]bool, len(p.nraw))
+	}
 	view := &b.byStar
-	start := len(p.r.names)
-	for _, k := range keys {
+	for i, k := range keys {
 		if k == starKey {
 			if p.r.star == nil {
 				p.r.star = &b.byStar
@@ -568,7 +572,8 @@ func (p *parser) addGroup(b *groupBody, keys []string) {
 			continue
 		}
 		view = &b.byName
-		if !slices.ContainsFunc(p.r.names[start:], func(n agentName) bool { return equalFold(n.key, k) }) {
+		if !p.indexed[kids[i]] {
+			p.indexed[kids[i]] = true
 			p.r.names = append(p.r.names, agentName{key: k, group: &b.byName})
 		}
 	}
