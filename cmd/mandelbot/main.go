@@ -79,6 +79,6 @@ func newRootCommand() *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf("%w (see '%s --help')", err, c.CommandPath())
 	})
-	root.AddCommand(newRobotsCommand(), newCrawlCommand(), newExportCommand(), newSearchCommand())
+	root.AddCommand(newRobotsCommand(), newCrawlCommand(), newExportCommand(), newSearchCommand(), newServeCommand())
 	return root
 }

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/web"
+)
+
+// Limits of the HTTP server behind `mandelbot serve`. The site bounds each request's work
+// (web.DefaultTimeout); these bound the connection around it.
+const (
+	defaultServeAddr = "127.0.0.1:8080"
+	// serveReadHeaderTimeout stops a client that trickles its headers (slowloris).
+	serveReadHeaderTimeout = 5 * time.Second
+	// serveReadTimeout leaves room for the tester's largest form (web.MaxFormBytes) on a slow link.
+	serveReadTimeout = 30 * time.Second
+	// serveWriteTimeout outlasts the site's own request deadline, so the site answers first.
+	serveWriteTimeout = web.DefaultTimeout + 5*time.Second
+	serveIdleTimeout  = 2 * time.Minute
+	// serveMaxHeaderBytes fits the longest query string the site accepts (web.MaxRawQueryBytes).
+	serveMaxHeaderBytes = web.MaxRawQueryBytes + 16<<10
+	// serveShutdownTimeout is how long requests in flight may finish after SIGINT or SIGTERM.
+	serveShutdownTimeout = 10 * time.Second
+)
+
+func newServeCommand() *cobra.Command {
+	var f storeFlags
+	var addr, agent string
+	cmd := &cobra.Command{
+		Use:   "serve [--addr 127.0.0.1:8080] [--data DIR|--store URL] [--agent NAME]",
+		Short: "Serve the search page, JSON API, robots.txt tester, crawl dashboard and /metrics",
+		Long: `Serve a crawl over HTTP: the search page (/), why a URL is in the index or missing
+(/explain), the JSON API (/api/search, as 'mandelbot search --json' prints it), the robots.txt
+tester (/robots: pasted text only, nothing is fetched), the crawl dashboard (/dashboard) and
+Prometheus metrics (/metrics).
+
+The store is opened read-only, so serve can run beside a crawl. Stops cleanly on SIGINT or
+SIGTERM. The default address is loopback; any other prints a warning, since the pages show
+everything the crawl learned.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, _, err := net.SplitHostPort(addr); err != nil {
+				return usageErrorf("--addr %q: want HOST:PORT, e.g. 127.0.0.1:8080: %v", addr, err)
+			}
+			if !isProductToken(agent) {
+				return usageErrorf("--agent must be a product token such as Mandelbot (no spaces, slashes or control characters)")
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			st, err := f.open(ctx, false)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			return serveStore(ctx, st, addr, agent, cmd.OutOrStdout())
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().StringVar(&addr, "addr", defaultServeAddr, "address to listen on, HOST:PORT (port 0 picks a free port)")
+	cmd.Flags().StringVar(&agent, "agent", defaultAgent, "product token the robots.txt tester checks for by default")
+	return cmd
+}
+
+// serveStore serves the site over st on addr until ctx ends, then shuts down gracefully,
+// letting requests in flight finish (at most serveShutdownTimeout). Once it listens it writes
+// "Serving on http://ADDR" to out, with the address actually bound (so port 0 is usable), and
+// "Stopped." when done; a warning comes first when addr is not loopback. Server errors are
+// logged to out. st stays open: the caller owns it (the demo passes the store it crawls into).
+func serveStore(ctx context.Context, st store.Store, addr, agent string, out io.Writer) error {
+	if warn := exposure(addr); warn != "" {
+		fmt.Fprintf(out, "warning: %s\n", warn)
+	}
+	log := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	h, err := web.New(web.Options{Store: st, Agent: agent, Log: log})
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	srv := newHTTPServer(h, log)
+	fmt.Fprintf(out, "Serving on http://%s\n", ln.Addr())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), serveShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		srv.Close()
+		return fmt.Errorf("serve: shut down: %w", err)
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	fmt.Fprintln(out, "Stopped.")
+	return nil
+}
+
+// newHTTPServer wraps h in a server with every timeout and size limit set: net/http has none
+// by default.
+func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: serveReadHeaderTimeout,
+		ReadTimeout:       serveReadTimeout,
+		WriteTimeout:      serveWriteTimeout,
+		IdleTimeout:       serveIdleTimeout,
+		MaxHeaderBytes:    serveMaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}
+
+// exposure returns a warning when addr may be reachable from other machines, or "" for a
+// loopback address. A host name other than localhost is not resolved: it gets the warning.
+func exposure(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "" // Listen reports it
+	}
+	if isLocalhost(host) {
+		return ""
+	}
+	ip, err := netip.ParseAddr(host)
+	switch {
+	case host == "" || (err == nil && ip.IsUnspecified()):
+		return fmt.Sprintf("--addr %s listens on every network interface: anyone who can reach this machine can read the crawl", addr)
+	case err == nil && ip.IsLoopback():
+		return ""
+	}
+	return fmt.Sprintf("--addr %s is not a loopback address: anyone who can reach it can read the crawl", addr)
+}
+
+// isLocalhost reports whether host is "localhost" in any ASCII case (strings.EqualFold would
+// also accept Unicode look-alikes such as the long s).
+func isLocalhost(host string) bool {
+	const want = "localhost"
+	if len(host) != len(want) {
+		return false
+	}
+	for i := 0; i < len(host); i++ {
+		if c := host[i]; c != want[i] && c+'a'-'A' != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// isProductToken reports whether s is a usable robots.txt product token: printable ASCII, no
+// spaces or slashes.
+func isProductToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7f || c == '/' {
+			return false
+		}
+	}
+	return true
+}
