@@ -46,7 +46,7 @@ func (s *server) searchPage(r *http.Request) (view, error) {
 	if trimASCII(data.Query) == "" {
 		return v, nil // the intro
 	}
-	v.title = data.Query + " - Search"
+	v.title = data.Query
 	problem := func(format string, args ...any) (view, error) {
 		data.Problem = fmt.Sprintf(format, args...)
 		v.status = http.StatusBadRequest

@@ -98,3 +98,29 @@ func TestNewNeedsAStore(t *testing.T) {
 		t.Error("New without a store succeeded")
 	}
 }
+
+// The tester is the one POST route: a browser's cross-site POST to it is refused (it has no
+// side effect, but it is no one else's to drive), a same-origin one is served.
+func TestTesterRefusesCrossSitePost(t *testing.T) {
+	srv := newSite(t, newStore(t), nil)
+	form := "robots=User-agent%3A+*%0ADisallow%3A+%2F&urls=%2Fx"
+	for _, tt := range []struct {
+		site string
+		want int
+	}{{"cross-site", http.StatusForbidden}, {"same-origin", http.StatusOK}} {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL+"/robots", strings.NewReader(form))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", tt.site)
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tt.want {
+			t.Errorf("Sec-Fetch-Site: %s: status %d, want %d", tt.site, resp.StatusCode, tt.want)
+		}
+	}
+}
