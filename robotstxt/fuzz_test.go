@@ -7,13 +7,13 @@ import (
 	"testing"
 )
 
-// addCorpusSeeds adds a few real robots.txt files of at most 64 KiB (read
+// addCorpusSeeds adds a few real robots.txt files of at most 8 KiB (read
 // at test time, never copied) to a fuzz target's seed corpus: some
 // well-known ones, then odd ones (BOM, CR only, HTML).
 func addCorpusSeeds(f *testing.F, add func(body []byte)) {
 	dir := filepath.Join(corpusDir, "robots")
 	for _, name := range []string{"www.google.com", "www.wikipedia.org", "www.etsy.com", "4chan.org", "9gag.com"} {
-		if body, err := os.ReadFile(filepath.Join(dir, name)); err == nil && len(body) <= 64<<10 {
+		if body, err := os.ReadFile(filepath.Join(dir, name)); err == nil && len(body) <= 8<<10 {
 			add(body)
 		}
 	}
@@ -21,7 +21,7 @@ func addCorpusSeeds(f *testing.F, add func(body []byte)) {
 	odd := 0
 	for _, e := range entries {
 		body, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil || len(body) > 64<<10 {
+		if err != nil || len(body) > 8<<10 {
 			continue
 		}
 		s := string(body)

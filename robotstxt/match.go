@@ -69,11 +69,11 @@ func headMask(n int) uint64 {
 }
 
 // matcher is the immutable compiled form of a group's rules. compiled
-// holds the matchable rules in precedence order. A target is tried against
-// the rules listed in general and, when the target has a second octet b,
-// those in byOctet[start[b]:start[b+1]]: the rules whose prefix has b after
-// the leading "/". Both lists hold ascending indices into compiled, so
-// walking them merged keeps precedence order.
+// holds the matchable rules in precedence order. A target whose second
+// octet is b can only match the rules in byOctet[start[b]:start[b+1]] (their
+// prefix has b after the leading "/") and those in general (prefixes of
+// fewer than two octets). Both lists hold ascending indices into compiled:
+// the first match of each list is its best, and the lower index wins.
 type matcher struct {
 	rules    []Rule // the group's rules, file order
 	compiled []crule
