@@ -158,3 +158,32 @@ func TestCorpus_ParsingNeverFails(t *testing.T) {
 		t.Error("the corpus should hold each kind of odd file")
 	}
 }
+
+// robots-semantics.md rule 19 on real data: no Test of any corpus URL
+// allocates, with each site's own group.
+func TestCorpus_TestDoesNotAllocate(t *testing.T) {
+	sites := loadCorpus(t)
+	checked := 0
+	for _, s := range sites {
+		var targets []string
+		for _, link := range s.links {
+			if tg, err := PathAndQuery(link); err == nil {
+				targets = append(targets, tg)
+			}
+		}
+		if len(targets) == 0 {
+			continue
+		}
+		g := Parse(s.body).For(ourAgent)
+		g.Test("/") // compile
+		if a := testing.AllocsPerRun(2, func() {
+			for _, tg := range targets {
+				g.Test(tg)
+			}
+		}); a != 0 {
+			t.Errorf("%s: %.1f allocations for %d Tests, want 0", s.name, a, len(targets))
+		}
+		checked += len(targets)
+	}
+	t.Logf("%d URLs tested without allocating", checked)
+}
