@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -38,7 +37,7 @@ func pageBatch(page store.URL, n int, now time.Time) store.Batch {
 // BenchmarkCommitPage measures one crawled page's commit: 1 update + 10 new URLs, on a file in
 // WAL mode, as the crawler does ~20,000 times in its benchmark crawl.
 func BenchmarkCommitPage(b *testing.B) {
-	ctx := context.Background()
+	ctx := b.Context() // cancellable, as the crawler's is
 	s, err := Open(ctx, filepath.Join(b.TempDir(), "crawl.db"), Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -69,7 +68,7 @@ func BenchmarkCommitPage(b *testing.B) {
 // BenchmarkDueURLs measures the frontier's refill query: up to 100 due URLs of one origin, in a
 // store of 20,000 URLs over benchOrigins origins, half of them fetched.
 func BenchmarkDueURLs(b *testing.B) {
-	ctx := context.Background()
+	ctx := b.Context() // cancellable, as the crawler's is
 	s, err := Open(ctx, filepath.Join(b.TempDir(), "crawl.db"), Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -114,7 +113,7 @@ func BenchmarkDueURLs(b *testing.B) {
 // BenchmarkLeaseOrigins measures the scheduler's query for origins with due URLs: the 100
 // earliest of 1,000 origins, in a store of 100,000 URLs, half of them fetched and not due.
 func BenchmarkLeaseOrigins(b *testing.B) {
-	ctx := context.Background()
+	ctx := b.Context() // cancellable, as the crawler's is
 	s, err := Open(ctx, filepath.Join(b.TempDir(), "crawl.db"), Options{})
 	if err != nil {
 		b.Fatal(err)

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -15,31 +14,18 @@ import (
 var ErrUnknownURL = errors.New("update of an unknown URL")
 
 // Commit implements store.Store: one transaction for the whole batch. Commits run one at a time
-// (SQLite has one writer).
+// (SQLite has one writer); once a commit has begun, cancelling ctx no longer stops it (see inTx).
 func (s *Store) Commit(ctx context.Context, b store.Batch) ([]store.URL, error) {
-	if s.readOnly {
-		return nil, fmt.Errorf("sqlite: commit: %w", ErrReadOnly)
-	}
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	// Statements are prepared outside the transaction: the writer has one connection, which the
-	// transaction holds.
-	if err := s.stmts.prepareInsertURLs(ctx, s.write, len(b.New)); err != nil {
-		return nil, fmt.Errorf("sqlite: commit: %w", err)
-	}
-	tx, err := s.write.BeginTx(ctx, nil)
+	var added []store.URL
+	err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
+		var err error
+		added, err = s.apply(ctx, tx, b)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: commit: %w", err)
 	}
-	added, err := s.apply(ctx, tx, b)
-	if err != nil {
-		tx.Rollback()
-		return nil, fmt.Errorf("sqlite: commit: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, fmt.Errorf("sqlite: commit: %w", err)
-	}
-	for _, u := range added {
+	for _, u := range added { // only now: a rolled-back origin must not be remembered
 		s.origins.add(u.Origin)
 	}
 	for _, o := range b.Origins {
@@ -48,7 +34,7 @@ func (s *Store) Commit(ctx context.Context, b store.Batch) ([]store.URL, error) 
 	return added, nil
 }
 
-func (s *Store) apply(ctx context.Context, tx *sql.Tx, b store.Batch) ([]store.URL, error) {
+func (s *Store) apply(ctx context.Context, tx writeTx, b store.Batch) ([]store.URL, error) {
 	var added []store.URL
 	var newIDs map[string]int64
 	if len(b.New) > 0 {
@@ -58,7 +44,7 @@ func (s *Store) apply(ctx context.Context, tx *sql.Tx, b store.Batch) ([]store.U
 		}
 	}
 	if len(b.Updates) > 0 {
-		update := tx.StmtContext(ctx, s.stmts.updateURL)
+		update := s.stmts.updateURL
 		for _, u := range b.Updates {
 			res, err := update.ExecContext(ctx, u.Depth, u.Hops, string(u.State), u.Status, u.Reason, u.RuleLine,
 				unix(u.FetchedAt), unix(u.NextAt), u.Attempts, u.ContentType, u.Location,
@@ -72,7 +58,7 @@ func (s *Store) apply(ctx context.Context, tx *sql.Tx, b store.Batch) ([]store.U
 		}
 	}
 	if len(b.Origins) > 0 {
-		upsert := tx.StmtContext(ctx, s.stmts.upsertOrigin)
+		upsert := s.stmts.upsertOrigin
 		for _, o := range b.Origins {
 			args, err := originArgs(o)
 			if err != nil {
@@ -94,7 +80,7 @@ func (s *Store) apply(ctx context.Context, tx *sql.Tx, b store.Batch) ([]store.U
 // insertNew adds the URLs of news that are not known yet, in multi-row INSERTs of up to
 // insertChunk rows, and creates the origins they name. It returns the added URLs in the order
 // given, and their IDs by URL.
-func (s *Store) insertNew(ctx context.Context, tx *sql.Tx, news []store.NewURL) ([]store.URL, map[string]int64, error) {
+func (s *Store) insertNew(ctx context.Context, tx writeTx, news []store.NewURL) ([]store.URL, map[string]int64, error) {
 	ids := make(map[string]int64, len(news))
 	args := make([]any, 0, insertURLParams*min(len(news), insertChunk))
 	for chunk := range slices.Chunk(news, insertChunk) {
@@ -103,7 +89,11 @@ func (s *Store) insertNew(ctx context.Context, tx *sql.Tx, news []store.NewURL) 
 			args = append(args, n.URL, n.Origin, int(n.Kind), n.Depth, n.Hops, string(n.State), n.Reason,
 				unix(n.DiscoveredAt), unix(firstDue(n)))
 		}
-		rows, err := tx.StmtContext(ctx, s.stmts.insertURLs[len(chunk)]).QueryContext(ctx, args...)
+		stmt, err := s.stmts.insertURLsStmt(ctx, tx, len(chunk))
+		if err != nil {
+			return nil, nil, err
+		}
+		rows, err := stmt.QueryContext(ctx, args...)
 		if err != nil {
 			return nil, nil, fmt.Errorf("insert %d URLs: %w", len(chunk), err)
 		}
@@ -135,7 +125,7 @@ func (s *Store) insertNew(ctx context.Context, tx *sql.Tx, news []store.NewURL) 
 		last = id
 		if !origins[n.Origin] && !s.origins.has(n.Origin) {
 			origins[n.Origin] = true
-			if _, err := tx.StmtContext(ctx, s.stmts.insertOrigin).ExecContext(ctx, n.Origin); err != nil {
+			if _, err := s.stmts.insertOrigin.ExecContext(ctx, n.Origin); err != nil {
 				return nil, nil, fmt.Errorf("insert origin %s: %w", n.Origin, err)
 			}
 		}

@@ -37,7 +37,7 @@ const indexSchema = `
 
 // applyIndex writes the batch's links and documents inside the commit's transaction. newIDs maps
 // the URLs the batch added to their IDs.
-func (s *Store) applyIndex(ctx context.Context, tx *sql.Tx, b store.Batch, newIDs map[string]int64) error {
+func (s *Store) applyIndex(ctx context.Context, tx writeTx, b store.Batch, newIDs map[string]int64) error {
 	for _, d := range b.Documents {
 		// A fetch replaces the page's outgoing links: the old targets lose its anchor text.
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO dirty (url_id) SELECT to_id FROM links WHERE from_id = ?`, d.URLID); err != nil {
@@ -76,7 +76,7 @@ func (s *Store) applyIndex(ctx context.Context, tx *sql.Tx, b store.Batch, newID
 
 // writeDocument makes a fetched URL's entry match its Document: a searchable document, or
 // nothing at all (rule 27: not even a link-only entry).
-func (s *Store) writeDocument(ctx context.Context, tx *sql.Tx, d store.Document) error {
+func (s *Store) writeDocument(ctx context.Context, tx writeTx, d store.Document) error {
 	if err := deleteEntry(ctx, tx, d.URLID); err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ type entry struct {
 	inlinks                   int
 }
 
-func (e entry) insert(ctx context.Context, tx *sql.Tx) error {
+func (e entry) insert(ctx context.Context, tx writeTx) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO fts (rowid, title, anchors, body, urlwords) VALUES (?, ?, ?, ?, ?)`,
 		e.id, noControls(e.title), noControls(e.anchors), noControls(e.body), urlWords(e.url)); err != nil {
 		return fmt.Errorf("index: entry %d: %w", e.id, err)
@@ -120,7 +120,7 @@ func (e entry) insert(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-func deleteEntry(ctx context.Context, tx *sql.Tx, id int64) error {
+func deleteEntry(ctx context.Context, tx writeTx, id int64) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid = ?`, id); err != nil {
 		return fmt.Errorf("index: remove %d: %w", id, err)
 	}
@@ -132,7 +132,7 @@ func deleteEntry(ctx context.Context, tx *sql.Tx, id int64) error {
 
 // anchorsOf returns the distinct anchor texts of links to id (most used first, at most
 // MaxAnchorsPerURL) and how many pages link to it.
-func anchorsOf(ctx context.Context, tx *sql.Tx, id int64) (string, int, error) {
+func anchorsOf(ctx context.Context, tx writeTx, id int64) (string, int, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT anchor FROM links WHERE to_id = ? AND anchor != ''
 		GROUP BY anchor ORDER BY COUNT(*) DESC, anchor LIMIT ?`, id, store.MaxAnchorsPerURL)
 	if err != nil {

@@ -41,13 +41,17 @@ type Options struct {
 // through one connection, reads through a small pool.
 type Store struct {
 	path  string
-	write *sql.DB // exactly one connection: SQLite has one writer
+	write *sql.DB // exactly one connection (SQLite has one writer), pinned as wconn once migrated
 	read  *sql.DB
 	lock  *os.File
+	// wconn is write's connection, held for the Store's life: every write transaction runs on it
+	// (inTx), and stmts are prepared on it.
+	wconn *sql.Conn
 	stmts *statements
-	// writeMu serializes Commit and guards stmts and origins.
+	// writeMu serializes write transactions and guards stmts.
 	writeMu sync.Mutex
-	origins originSet
+	// origins are the origin keys known to be in the file (Commit skips their insert).
+	origins *originSet
 	// readOnly: opened with Options.ReadOnly; write is nil and writes fail.
 	readOnly bool
 }
@@ -112,7 +116,10 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 		readers = DefaultReaders
 	}
 	s.read.SetMaxOpenConns(readers)
-	if s.stmts, err = prepare(ctx, s.write); err != nil {
+	if s.wconn, err = s.write.Conn(ctx); err != nil {
+		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
+	}
+	if s.stmts, err = prepare(ctx, s.wconn); err != nil {
 		return err
 	}
 	known := opts.KnownOrigins
@@ -166,6 +173,10 @@ func (s *Store) Close() error {
 	if s.stmts != nil {
 		s.stmts.close()
 		s.stmts = nil
+	}
+	if s.wconn != nil {
+		errs = append(errs, s.wconn.Close())
+		s.wconn = nil
 	}
 	for _, db := range []*sql.DB{s.read, s.write} {
 		if db != nil {

@@ -1,29 +1,36 @@
 package sqlite
 
+import "sync"
+
 // DefaultKnownOrigins is how many origin keys a Store remembers as present in the database by
 // default (Options.KnownOrigins), about 100 bytes each. Commit skips the insert of a remembered
 // origin; origins past the limit are inserted (a no-op when present) every time.
 const DefaultKnownOrigins = 100_000
 
 // originSet remembers origin keys that committed transactions have written. Origins are never
-// deleted and one process writes the file, so a remembered key stays true. The zero value
-// remembers nothing; it is not safe for concurrent use (Store.writeMu guards it).
+// deleted and one process writes the file, so a remembered key stays true. It is safe for
+// concurrent use.
 type originSet struct {
+	mu   sync.Mutex
 	keys map[string]struct{}
 	max  int
 }
 
-func newOriginSet(max int) originSet {
-	return originSet{keys: make(map[string]struct{}), max: max}
+func newOriginSet(max int) *originSet {
+	return &originSet{keys: make(map[string]struct{}), max: max}
 }
 
 func (o *originSet) has(key string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	_, ok := o.keys[key]
 	return ok
 }
 
 // add remembers key while there is room.
 func (o *originSet) add(key string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	if len(o.keys) < o.max {
 		o.keys[key] = struct{}{}
 	}

@@ -28,46 +28,46 @@ func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
 }
 
 func (s *Store) refreshChunk(ctx context.Context) (int, error) {
-	tx, err := s.write.BeginTx(ctx, nil)
+	var n int
+	err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT url_id FROM dirty LIMIT ?`, refreshChunk)
+		if err != nil {
+			return err
+		}
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if err := refreshEntry(ctx, tx, id); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM dirty WHERE url_id = ?`, id); err != nil {
+				return err
+			}
+		}
+		n = len(ids)
+		return nil
+	})
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: refresh index: %w", err)
 	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT url_id FROM dirty LIMIT ?`, refreshChunk)
-	if err != nil {
-		return 0, fmt.Errorf("sqlite: refresh index: %w", err)
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("sqlite: refresh index: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("sqlite: refresh index: %w", err)
-	}
-	for _, id := range ids {
-		if err := refreshEntry(ctx, tx, id); err != nil {
-			return 0, fmt.Errorf("sqlite: refresh index: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM dirty WHERE url_id = ?`, id); err != nil {
-			return 0, fmt.Errorf("sqlite: refresh index: %w", err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("sqlite: refresh index: %w", err)
-	}
-	return len(ids), nil
+	return n, nil
 }
 
 // refreshEntry rewrites one URL's entry with its current anchor text: a document keeps its title
 // and text; a URL never fetched becomes (or stays) a link-only entry while links point to it; a
 // fetched URL without a document (noindex, not 2xx, a sitemap) stays out of the index.
-func refreshEntry(ctx context.Context, tx *sql.Tx, id int64) error {
+func refreshEntry(ctx context.Context, tx writeTx, id int64) error {
 	var rawURL string
 	var fetchedAt int64
 	var kind int

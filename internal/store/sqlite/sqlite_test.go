@@ -62,7 +62,7 @@ func TestLockIsExclusive(t *testing.T) {
 
 func TestNewerSchemaRefused(t *testing.T) {
 	s, path := openTemp(t)
-	if _, err := s.write.Exec(`UPDATE meta SET value = '999' WHERE key = 'schema_version'`); err != nil {
+	if _, err := s.wconn.ExecContext(t.Context(), `UPDATE meta SET value = '999' WHERE key = 'schema_version'`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -92,5 +92,23 @@ func TestReadOnlyBesideTheWriter(t *testing.T) {
 	}
 	if _, err := Open(ctx, path+".missing", Options{ReadOnly: true}); err == nil {
 		t.Fatal("read-only open of a missing file must fail, not create it")
+	}
+}
+
+// inTx checks the context before a transaction begins: a cancelled Commit fails with the
+// context's error and writes nothing. Once begun, a commit runs to its end (see inTx).
+func TestCommitCancelledBeforeItBegins(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := s.Commit(ctx, store.Batch{New: []store.NewURL{newURL("http://a.test/", "http://a.test")}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Commit with a cancelled context: %v, want context.Canceled", err)
+	}
+	if _, ok, err := s.Origin(t.Context(), "http://a.test"); ok || err != nil {
+		t.Fatalf("the cancelled batch created its origin (%v)", err)
+	}
+	if added, err := s.Commit(t.Context(), store.Batch{New: []store.NewURL{newURL("http://a.test/", "http://a.test")}}); err != nil || len(added) != 1 {
+		t.Fatalf("the next Commit: %d URLs, %v", len(added), err)
 	}
 }

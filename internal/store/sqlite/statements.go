@@ -26,16 +26,21 @@ const (
 	insertURLParams = 9
 )
 
-// statements are the writer's prepared statements, reused by every Commit. They are used under
-// Store.writeMu.
+// statements are the writer connection's prepared statements, reused by every Commit. They are
+// used under Store.writeMu.
 type statements struct {
 	insertOrigin, updateURL, upsertOrigin *sql.Stmt
 	// insertURLs[n] inserts n new URLs, ignoring known ones, and returns the ID and URL of each
-	// row it added, prepared by prepareInsertURLs.
+	// row it added; see insertURLsStmt.
 	insertURLs map[int]*sql.Stmt
 }
 
-func prepare(ctx context.Context, db *sql.DB) (*statements, error) {
+// preparer is a *sql.DB or a *sql.Conn.
+type preparer interface {
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
+}
+
+func prepare(ctx context.Context, db preparer) (*statements, error) {
 	s := statements{insertURLs: map[int]*sql.Stmt{}}
 	for _, p := range []struct {
 		dst **sql.Stmt
@@ -67,28 +72,26 @@ func prepare(ctx context.Context, db *sql.DB) (*statements, error) {
 	return &s, nil
 }
 
-// prepareInsertURLs prepares the insertURLs statements a batch of n new URLs needs.
-func (s *statements) prepareInsertURLs(ctx context.Context, db *sql.DB, n int) error {
-	for _, size := range []int{min(n, insertChunk), n % insertChunk} {
-		if size == 0 || s.insertURLs[size] != nil {
-			continue
-		}
-		var q strings.Builder
-		q.WriteString(`INSERT INTO urls (url, origin, kind, depth, hops, state, reason, discovered_at, next_at) VALUES `)
-		for i := range size {
-			if i > 0 {
-				q.WriteString(", ")
-			}
-			q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
-		}
-		q.WriteString(` ON CONFLICT (url) DO NOTHING RETURNING id, url`)
-		st, err := db.PrepareContext(ctx, q.String())
-		if err != nil {
-			return fmt.Errorf("prepare insert of %d URLs: %w", size, err)
-		}
-		s.insertURLs[size] = st
+// insertURLsStmt returns the statement that inserts n new URLs, preparing it on first use.
+func (s *statements) insertURLsStmt(ctx context.Context, db preparer, n int) (*sql.Stmt, error) {
+	if st := s.insertURLs[n]; st != nil {
+		return st, nil
 	}
-	return nil
+	var q strings.Builder
+	q.WriteString(`INSERT INTO urls (url, origin, kind, depth, hops, state, reason, discovered_at, next_at) VALUES `)
+	for i := range n {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+	}
+	q.WriteString(` ON CONFLICT (url) DO NOTHING RETURNING id, url`)
+	st, err := db.PrepareContext(ctx, q.String())
+	if err != nil {
+		return nil, fmt.Errorf("prepare insert of %d URLs: %w", n, err)
+	}
+	s.insertURLs[n] = st
+	return st, nil
 }
 
 func (s *statements) close() {
