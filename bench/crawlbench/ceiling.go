@@ -35,7 +35,7 @@ func runCeiling(ctx context.Context, self string, web *testweb.Web, tmp string, 
 		args = append(args, "-resolve", r)
 	}
 	before := len(web.Requests())
-	child, err := measure(ctx, self, args...)
+	child, err := measure(ctx, self, self, args...)
 	r := loopRun{childRun: child}
 	if err != nil {
 		return r, fmt.Errorf("ceiling: %w", err)

@@ -56,14 +56,14 @@ type crawlRun struct {
 }
 
 // runCrawl runs the crawler binary against web, which must have served nothing yet, with a
-// fresh data directory inside tmp.
-func runCrawl(ctx context.Context, bin string, web *testweb.Web, tmp string, s crawlSettings, pagesPerOrigin int) (crawlRun, error) {
+// fresh data directory inside tmp, under the launcher self (see measure).
+func runCrawl(ctx context.Context, self, bin string, web *testweb.Web, tmp string, s crawlSettings, pagesPerOrigin int) (crawlRun, error) {
 	data, err := os.MkdirTemp(tmp, "data-")
 	if err != nil {
 		return crawlRun{}, fmt.Errorf("crawl: %w", err)
 	}
 	defer os.RemoveAll(data)
-	child, err := measure(ctx, bin, crawlArgs(web, data, s)...)
+	child, err := measure(ctx, self, bin, crawlArgs(web, data, s)...)
 	r := crawlRun{childRun: child}
 	if err != nil {
 		return r, fmt.Errorf("crawl: %w", err)

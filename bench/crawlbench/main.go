@@ -52,9 +52,13 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run parses args and runs the benchmark (or, with -loop, the ceiling child); it returns the
-// exit status: 0 done and every check passed, 1 a check failed or a run broke, 2 usage.
+// run parses args and runs the benchmark (or, with -loop, the ceiling child; with
+// -spawn-report, the launcher of a measured child); it returns the exit status: 0 done and
+// every check passed, 1 a check failed or a run broke, 2 usage.
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) >= 3 && args[0] == spawnFlag && args[2] == "--" {
+		return runSpawn(args[1], args[3:], stderr)
+	}
 	var cfg config
 	fs := flag.NewFlagSet("crawlbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -160,7 +164,7 @@ func oneRun(ctx context.Context, cfg config, gen testweb.GenOptions, bin, self, 
 	cctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
 	var r result
-	if r.crawl, err = runCrawl(cctx, bin, web, tmp, cfg.settings, cfg.pages); err != nil {
+	if r.crawl, err = runCrawl(cctx, self, bin, web, tmp, cfg.settings, cfg.pages); err != nil {
 		return r, err
 	}
 	r.loop, err = runCeiling(cctx, self, web, tmp, requestURLs(r.crawl.Requests), cfg.settings.Concurrency)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -45,14 +46,17 @@ func TestFormats(t *testing.T) {
 	}
 }
 
-// helperEnv makes this test binary, re-executed by TestPeakRSS, allocate and touch
-// helperBytes and exit.
+// helperEnv makes this test binary, started by TestPeakRSS, allocate and touch helperBytes
+// and exit. Started with spawnFlag, the test binary is the launcher, as crawlbench is.
 const (
 	helperEnv   = "CRAWLBENCH_TEST_ALLOCATE"
 	helperBytes = 64 << 20
 )
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == spawnFlag {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	if os.Getenv(helperEnv) == "1" {
 		b := make([]byte, helperBytes)
 		for i := 0; i < len(b); i += 4096 {
@@ -64,18 +68,28 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// measure reports the child's peak RSS: a child that touched 64 MiB peaked above that.
+// measure reports the child's own peak RSS: a child that touched 64 MiB peaked above that,
+// and not at the 256 MiB this process holds (a direct child's ru_maxrss would start there on
+// Linux).
 func TestPeakRSS(t *testing.T) {
 	if loadAvgFile == "" {
 		t.Skip("peak RSS is reported on Linux only")
 	}
+	ballast := make([]byte, 256<<20)
+	for i := 0; i < len(ballast); i += 4096 {
+		ballast[i] = 1
+	}
 	t.Setenv(helperEnv, "1")
-	r, err := measure(context.Background(), os.Args[0])
+	r, err := measure(context.Background(), os.Args[0], os.Args[0])
+	runtime.KeepAlive(ballast)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.PeakRSS < helperBytes || r.PeakRSS > 1<<30 {
-		t.Errorf("peak RSS %d bytes, want between %d and 1 GiB", r.PeakRSS, helperBytes)
+	if r.PeakRSS < helperBytes || r.PeakRSS > 160<<20 {
+		t.Errorf("peak RSS %s MiB, want between 64 and 160", mib(r.PeakRSS))
+	}
+	if r.LauncherRSS <= 0 || r.LauncherRSS >= r.PeakRSS {
+		t.Errorf("launcher RSS %s MiB, want positive and under the child's %s", mib(r.LauncherRSS), mib(r.PeakRSS))
 	}
 	if r.Wall <= 0 || r.CPU <= 0 {
 		t.Errorf("wall %v, CPU %v: want both positive", r.Wall, r.CPU)
@@ -83,7 +97,11 @@ func TestPeakRSS(t *testing.T) {
 }
 
 func TestMeasureFailingChild(t *testing.T) {
-	if _, err := measure(context.Background(), os.Args[0], "-test.run=^$", "-test.bogusflag"); err == nil {
+	r, err := measure(context.Background(), os.Args[0], os.Args[0], "-test.run=^$", "-test.bogusflag")
+	if err == nil {
 		t.Error("measure of a child that exits with status 2: no error")
+	}
+	if !strings.Contains(r.Stderr, "bogusflag") {
+		t.Errorf("the child's stderr did not come through: %q", r.Stderr)
 	}
 }

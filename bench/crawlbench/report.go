@@ -45,8 +45,12 @@ func report(out io.Writer, rs []result) error {
 		return err
 	}
 	for i, r := range rs {
-		fmt.Fprintf(out, "%s: %d connections, %.1f MB of bodies; the crawl: %s.\n", name("ceiling", i),
-			r.loop.Report.Conns, float64(r.loop.Report.Bytes)/1e6, r.crawl.StopReason)
+		prefix := ""
+		if multi {
+			prefix = "Run " + strconv.Itoa(i+1) + ": "
+		}
+		fmt.Fprintf(out, "%sthe crawl ended with %q; the loop opened %d connections and read %.1f MB of bodies; the launcher's own peak RSS, the floor of the column, was %s MiB.\n",
+			prefix, r.crawl.StopReason, r.loop.Report.Conns, float64(r.loop.Report.Bytes)/1e6, mib(max(r.crawl.LauncherRSS, r.loop.LauncherRSS)))
 	}
 
 	fmt.Fprintln(out, "\nWhat the crawl asked for (from the fake web's request log):")

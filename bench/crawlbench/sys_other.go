@@ -4,6 +4,7 @@ package main
 
 import (
 	"os"
+	"syscall"
 	"time"
 )
 
@@ -15,3 +16,9 @@ func selfCPU() (time.Duration, bool) { return 0, false }
 
 // loadAvgFile is empty: the load average is not read on this system.
 const loadAvgFile = ""
+
+// spawnAttr sets nothing here.
+func spawnAttr() *syscall.SysProcAttr { return nil }
+
+// selfHighWater is not reported here.
+func selfHighWater() (int64, bool) { return 0, false }
