@@ -95,8 +95,8 @@ func (f crawlFlags) validate() error {
 		return usageErrorf("--robots-ttl, --robots-5xx-as-404-after, --max-pause, --max-wait and --revisit must be positive")
 	case f.maxTime < 0:
 		return usageErrorf("--max-time must not be negative")
-	case strings.TrimSpace(f.agent) == "" || strings.ContainsAny(f.agent, " /\t"):
-		return usageErrorf("--agent must be a product token such as Mandelbot (no spaces or slashes)")
+	case !isProductToken(f.agent):
+		return usageErrorf("--agent must be a product token such as Mandelbot (no spaces, slashes or control characters)")
 	case f.warc != "":
 		return usageErrorf("--warc: WARC output is not implemented yet")
 	}

@@ -67,22 +67,10 @@ type urlJSON struct {
 	NextAt       *time.Time `json:"next_at"`
 }
 
-// originState is what the URL export needs to know of an origin.
-type originState struct {
-	pausedUntil time.Time
-	pauseReason string
-	blocked     bool // robots.txt unreachable, no good copy
-	reason      string
-}
-
 func exportURLs(ctx context.Context, st store.Store, enc *json.Encoder, now time.Time) error {
-	origins := map[string]originState{}
+	origins := map[string]store.OriginStatus{}
 	err := st.EachOrigin(ctx, func(o store.Origin) error {
-		origins[o.Key] = originState{
-			pausedUntil: o.PausedUntil, pauseReason: o.PauseReason,
-			blocked: robots.Kind(o.Robots.Kind) == robots.KindUnreachable && !o.Robots.GoodBody,
-			reason:  o.Robots.Reason,
-		}
+		origins[o.Key] = store.StatusOf(o)
 		return nil
 	})
 	if err != nil {
@@ -96,16 +84,8 @@ func exportURLs(ctx context.Context, st store.Store, enc *json.Encoder, now time
 			Location: u.Location, NoIndex: u.NoIndex, NoFollow: u.NoFollow,
 			DiscoveredAt: timePtr(u.DiscoveredAt), NextAt: timePtr(u.NextAt),
 		}
-		if u.State == store.StateQueued {
-			// A queued URL waits on its origin: say on what.
-			o := origins[u.Origin]
-			switch {
-			case o.pausedUntil.After(now):
-				j.State, j.Reason = string(store.StatePaused), "origin "+o.pauseReason
-			case o.blocked:
-				j.State, j.Reason = string(store.StateRobotsUnreachable), o.reason
-			}
-		}
+		state, reason := store.Effective(u.State, u.Reason, origins[u.Origin], now)
+		j.State, j.Reason = string(state), reason
 		if err := enc.Encode(j); err != nil {
 			return fmt.Errorf("export: %w", err)
 		}

@@ -79,6 +79,27 @@ func newRootCommand() *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf("%w (see '%s --help')", err, c.CommandPath())
 	})
-	root.AddCommand(newRobotsCommand(), newCrawlCommand(), newExportCommand(), newSearchCommand(), newServeCommand())
+	root.AddCommand(newDemoCommand(), newRobotsCommand(), newCrawlCommand(), newExportCommand(), newSearchCommand(), newServeCommand())
+	markRuntimeErrors(root)
 	return root
+}
+
+// markRuntimeErrors makes an error that a command returns without an exit status a runtime failure
+// (exit 1), so that exit 2 stays what it says: bad flags or arguments, or unreadable input. Errors
+// that cobra itself raises before a command runs (unknown command, wrong argument count) still
+// reach run as plain errors, hence usage.
+func markRuntimeErrors(c *cobra.Command) {
+	if next := c.RunE; next != nil {
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			err := next(cmd, args)
+			var ee *exitError
+			if err != nil && !errors.As(err, &ee) {
+				return &exitError{code: exitFailure, err: err}
+			}
+			return err
+		}
+	}
+	for _, sub := range c.Commands() {
+		markRuntimeErrors(sub)
+	}
 }

@@ -83,7 +83,7 @@ func (r Report) WriteJSON(w io.Writer) error {
 		out.Group = groupJSON(r.Group)
 	}
 	for _, n := range rb.Notes() {
-		out.Notes = append(out.Notes, jsonNote{Line: n.Line, Text: n.Text, Reason: n.Kind.String()})
+		out.Notes = append(out.Notes, jsonNote{Line: n.Line, Text: n.Text, Reason: n.Message()})
 	}
 	for _, res := range r.Results {
 		jr := jsonResult{URL: res.URL, Target: res.Target, Allowed: res.Allowed, Why: r.Why(res)}

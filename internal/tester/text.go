@@ -76,7 +76,7 @@ func (r Report) WriteSummary(w io.Writer) error {
 	if len(notes) > 0 {
 		fmt.Fprintf(&b, "notes (%d):\n", len(notes))
 		for _, n := range notes {
-			fmt.Fprintf(&b, "  line %d: %q: %s\n", n.Line, n.Text, n.Kind)
+			fmt.Fprintf(&b, "  line %d: %q: %s\n", n.Line, n.Text, n.Message())
 		}
 	}
 	for _, s := range rb.Sitemaps() {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fractle/mandelbot/internal/index"
+	"github.com/fractle/mandelbot/internal/store"
 )
 
 // Column weights of bm25 (title, anchors, body, URL words): a match in the title or in the
@@ -55,8 +56,10 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT fts.rowid, bm25(fts, `+bm25Weights+`),
 			snippet(fts, -1, '`+markOpen+`', '`+markClose+`', '…', `+fmt.Sprint(snippetTokens)+`),
 			fts.title, docs.link_only, docs.nosnippet, docs.inlinks,
-			urls.url, urls.state, urls.reason, urls.status, urls.fetched_at, urls.content_type
+			urls.url, urls.state, urls.reason, urls.status, urls.fetched_at, urls.content_type,
+			`+originStatusColumns+`
 		FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid
+		LEFT JOIN origins ON origins.key = urls.origin
 		WHERE fts MATCH ? AND `+visible+` ORDER BY bm25(fts, `+bm25Weights+`), fts.rowid LIMIT ? OFFSET ?`,
 		match, unix(now), q.Limit, q.Offset)
 	if err != nil {
@@ -68,10 +71,13 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		var id, fetched int64
 		var snippet, ct string
 		var linkOnly, nosnippet int
-		if err := rows.Scan(&id, &r.Score, &snippet, &r.Title, &linkOnly, &nosnippet, &r.Inlinks,
-			&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct); err != nil {
+		var os originStatus
+		if err := rows.Scan(append([]any{&id, &r.Score, &snippet, &r.Title, &linkOnly, &nosnippet, &r.Inlinks,
+			&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct}, os.dest()...)...); err != nil {
 			return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 		}
+		state, reason := store.Effective(store.State(r.State), r.Reason, os.status(), now)
+		r.State, r.Reason = string(state), reason
 		r.LinkOnly, r.FetchedAt = linkOnly == 1, fromUnix(fetched)
 		r.Score = -r.Score // bm25 is lower for better matches
 		if nosnippet == 0 {
@@ -135,10 +141,12 @@ func (s *Store) Explain(ctx context.Context, url string) (index.Explanation, err
 	var fetched int64
 	var noindex int
 	var hasDoc, linkOnly, inlinks sql.NullInt64
+	var os originStatus
 	err := s.read.QueryRowContext(ctx, `SELECT urls.state, urls.reason, urls.status, urls.content_type, urls.fetched_at, urls.noindex,
-			docs.url_id IS NOT NULL, docs.link_only, docs.inlinks
-		FROM urls LEFT JOIN docs ON docs.url_id = urls.id WHERE urls.url = ?`, url).
-		Scan(&f.State, &f.Reason, &f.Status, &f.ContentType, &fetched, &noindex, &hasDoc, &linkOnly, &inlinks)
+			docs.url_id IS NOT NULL, docs.link_only, docs.inlinks, `+originStatusColumns+`
+		FROM urls LEFT JOIN docs ON docs.url_id = urls.id LEFT JOIN origins ON origins.key = urls.origin
+		WHERE urls.url = ?`, url).
+		Scan(append([]any{&f.State, &f.Reason, &f.Status, &f.ContentType, &fetched, &noindex, &hasDoc, &linkOnly, &inlinks}, os.dest()...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		e.Why = index.Why(f)
 		return e, nil
@@ -146,6 +154,8 @@ func (s *Store) Explain(ctx context.Context, url string) (index.Explanation, err
 	if err != nil {
 		return e, fmt.Errorf("sqlite: explain %s: %w", url, err)
 	}
+	state, reason := store.Effective(store.State(f.State), f.Reason, os.status(), time.Now())
+	f.State, f.Reason = string(state), reason
 	f.FetchedAt, f.NoIndex, f.Inlinks = fromUnix(fetched), noindex == 1, int(inlinks.Int64)
 	f.Indexed = hasDoc.Int64 == 1 && linkOnly.Int64 == 0
 	f.LinkOnly = hasDoc.Int64 == 1 && linkOnly.Int64 == 1
@@ -157,4 +167,25 @@ func (s *Store) Explain(ctx context.Context, url string) (index.Explanation, err
 	e.Known, e.Indexed, e.LinkOnly, e.State, e.Status, e.Reason, e.Inlinks = true, f.Indexed, f.LinkOnly, f.State, f.Status, f.Reason, f.Inlinks
 	e.Why = index.Why(f)
 	return e, nil
+}
+
+// originStatusColumns are the origin columns store.Effective needs, read by originStatus.dest
+// from a LEFT JOIN of origins (NULL when the origin row is missing).
+const originStatusColumns = `origins.paused_until, origins.pause_reason, origins.robots_failures,
+	origins.robots_good_body, origins.robots_reason`
+
+type originStatus struct {
+	pausedUntil, failures, goodBody sql.NullInt64
+	pauseReason, robotsReason       sql.NullString
+}
+
+func (o *originStatus) dest() []any {
+	return []any{&o.pausedUntil, &o.pauseReason, &o.failures, &o.goodBody, &o.robotsReason}
+}
+
+func (o *originStatus) status() store.OriginStatus {
+	return store.OriginStatus{
+		PausedUntil: fromUnix(o.pausedUntil.Int64), PauseReason: o.pauseReason.String,
+		RobotsUnreachable: o.failures.Int64 > 0 && o.goodBody.Int64 == 0, RobotsReason: o.robotsReason.String,
+	}
 }
