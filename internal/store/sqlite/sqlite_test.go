@@ -112,3 +112,18 @@ func TestCommitCancelledBeforeItBegins(t *testing.T) {
 		t.Fatalf("the next Commit: %d URLs, %v", len(added), err)
 	}
 }
+
+// The writer checkpoints at Options.CheckpointPages (DefaultCheckpointPages when zero).
+func TestCheckpointPages(t *testing.T) {
+	for _, c := range []struct{ opt, want int }{{0, DefaultCheckpointPages}, {500, 500}} {
+		s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{CheckpointPages: c.opt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got int
+		if err := s.wconn.QueryRowContext(t.Context(), `PRAGMA wal_autocheckpoint`).Scan(&got); err != nil || got != c.want {
+			t.Errorf("CheckpointPages %d: wal_autocheckpoint %d (%v), want %d", c.opt, got, err, c.want)
+		}
+		s.Close()
+	}
+}
