@@ -296,6 +296,18 @@ var mutants = []mutant{
 			return c, err
 		}}
 	}},
+	{"Seeds includes the targets of redirects", "Seeds", func(s store.Store) store.Store {
+		return patched{Store: s, seeds: func(ctx context.Context) ([]string, error) {
+			var seeds []string
+			err := s.EachURL(ctx, func(u store.URL) error {
+				if u.Depth == 0 && u.Kind == store.KindPage {
+					seeds = append(seeds, u.URL)
+				}
+				return nil
+			})
+			return seeds, err
+		}}
+	}},
 }
 
 // reportKnownAsNew breaks de-duplication as the caller sees it: Commit returns every URL the

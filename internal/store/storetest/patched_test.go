@@ -19,6 +19,7 @@ type patched struct {
 	eachURL      func(ctx context.Context, fn func(store.URL) error) error
 	eachOrigin   func(ctx context.Context, fn func(store.Origin) error) error
 	counts       func(ctx context.Context) (map[store.State]int, error)
+	seeds        func(ctx context.Context) ([]string, error)
 }
 
 func (p patched) Commit(ctx context.Context, b store.Batch) ([]store.URL, error) {
@@ -75,4 +76,11 @@ func (p patched) Counts(ctx context.Context) (map[store.State]int, error) {
 		return p.counts(ctx)
 	}
 	return p.Store.Counts(ctx)
+}
+
+func (p patched) Seeds(ctx context.Context) ([]string, error) {
+	if p.seeds != nil {
+		return p.seeds(ctx)
+	}
+	return p.Store.Seeds(ctx)
 }

@@ -44,6 +44,7 @@ var checks = []check{
 	{"EachOrigin/Order", testEachOriginOrder},
 	{"EachOrigin/EarlyStop", testEachOriginStop},
 	{"Counts", testCounts},
+	{"Seeds", testSeeds},
 	{"Concurrency", testConcurrency},
 }
 

@@ -59,6 +59,20 @@ func TestSuiteCatchesMutants(t *testing.T) {
 	}
 }
 
+// Every check of the suite has a mutant it must catch.
+func TestEveryCheckHasAMutant(t *testing.T) {
+	for _, name := range storetest.CheckNames() {
+		if !slices.ContainsFunc(mutants, func(m mutant) bool { return m.check == name }) {
+			t.Errorf("check %s has no mutant", name)
+		}
+	}
+	for _, m := range mutants {
+		if !slices.Contains(storetest.CheckNames(), m.check) {
+			t.Errorf("mutant %q names no check: %s", m.name, m.check)
+		}
+	}
+}
+
 // TestMutant runs the suite against the mutant named by envMutant, as a child of
 // TestSuiteCatchesMutants; run directly, it is skipped.
 func TestMutant(t *testing.T) {
