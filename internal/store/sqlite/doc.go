@@ -4,7 +4,14 @@
 // Durability: commits use synchronous=NORMAL, which in WAL mode survives a crash of the process
 // (kill -9) at any moment, losing nothing committed; a power loss may undo the last transactions
 // since the previous checkpoint but never corrupts the file. That is the trade the crawl wants:
-// an undone commit only means a few pages are fetched again.
+// an undone commit only means a few pages are fetched again. TestCrashKeepsWholeBatches checks the
+// first half: a child process killed with SIGKILL mid-crawl loses no reported commit and leaves
+// no partial one.
+//
+// Writes: every write transaction runs on one connection held for the Store's life (SQLite has
+// one writer), one at a time; reads use a pool of read-only connections that WAL lets run beside
+// the writer. A commit inserts its new URLs in multi-row statements and skips the insert of
+// origins it knows exist; the WAL is checkpointed at Options.CheckpointPages.
 //
 // One process: Open takes an exclusive advisory lock (flock) on PATH.lock and fails with an error
 // wrapping store.ErrLocked while another process holds it. Leases are therefore always granted.
