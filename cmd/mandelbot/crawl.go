@@ -162,7 +162,7 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	if err == crawler.ErrNoSeeds {
 		return usageErrorf("%v: give SEED URLs", err)
 	}
-	counts, cerr := st.Counts(context.WithoutCancel(ctx))
+	counts, cerr := st.Counts(context.WithoutCancel(ctx), time.Now())
 	writeSummary(cmd.OutOrStdout(), stats, counts, f.location())
 	if err != nil {
 		return fmt.Errorf("crawl: %w", err)

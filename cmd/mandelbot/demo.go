@@ -108,7 +108,7 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	if err != nil {
 		return fmt.Errorf("demo: crawl: %w", err)
 	}
-	counts, err := st.Counts(ctx)
+	counts, err := st.Counts(ctx, time.Now())
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}

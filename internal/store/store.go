@@ -45,8 +45,9 @@ type Store interface {
 	// An error from fn stops the walk and is returned.
 	EachURL(ctx context.Context, fn func(URL) error) error
 	EachOrigin(ctx context.Context, fn func(Origin) error) error
-	// Counts returns how many URLs are in each state.
-	Counts(ctx context.Context) (map[State]int, error)
+	// Counts returns how many URLs are in each state, as Effective shows them at now (a queued
+	// URL of a paused origin counts as paused).
+	Counts(ctx context.Context, now time.Time) (map[State]int, error)
 
 	// RefreshIndex brings the search entries of URLs whose anchor text changed up to date and
 	// reports how many it rewrote. Commits of documents are searchable at once; anchor text

@@ -61,7 +61,7 @@ type originRow struct {
 // dashboardPage is GET /dashboard: URL counts by state and a table of origins.
 func (s *server) dashboardPage(r *http.Request) (view, error) {
 	ctx, now := r.Context(), s.now().UTC()
-	counts, err := s.store.Counts(ctx)
+	counts, err := s.store.Counts(ctx, now)
 	if err != nil {
 		return view{}, fmt.Errorf("dashboard: %w", err)
 	}

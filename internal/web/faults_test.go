@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
@@ -18,8 +19,8 @@ func (failing) Search(context.Context, index.Query) (index.Page, error) { return
 func (failing) Explain(context.Context, string) (index.Explanation, error) {
 	return index.Explanation{}, errDisk
 }
-func (failing) Counts(context.Context) (map[store.State]int, error)        { return nil, errDisk }
-func (failing) EachOrigin(context.Context, func(store.Origin) error) error { return errDisk }
+func (failing) Counts(context.Context, time.Time) (map[store.State]int, error) { return nil, errDisk }
+func (failing) EachOrigin(context.Context, func(store.Origin) error) error     { return errDisk }
 
 // stuck is a real store whose searches wait until their context ends, like a query stuck
 // behind a lock: only the request's deadline ends it.

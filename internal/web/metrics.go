@@ -48,7 +48,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	// Gather gives no context; the scrape is bounded by the site's request timeout instead.
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
-	counts, err := c.store.Counts(ctx)
+	counts, err := c.store.Counts(ctx, c.now())
 	if err != nil {
 		ch <- prometheus.NewInvalidMetric(c.urls, fmt.Errorf("metrics: %w", err))
 		return

@@ -123,9 +123,11 @@ func (s *Store) EachOrigin(ctx context.Context, fn func(store.Origin) error) err
 	return nil
 }
 
-// Counts implements store.Store.
-func (s *Store) Counts(ctx context.Context) (map[store.State]int, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT state, COUNT(*) FROM urls GROUP BY state`)
+// Counts implements store.Store: per origin and state, then store.Effective with the origin's
+// pause and robots.txt status at now.
+func (s *Store) Counts(ctx context.Context, now time.Time) (map[store.State]int, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT urls.state, COUNT(*), `+originStatusColumns+`
+		FROM urls LEFT JOIN origins ON origins.key = urls.origin GROUP BY urls.origin, urls.state`)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: counts: %w", err)
 	}
@@ -134,10 +136,12 @@ func (s *Store) Counts(ctx context.Context) (map[store.State]int, error) {
 	for rows.Next() {
 		var st string
 		var n int
-		if err := rows.Scan(&st, &n); err != nil {
+		var os originStatus
+		if err := rows.Scan(append([]any{&st, &n}, os.dest()...)...); err != nil {
 			return nil, fmt.Errorf("sqlite: counts: %w", err)
 		}
-		out[store.State(st)] = n
+		eff, _ := store.Effective(store.State(st), "", os.status(), now)
+		out[eff] += n
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: counts: %w", err)

@@ -127,3 +127,24 @@ func TestCheckpointPages(t *testing.T) {
 		s.Close()
 	}
 }
+
+// Rule 23, as the dashboard and the summary count it: a queued URL of a paused origin counts as
+// paused until the pause ends.
+func TestCountsShowEffectiveStates(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	if _, err := s.Commit(ctx, store.Batch{
+		New:     []store.NewURL{newURL("http://a.test/1", "http://a.test"), newURL("http://b.test/1", "http://b.test")},
+		Origins: []store.Origin{{Key: "http://a.test", PausedUntil: t0.Add(time.Hour), PauseReason: "answered 503"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	during, err := s.Counts(ctx, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := s.Counts(ctx, t0.Add(2*time.Hour))
+	if during[store.StatePaused] != 1 || during[store.StateQueued] != 1 || after[store.StateQueued] != 2 || after[store.StatePaused] != 0 {
+		t.Fatalf("during the pause %v, after it %v", during, after)
+	}
+}

@@ -60,7 +60,7 @@ func testConcurrency(t *testing.T, s store.Store) {
 					t.Errorf("reader %d: DueURLs: %v", r, err)
 					return
 				}
-				if _, err := s.Counts(ctx); err != nil {
+				if _, err := s.Counts(ctx, time.Now()); err != nil {
 					t.Errorf("reader %d: Counts: %v", r, err)
 					return
 				}

@@ -291,7 +291,7 @@ var mutants = []mutant{
 	}},
 	{"Counts leaves out the error state", "Counts", func(s store.Store) store.Store {
 		return patched{Store: s, counts: func(ctx context.Context) (map[store.State]int, error) {
-			c, err := s.Counts(ctx)
+			c, err := s.Counts(ctx, time.Now())
 			maps.DeleteFunc(c, func(st store.State, _ int) bool { return st == store.StateError })
 			return c, err
 		}}

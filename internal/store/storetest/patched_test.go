@@ -71,11 +71,11 @@ func (p patched) EachOrigin(ctx context.Context, fn func(store.Origin) error) er
 	return p.Store.EachOrigin(ctx, fn)
 }
 
-func (p patched) Counts(ctx context.Context) (map[store.State]int, error) {
+func (p patched) Counts(ctx context.Context, now time.Time) (map[store.State]int, error) {
 	if p.counts != nil {
 		return p.counts(ctx)
 	}
-	return p.Store.Counts(ctx)
+	return p.Store.Counts(ctx, now)
 }
 
 func (p patched) Seeds(ctx context.Context) ([]string, error) {

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -124,7 +125,7 @@ func testEachOriginStop(t *testing.T, s store.Store) {
 // counts returns Counts without its zero entries (a store may list a state with no URLs or not).
 func counts(t *testing.T, s store.Store) map[store.State]int {
 	t.Helper()
-	c, err := s.Counts(t.Context())
+	c, err := s.Counts(t.Context(), time.Now())
 	if err != nil {
 		t.Fatalf("Counts: %v", err)
 	}
