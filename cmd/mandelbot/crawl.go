@@ -115,13 +115,9 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	resolve := map[string]string{}
-	for _, r := range f.resolves {
-		hp, addr, err := fetch.ParseResolve(r)
-		if err != nil {
-			return usageErrorf("--resolve %q: %v", r, err)
-		}
-		resolve[hp] = addr
+	resolve, err := parseResolves(f.resolves)
+	if err != nil {
+		return usageErrorf("%v", err)
 	}
 	seeds, err := parseSeeds(args, resolve, f.allowPrivate)
 	if err != nil {
@@ -215,4 +211,17 @@ func isPrivateHost(host string) bool {
 		return false // a name: the dialer checks the address it resolves to
 	}
 	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() || ip.IsMulticast()
+}
+
+// parseResolves turns curl-style HOST:PORT:ADDR values into the fetch client's Resolve map.
+func parseResolves(values []string) (map[string]string, error) {
+	resolve := make(map[string]string, len(values))
+	for _, r := range values {
+		hp, addr, err := fetch.ParseResolve(r)
+		if err != nil {
+			return nil, fmt.Errorf("--resolve %q: %w", r, err)
+		}
+		resolve[hp] = addr
+	}
+	return resolve, nil
 }

@@ -80,13 +80,9 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	}
 	defer st.Close()
 
-	resolve := map[string]string{}
-	for _, r := range web.Resolve() {
-		hp, addr, err := fetch.ParseResolve(r)
-		if err != nil {
-			return fmt.Errorf("demo: %w", err)
-		}
-		resolve[hp] = addr
+	resolve, err := parseResolves(web.Resolve())
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
 	}
 	client, err := fetch.New(fetch.Options{
 		UserAgent: fetch.FormatUserAgent(fetch.Product, version, fetch.ContactURL),
