@@ -63,6 +63,7 @@ type urlJSON struct {
 	Location     string     `json:"location,omitempty"`
 	NoIndex      bool       `json:"noindex"`
 	NoFollow     bool       `json:"nofollow"`
+	Canonical    string     `json:"canonical,omitempty"`
 	DiscoveredAt *time.Time `json:"discovered_at"`
 	NextAt       *time.Time `json:"next_at"`
 }
@@ -81,7 +82,7 @@ func exportURLs(ctx context.Context, st store.Store, enc *json.Encoder, now time
 			URL: u.URL, Origin: u.Origin, State: string(u.State), Status: u.Status, Indexed: u.Indexed,
 			LinkOnly: u.FetchedAt.IsZero(), Reason: u.Reason, FetchedAt: timePtr(u.FetchedAt),
 			Kind: kindName(u.Kind), Depth: u.Depth, RuleLine: u.RuleLine, ContentType: u.ContentType,
-			Location: u.Location, NoIndex: u.NoIndex, NoFollow: u.NoFollow,
+			Location: u.Location, NoIndex: u.NoIndex, NoFollow: u.NoFollow, Canonical: u.Canonical,
 			DiscoveredAt: timePtr(u.DiscoveredAt), NextAt: timePtr(u.NextAt),
 		}
 		state, reason := store.Effective(u.State, u.Reason, origins[u.Origin], now)

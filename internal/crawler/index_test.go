@@ -216,3 +216,14 @@ func TestRule26_NofollowLinksNeverQueued(t *testing.T) {
 }
 
 var _ = http.StatusOK
+
+// Issue 4: the canonical link a page names is recorded with the URL.
+func TestCanonicalRecorded(t *testing.T) {
+	e := newEnv(t, []testweb.Site{{Key: "a", Pages: []testweb.Page{
+		{Path: "/?utm=x", Title: "Tracked", Head: `<link rel="canonical" href="/clean">`},
+	}}})
+	e.crawl([]string{"{a}/?utm=x"}, nil)
+	if u := e.urls()[e.web.URL("a", "/?utm=x")]; u.Canonical != e.web.URL("a", "/clean") {
+		t.Fatalf("canonical %q, want %q", u.Canonical, e.web.URL("a", "/clean"))
+	}
+}

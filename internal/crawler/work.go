@@ -103,7 +103,7 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 		return res
 	}
 	u.State, u.FetchedAt, u.NextAt, u.Reason = store.StateFetched, now, now.Add(w.opts.Revisit), ""
-	u.Indexed, u.NoIndex, u.NoFollow = false, false, false
+	u.Indexed, u.NoIndex, u.NoFollow, u.Canonical = false, false, false, ""
 	if u.Kind == store.KindPage {
 		// Until a 2xx page says otherwise, this fetch leaves nothing in the index (rule 27: a
 		// page that now answers 404 or redirects leaves it).
@@ -195,6 +195,7 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 		}
 		tags.Merge(robotstag.FromMeta(metas, agent))
 		doc.Title, doc.Text = page.Title, page.Text
+		u.Canonical = page.Canonical
 		links = page.Links
 		res.bad += page.SkippedLinks
 	case resp.ContentType == "text/plain":

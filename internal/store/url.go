@@ -47,6 +47,7 @@ type URL struct {
 	Indexed     bool   // its content is in the search index
 	NoIndex     bool   // robot tags said noindex (or none): fetched, kept out of the index
 	NoFollow    bool   // robot tags said nofollow (or none): its links were not followed
+	Canonical   string // the canonical URL the page names (<link rel=canonical>), recorded as is
 }
 
 // NewURL is a URL discovered by a seed, a link, a redirect or a sitemap. Adding a URL that is

@@ -37,7 +37,7 @@ func scanURL(row interface{ Scan(...any) error }) (store.URL, error) {
 	var indexed, noindex, nofollow int
 	err := row.Scan(&u.ID, &u.URL, &u.Origin, &u.Kind, &u.Depth, &u.Hops, &state, &u.Status, &u.Reason,
 		&u.RuleLine, &discovered, &fetched, &next, &u.Attempts, &u.ContentType, &u.Location,
-		&indexed, &noindex, &nofollow)
+		&indexed, &noindex, &nofollow, &u.Canonical)
 	if err != nil {
 		return u, err
 	}

@@ -54,4 +54,6 @@ var migrations = []string{
 	// 3: LeaseOrigins seeks urls_due once per origin; urls_next only cost two more page writes
 	// per commit.
 	`DROP INDEX urls_next;`,
+	// 4: the canonical link a page names (<link rel=canonical>), recorded (issue 4).
+	`ALTER TABLE urls ADD COLUMN canonical TEXT NOT NULL DEFAULT '';`,
 }

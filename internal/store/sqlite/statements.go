@@ -9,7 +9,7 @@ import (
 
 // urlColumns are the columns of urls in the order scanURL reads them.
 const urlColumns = `id, url, origin, kind, depth, hops, state, status, reason, rule_line,
-	discovered_at, fetched_at, next_at, attempts, content_type, location, indexed, noindex, nofollow`
+	discovered_at, fetched_at, next_at, attempts, content_type, location, indexed, noindex, nofollow, canonical`
 
 // originColumns are the columns of origins in the order scanOrigin reads them.
 const originColumns = `key, robots_kind, robots_status, robots_body, robots_reason, robots_fetched_at,
@@ -49,7 +49,7 @@ func prepare(ctx context.Context, db preparer) (*statements, error) {
 		{&s.insertOrigin, `INSERT INTO origins (key) VALUES (?) ON CONFLICT (key) DO NOTHING`},
 		{&s.updateURL, `UPDATE urls SET depth = ?, hops = ?, state = ?, status = ?, reason = ?, rule_line = ?,
 			fetched_at = ?, next_at = ?, attempts = ?, content_type = ?, location = ?, indexed = ?, noindex = ?,
-			nofollow = ? WHERE id = ?`},
+			nofollow = ?, canonical = ? WHERE id = ?`},
 		{&s.upsertOrigin, `INSERT INTO origins (` + originColumns + `)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (key) DO UPDATE SET robots_kind = excluded.robots_kind,

@@ -22,6 +22,7 @@ func testUpdateRoundTrip(t *testing.T, s store.Store) {
 	full.FetchedAt, full.NextAt, full.Attempts = t0.Add(time.Second), t0.Add(24*time.Hour), 3
 	full.ContentType, full.Location = "text/html; charset=utf-8", "http://a.test/page/"
 	full.Indexed, full.NoIndex, full.NoFollow = true, true, true
+	full.Canonical = "http://a.test/page?canonical=1"
 	requireAllSet(t, full)
 
 	zero := u
@@ -30,6 +31,7 @@ func testUpdateRoundTrip(t *testing.T, s store.Store) {
 	zero.FetchedAt, zero.NextAt, zero.Attempts = time.Time{}, time.Time{}, 0
 	zero.ContentType, zero.Location = "", ""
 	zero.Indexed, zero.NoIndex, zero.NoFollow = false, false, false
+	zero.Canonical = ""
 
 	for _, step := range []struct {
 		name string
