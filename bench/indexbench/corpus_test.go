@@ -180,7 +180,7 @@ func TestBuildCommitsTheWholeWeb(t *testing.T) {
 			t.Errorf("commit %d carries %d URL outcomes, want 1 to 4", i+2, n)
 		}
 	}
-	counts, err := st.Counts(ctx, time.Now())
+	counts, err := st.Counts(ctx, t0)
 	if err != nil {
 		t.Fatal(err)
 	}

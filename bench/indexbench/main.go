@@ -131,7 +131,7 @@ func measure(ctx context.Context, cfg config, origins int, path string) (measure
 		return m, err
 	}
 	m.refresh = time.Since(t)
-	if m.counts, err = st.Counts(ctx, time.Now()); err != nil {
+	if m.counts, err = st.Counts(ctx, now); err != nil {
 		return m, err
 	}
 	if m.built, err = dbFiles(path); err != nil {
