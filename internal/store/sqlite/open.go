@@ -55,8 +55,9 @@ type Store struct {
 	// (inTx), and stmts are prepared on it.
 	wconn *sql.Conn
 	stmts *statements
-	// writeMu serializes write transactions and guards stmts.
+	// writeMu serializes write transactions and guards stmts and wcache.
 	writeMu sync.Mutex
+	wcache  stmtCache
 	// origins are the origin keys known to be in the file (Commit skips their insert).
 	origins *originSet
 	// readOnly: opened with Options.ReadOnly; write is nil and writes fail.
@@ -188,6 +189,7 @@ func (s *Store) Close() error {
 		s.stmts.close()
 		s.stmts = nil
 	}
+	s.wcache.close()
 	if s.wconn != nil {
 		errs = append(errs, s.wconn.Close())
 		s.wconn = nil
