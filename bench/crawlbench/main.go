@@ -13,6 +13,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/fractle/mandelbot/bench/internal/host"
 	"io"
 	"os"
 	"strings"
@@ -115,7 +116,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) 
 		cfg.origins, cfg.pages, cfg.seed, cfg.runs)
 	fmt.Fprintf(out, "crawler: --delay 0 --concurrency %d --per-origin %d; ceiling: net/http loop, %d workers\n",
 		cfg.settings.Concurrency, cfg.settings.PerOrigin, cfg.settings.Concurrency)
-	fmt.Fprintf(out, "load average at start: %s\n", loadAverage())
+	fmt.Fprintf(out, "load average at start: %s\n", host.LoadAverage())
 
 	tmp, err := os.MkdirTemp("", "crawlbench-")
 	if err != nil {
@@ -147,7 +148,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) 
 		}
 		results = append(results, r)
 	}
-	fmt.Fprintf(out, "load average at end: %s\n\n", loadAverage())
+	fmt.Fprintf(out, "load average at end: %s\n\n", host.LoadAverage())
 	if err := report(out, results); err != nil {
 		return false, err
 	}

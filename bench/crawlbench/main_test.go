@@ -32,18 +32,3 @@ func TestUsage(t *testing.T) {
 		}
 	}
 }
-
-func TestTable(t *testing.T) {
-	tb := table{header: []string{"what", "n"}, right: []bool{false, true}}
-	tb.add("a longer name", "7")
-	var b strings.Builder
-	if err := tb.write(&b); err != nil {
-		t.Fatal(err)
-	}
-	want := "| what          |   n |\n" +
-		"| ------------- | --: |\n" +
-		"| a longer name |   7 |\n"
-	if b.String() != want {
-		t.Errorf("table:\n%s\nwant:\n%s", b.String(), want)
-	}
-}

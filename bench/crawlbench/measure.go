@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/fractle/mandelbot/bench/internal/host"
 	"io"
 	"os"
 	"os/exec"
@@ -101,7 +102,7 @@ func runSpawn(reportPath string, argv []string, stderr io.Writer) int {
 	if rss, ok := peakRSS(cmd.ProcessState); ok {
 		rep.PeakRSS = rss
 	}
-	if hwm, ok := selfHighWater(); ok {
+	if hwm, ok := host.SelfPeakRSS(); ok {
 		rep.LauncherRSS = hwm
 	}
 	b, _ := json.Marshal(rep) // a struct of numbers always marshals
@@ -122,26 +123,4 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
-}
-
-// loadAverage returns the 1, 5 and 15 minute load averages as the system prints them, or
-// "unavailable".
-func loadAverage() string {
-	if loadAvgFile == "" {
-		return "unavailable"
-	}
-	b, err := os.ReadFile(loadAvgFile)
-	if err != nil {
-		return "unavailable"
-	}
-	return parseLoadAvg(string(b))
-}
-
-// parseLoadAvg returns the first three fields of /proc/loadavg content, or "unavailable".
-func parseLoadAvg(s string) string {
-	f := strings.Fields(s)
-	if len(f) < 3 {
-		return "unavailable"
-	}
-	return f[0] + " " + f[1] + " " + f[2]
 }

@@ -2,21 +2,13 @@ package main
 
 import (
 	"context"
+	"github.com/fractle/mandelbot/bench/internal/mdtable"
 	"os"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 )
-
-func TestParseLoadAvg(t *testing.T) {
-	if got := parseLoadAvg("1.74 2.29 4.61 2/167 1237\n"); got != "1.74 2.29 4.61" {
-		t.Errorf("parseLoadAvg = %q", got)
-	}
-	if got := parseLoadAvg("1.74\n"); got != "unavailable" {
-		t.Errorf("parseLoadAvg of a short line = %q", got)
-	}
-}
 
 func TestMedian(t *testing.T) {
 	if got := median([]int64{5, 1, 3}); got != 3 {
@@ -35,12 +27,6 @@ func TestMedian(t *testing.T) {
 }
 
 func TestFormats(t *testing.T) {
-	if got := mib(3 << 19); got != "1.5" {
-		t.Errorf("mib = %q", got)
-	}
-	if got := mib(-1); got != "-" {
-		t.Errorf("mib(unknown) = %q", got)
-	}
 	if got := rate(500, 2*time.Second); got != "250" {
 		t.Errorf("rate = %q", got)
 	}
@@ -72,7 +58,7 @@ func TestMain(m *testing.M) {
 // and not at the 256 MiB this process holds (a direct child's ru_maxrss would start there on
 // Linux).
 func TestPeakRSS(t *testing.T) {
-	if loadAvgFile == "" {
+	if runtime.GOOS != "linux" {
 		t.Skip("peak RSS is reported on Linux only")
 	}
 	ballast := make([]byte, 256<<20)
@@ -86,10 +72,10 @@ func TestPeakRSS(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r.PeakRSS < helperBytes || r.PeakRSS > 160<<20 {
-		t.Errorf("peak RSS %s MiB, want between 64 and 160", mib(r.PeakRSS))
+		t.Errorf("peak RSS %s MiB, want between 64 and 160", mdtable.MiB(r.PeakRSS))
 	}
 	if r.LauncherRSS <= 0 || r.LauncherRSS >= r.PeakRSS {
-		t.Errorf("launcher RSS %s MiB, want positive and under the child's %s", mib(r.LauncherRSS), mib(r.PeakRSS))
+		t.Errorf("launcher RSS %s MiB, want positive and under the child's %s", mdtable.MiB(r.LauncherRSS), mdtable.MiB(r.PeakRSS))
 	}
 	if r.Wall <= 0 || r.CPU <= 0 {
 		t.Errorf("wall %v, CPU %v: want both positive", r.Wall, r.CPU)

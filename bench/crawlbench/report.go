@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/fractle/mandelbot/bench/internal/mdtable"
 	"io"
 	"strconv"
 	"time"
@@ -18,13 +19,13 @@ func report(out io.Writer, rs []result) error {
 		return what
 	}
 
-	speed := table{
-		header: []string{"what", "requests", "seconds", "requests/s", "peak RSS MiB", "ratio to ceiling"},
-		right:  []bool{false, true, true, true, true, true},
+	speed := mdtable.Table{
+		Header: []string{"what", "requests", "seconds", "requests/s", "peak RSS MiB", "ratio to ceiling"},
+		Right:  []bool{false, true, true, true, true, true},
 	}
 	row := func(what string, requests int, wall time.Duration, rss int64, ceiling float64) {
 		rps := float64(requests) / wall.Seconds()
-		speed.add(what, strconv.Itoa(requests), secs(wall), fmt.Sprintf("%.0f", rps), mib(rss), fmt.Sprintf("%.2f", rps/ceiling))
+		speed.Add(what, strconv.Itoa(requests), mdtable.Secs(wall), fmt.Sprintf("%.0f", rps), mdtable.MiB(rss), fmt.Sprintf("%.2f", rps/ceiling))
 	}
 	var cw, lw []time.Duration
 	var crss, lrss []int64
@@ -41,7 +42,7 @@ func report(out io.Writer, rs []result) error {
 		row("mandelbot crawl, median", n, median(cw), median(crss), ceiling)
 		row("net/http loop (ceiling), median", rs[0].loop.Report.Requests, median(lw), median(lrss), ceiling)
 	}
-	if err := speed.write(out); err != nil {
+	if err := speed.Write(out); err != nil {
 		return err
 	}
 	for i, r := range rs {
@@ -50,35 +51,35 @@ func report(out io.Writer, rs []result) error {
 			prefix = "Run " + strconv.Itoa(i+1) + ": "
 		}
 		fmt.Fprintf(out, "%sthe crawl ended with %q; the loop opened %d connections and read %.1f MB of bodies; the launcher's own peak RSS, the floor of the column, was %s MiB.\n",
-			prefix, r.crawl.StopReason, r.loop.Report.Conns, float64(r.loop.Report.Bytes)/1e6, mib(max(r.crawl.LauncherRSS, r.loop.LauncherRSS)))
+			prefix, r.crawl.StopReason, r.loop.Report.Conns, float64(r.loop.Report.Bytes)/1e6, mdtable.MiB(max(r.crawl.LauncherRSS, r.loop.LauncherRSS)))
 	}
 
 	fmt.Fprintln(out, "\nWhat the crawl asked for (from the fake web's request log):")
 	fmt.Fprintln(out)
-	pages := table{
-		header: []string{"run", "pages", "robots.txt", "sitemaps", "/private/", "other", "repeated", "pages missed", "non-200", "pages/s", "crawler's own count"},
-		right:  []bool{false, true, true, true, true, true, true, true, true, true, false},
+	pages := mdtable.Table{
+		Header: []string{"run", "pages", "robots.txt", "sitemaps", "/private/", "other", "repeated", "pages missed", "non-200", "pages/s", "crawler's own count"},
+		Right:  []bool{false, true, true, true, true, true, true, true, true, true, false},
 	}
 	for i, r := range rs {
 		t := r.crawl.Tally
-		pages.add(strconv.Itoa(i+1), strconv.Itoa(t.Pages), strconv.Itoa(t.Robots), strconv.Itoa(t.Sitemaps),
+		pages.Add(strconv.Itoa(i+1), strconv.Itoa(t.Pages), strconv.Itoa(t.Robots), strconv.Itoa(t.Sitemaps),
 			strconv.Itoa(t.Private), strconv.Itoa(t.Other), strconv.Itoa(t.Duplicates), strconv.Itoa(t.Missing),
 			strconv.Itoa(t.NonOK), rate(t.Pages, r.crawl.Wall), r.crawl.CrawlerSays)
 	}
-	if err := pages.write(out); err != nil {
+	if err := pages.Write(out); err != nil {
 		return err
 	}
 
 	fmt.Fprintln(out, "\nCPU time (user + system): the child, and this process serving the fake web meanwhile:")
 	fmt.Fprintln(out)
-	cpu := table{
-		header: []string{"what", "child CPU s", "child CPU us/request", "fake web CPU s"},
-		right:  []bool{false, true, true, true},
+	cpu := mdtable.Table{
+		Header: []string{"what", "child CPU s", "child CPU us/request", "fake web CPU s"},
+		Right:  []bool{false, true, true, true},
 	}
 	perReq := func(d time.Duration, n int) string { return fmt.Sprintf("%.0f", float64(d.Microseconds())/float64(n)) }
 	for i, r := range rs {
-		cpu.add(name("mandelbot crawl", i), secs(r.crawl.CPU), perReq(r.crawl.CPU, r.crawl.Tally.Total()), secs(r.crawl.ServerCPU))
-		cpu.add(name("net/http loop (ceiling)", i), secs(r.loop.CPU), perReq(r.loop.CPU, r.loop.Report.Requests), secs(r.loop.ServerCPU))
+		cpu.Add(name("mandelbot crawl", i), mdtable.Secs(r.crawl.CPU), perReq(r.crawl.CPU, r.crawl.Tally.Total()), mdtable.Secs(r.crawl.ServerCPU))
+		cpu.Add(name("net/http loop (ceiling)", i), mdtable.Secs(r.loop.CPU), perReq(r.loop.CPU, r.loop.Report.Requests), mdtable.Secs(r.loop.ServerCPU))
 	}
-	return cpu.write(out)
+	return cpu.Write(out)
 }

@@ -14,11 +14,5 @@ func peakRSS(*os.ProcessState) (int64, bool) { return 0, false }
 // selfCPU is not reported here.
 func selfCPU() (time.Duration, bool) { return 0, false }
 
-// loadAvgFile is empty: the load average is not read on this system.
-const loadAvgFile = ""
-
 // spawnAttr sets nothing here.
 func spawnAttr() *syscall.SysProcAttr { return nil }
-
-// selfHighWater is not reported here.
-func selfHighWater() (int64, bool) { return 0, false }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"strings"
 )
 
 // dbFile is one file of a SQLite database and its size.
@@ -40,26 +39,4 @@ func dataBytes(files []dbFile) int64 {
 		}
 	}
 	return n
-}
-
-// loadAverage returns the 1, 5 and 15 minute load averages as the system prints them, or
-// "unavailable".
-func loadAverage() string {
-	if loadAvgFile == "" {
-		return "unavailable"
-	}
-	b, err := os.ReadFile(loadAvgFile)
-	if err != nil {
-		return "unavailable"
-	}
-	return parseLoadAvg(string(b))
-}
-
-// parseLoadAvg returns the first three fields of /proc/loadavg content, or "unavailable".
-func parseLoadAvg(s string) string {
-	f := strings.Fields(s)
-	if len(f) < 3 {
-		return "unavailable"
-	}
-	return f[0] + " " + f[1] + " " + f[2]
 }

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/fractle/mandelbot/bench/internal/host"
 	"io"
 	"io/fs"
 	"os"
@@ -87,7 +88,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 	origins := (cfg.docs + cfg.pages - 1) / cfg.pages
 	fmt.Fprintf(out, "indexbench: testweb.Generate %d origins x %d pages (seed %d) = %d documents, %d outcomes per commit\n",
 		origins, cfg.pages, cfg.seed, origins*cfg.pages, cfg.batch)
-	fmt.Fprintf(out, "load average at start: %s\n", loadAverage())
+	fmt.Fprintf(out, "load average at start: %s\n", host.LoadAverage())
 
 	path := cfg.db
 	if path == "" {
@@ -104,7 +105,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "load average at end: %s\n", loadAverage())
+	fmt.Fprintf(out, "load average at end: %s\n", host.LoadAverage())
 	if cfg.db != "" {
 		fmt.Fprintf(out, "database kept: %s (try: mandelbot search --store sqlite:%s WORDS)\n", path, path)
 	}
@@ -153,7 +154,7 @@ func measure(ctx context.Context, cfg config, origins int, path string) (measure
 	if m.closed, err = dbFiles(path); err != nil {
 		return m, err
 	}
-	if rss, ok := selfPeakRSS(); ok {
+	if rss, ok := host.SelfPeakRSS(); ok {
 		m.peakRSS = rss
 	}
 	return m, nil

@@ -33,15 +33,6 @@ func TestDBFiles(t *testing.T) {
 	}
 }
 
-func TestParseLoadAvg(t *testing.T) {
-	if got := parseLoadAvg("0.52 1.10 2.05 1/151 29514\n"); got != "0.52 1.10 2.05" {
-		t.Errorf("parseLoadAvg = %q", got)
-	}
-	if got := parseLoadAvg(""); got != "unavailable" {
-		t.Errorf("parseLoadAvg of nothing = %q", got)
-	}
-}
-
 func TestUsage(t *testing.T) {
 	var out, errOut strings.Builder
 	for _, args := range [][]string{{"-docs", "0"}, {"-batch", "-1"}, {"extra"}, {"-nosuchflag"}} {

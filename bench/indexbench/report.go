@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/fractle/mandelbot/bench/internal/mdtable"
 	"io"
 	"strconv"
 	"time"
@@ -13,18 +14,18 @@ import (
 func report(out io.Writer, m measurement) error {
 	b := m.build
 	perSec := func(n int, d time.Duration) string { return fmt.Sprintf("%.0f", float64(n)/d.Seconds()) }
-	speed := table{
-		header: []string{"phase", "documents", "seconds", "documents/s", "what was done"},
-		right:  []bool{false, true, true, true, false},
+	speed := mdtable.Table{
+		Header: []string{"phase", "documents", "seconds", "documents/s", "what was done"},
+		Right:  []bool{false, true, true, true, false},
 	}
-	speed.add("commit (inside Store.Commit)", strconv.Itoa(b.Documents), secs(b.Commit), perSec(b.Documents, b.Commit),
+	speed.Add("commit (inside Store.Commit)", strconv.Itoa(b.Documents), mdtable.Secs(b.Commit), perSec(b.Documents, b.Commit),
 		fmt.Sprintf("%d commits: %d URL outcomes, %d links", b.Batches, b.Documents+b.Skipped, b.Links))
-	speed.add("build, wall", strconv.Itoa(b.Documents), secs(b.Wall), perSec(b.Documents, b.Wall),
+	speed.Add("build, wall", strconv.Itoa(b.Documents), mdtable.Secs(b.Wall), perSec(b.Documents, b.Wall),
 		"commits + generating pages + counting words")
-	speed.add("refresh (RefreshIndex)", strconv.Itoa(b.Documents), secs(m.refresh), perSec(b.Documents, m.refresh),
+	speed.Add("refresh (RefreshIndex)", strconv.Itoa(b.Documents), mdtable.Secs(m.refresh), perSec(b.Documents, m.refresh),
 		fmt.Sprintf("%d entries rewritten (%s/s)", m.refreshed, perSec(m.refreshed, m.refresh)))
-	speed.add("commit + refresh", strconv.Itoa(b.Documents), secs(b.Commit+m.refresh), perSec(b.Documents, b.Commit+m.refresh), "")
-	if err := speed.write(out); err != nil {
+	speed.Add("commit + refresh", strconv.Itoa(b.Documents), mdtable.Secs(b.Commit+m.refresh), perSec(b.Documents, b.Commit+m.refresh), "")
+	if err := speed.Write(out); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "\n%d documents, %d searchable (the rest say noindex); %d URLs skipped (/private/, robots.txt); URLs by state:",
@@ -32,11 +33,11 @@ func report(out io.Writer, m measurement) error {
 	for _, s := range []store.State{store.StateFetched, store.StateRobotsDisallowed, store.StateQueued} {
 		fmt.Fprintf(out, " %s %d", s, m.counts[s])
 	}
-	fmt.Fprintf(out, "; peak RSS of this process %s MiB\n\n", mib(m.peakRSS))
+	fmt.Fprintf(out, "; peak RSS of this process %s MiB\n\n", mdtable.MiB(m.peakRSS))
 
-	size := table{
-		header: []string{"file", "after build, bytes", "after close, bytes"},
-		right:  []bool{false, true, true},
+	size := mdtable.Table{
+		Header: []string{"file", "after build, bytes", "after close, bytes"},
+		Right:  []bool{false, true, true},
 	}
 	name := map[string]string{"": "crawl.db", "-wal": "crawl.db-wal", "-shm": "crawl.db-shm"}
 	sz := func(n int64) string {
@@ -46,13 +47,13 @@ func report(out io.Writer, m measurement) error {
 		return strconv.FormatInt(n, 10)
 	}
 	for i, f := range m.built {
-		size.add(name[f.Name], sz(f.Size), sz(m.closed[i].Size))
+		size.Add(name[f.Name], sz(f.Size), sz(m.closed[i].Size))
 	}
 	db1, db2 := dataBytes(m.built), dataBytes(m.closed)
-	size.add("database + WAL", sz(db1), sz(db2))
+	size.Add("database + WAL", sz(db1), sz(db2))
 	perDoc := func(n int64) string { return fmt.Sprintf("%.0f", float64(n)/float64(b.Documents)) }
-	size.add("bytes per document", perDoc(db1), perDoc(db2))
-	if err := size.write(out); err != nil {
+	size.Add("bytes per document", perDoc(db1), perDoc(db2))
+	if err := size.Write(out); err != nil {
 		return err
 	}
 
@@ -62,9 +63,9 @@ func report(out io.Writer, m measurement) error {
 			bd.Name, len(bd.Words), bd.FromPct, bd.ToPct, bd.MinDF, bd.MaxDF)
 	}
 	fmt.Fprintln(out)
-	lat := table{
-		header: []string{"queries", "searches", "p50 ms", "p95 ms", "p99 ms", "max ms", "mean results", "mean total"},
-		right:  []bool{false, true, true, true, true, true, true, true},
+	lat := mdtable.Table{
+		Header: []string{"queries", "searches", "p50 ms", "p95 ms", "p99 ms", "max ms", "mean results", "mean total"},
+		Right:  []bool{false, true, true, true, true, true, true, true},
 	}
 	var all []sample
 	addRow := func(name string, ss []sample) {
@@ -74,7 +75,7 @@ func report(out io.Writer, m measurement) error {
 			ds[i], results, total = s.Took, results+s.Results, total+s.Total
 		}
 		n := float64(len(ss))
-		lat.add(name, strconv.Itoa(len(ss)), ms(percentile(ds, 50)), ms(percentile(ds, 95)), ms(percentile(ds, 99)),
+		lat.Add(name, strconv.Itoa(len(ss)), ms(percentile(ds, 50)), ms(percentile(ds, 95)), ms(percentile(ds, 99)),
 			ms(percentile(ds, 100)), fmt.Sprintf("%.1f", float64(results)/n), fmt.Sprintf("%.0f", float64(total)/n))
 	}
 	for _, c := range m.classes {
@@ -82,7 +83,7 @@ func report(out io.Writer, m measurement) error {
 		all = append(all, m.samples[c]...)
 	}
 	addRow("all", all)
-	return lat.write(out)
+	return lat.Write(out)
 }
 
 // ms formats a duration in milliseconds.

@@ -12,10 +12,11 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/fractle/mandelbot/bench/internal/host"
+	"github.com/fractle/mandelbot/bench/internal/mdtable"
 	"io"
 	"os"
 	"runtime"
-	"strings"
 	"time"
 )
 
@@ -184,12 +185,7 @@ func run(out io.Writer, cfg config) error {
 func printHeader(out io.Writer, cfg config, c *Corpus, w *Workload) {
 	fmt.Fprintf(out, "robotsbench: agent %q, %s %s/%s, GOMAXPROCS %d, NumCPU %d, runs %d (median reported)\n",
 		agent, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.NumCPU(), cfg.runs)
-	if load, err := os.ReadFile("/proc/loadavg"); err == nil {
-		f := strings.Fields(string(load))
-		if len(f) >= 3 {
-			fmt.Fprintf(out, "load average at start: %s %s %s\n", f[0], f[1], f[2])
-		}
-	}
+	fmt.Fprintf(out, "load average at start: %s\n", host.LoadAverage())
 	fmt.Fprintf(out, "corpus %s: %d sites with robots.txt (%s bytes)\n", cfg.corpus, len(c.Sites), group(int64(c.RobotsBytes())))
 	fmt.Fprintf(out, "URL pass: %d sites with URLs, %s URLs, %s robots bytes",
 		len(w.Sites), group(int64(w.URLs)), group(int64(w.robotsBytes())))
@@ -206,10 +202,10 @@ func printHeader(out io.Writer, cfg config, c *Corpus, w *Workload) {
 
 func printCorpusTable(out io.Writer, cfg config, results []*result) error {
 	fmt.Fprintf(out, "Corpus: parse once per site, then decide every URL (median of %d runs; CPU = process user+sys time)\n\n", cfg.runs)
-	t := &table{
-		header: []string{"library", "ns/URL", "CPU ns/URL", "allocs/URL", "B/URL", "parse MB/s", "CPU parse MB/s",
+	t := &mdtable.Table{
+		Header: []string{"library", "ns/URL", "CPU ns/URL", "allocs/URL", "B/URL", "parse MB/s", "CPU parse MB/s",
 			"ns/URL vs mandelbot", "CPU vs mandelbot"},
-		right: []bool{false, true, true, true, true, true, true, true, true},
+		Right: []bool{false, true, true, true, true, true, true, true, true},
 	}
 	var ref *result
 	for _, r := range results {
@@ -226,7 +222,7 @@ func printCorpusTable(out io.Writer, cfg config, results []*result) error {
 	wall := func(r *result) []float64 { return r.nsPerURL }
 	cpu := func(r *result) []float64 { return r.cpuPerURL }
 	for _, r := range results {
-		t.add(r.p.name(),
+		t.Add(r.p.name(),
 			fmtMedian(r.nsPerURL, fmtNs),
 			fmtMedian(r.cpuPerURL, fmtNs),
 			fmtMedian(r.allocsURL, func(x float64) string { return fmt.Sprintf("%.2f", x) }),
@@ -236,7 +232,7 @@ func printCorpusTable(out io.Writer, cfg config, results []*result) error {
 			ratio(wall, r),
 			ratio(cpu, r))
 	}
-	if err := t.write(out); err != nil {
+	if err := t.Write(out); err != nil {
 		return err
 	}
 	fmt.Fprintln(out)
@@ -310,9 +306,9 @@ const worstUnder = time.Millisecond
 func printWorst(out io.Writer, cfg config, peers []peer) error {
 	fmt.Fprintf(out, "Worst case: %d rules /*a...*a*bN (%d \"*a\" each) against a %d-byte path of 'a's (cap %s per library)\n\n",
 		worstRules, worstStars, worstPathLen, cfg.worstCap)
-	t := &table{
-		header: []string{"library", "ns/URL", "per URL", "CPU per URL", "calls timed", "verdict", "ns/URL vs mandelbot"},
-		right:  []bool{false, true, true, true, true, false, true},
+	t := &mdtable.Table{
+		Header: []string{"library", "ns/URL", "per URL", "CPU per URL", "calls timed", "verdict", "ns/URL vs mandelbot"},
+		Right:  []bool{false, true, true, true, true, false, true},
 	}
 	results := make([]worstResult, len(peers))
 	var ref worstResult
@@ -326,9 +322,9 @@ func printWorst(out io.Writer, cfg config, peers []peer) error {
 		r := results[i]
 		switch {
 		case r.err != nil:
-			t.add(p.name(), "error", "-", "-", "-", r.err.Error(), "-")
+			t.Add(p.name(), "error", "-", "-", "-", r.err.Error(), "-")
 		case r.calls == 0:
-			t.add(p.name(), "> "+fmtNs(float64(cfg.worstCap.Nanoseconds())), "> "+fmtDur(cfg.worstCap), "-", "0", "-", "-")
+			t.Add(p.name(), "> "+fmtNs(float64(cfg.worstCap.Nanoseconds())), "> "+fmtDur(cfg.worstCap), "-", "0", "-", "-")
 		default:
 			ratio := "-"
 			if ref.calls > 0 && !ref.capped && ref.err == nil {
@@ -342,10 +338,10 @@ func printWorst(out io.Writer, cfg config, peers []peer) error {
 			if r.cpuCall > 0 {
 				cpu = fmtDur(r.cpuCall)
 			}
-			t.add(p.name(), fmtNs(float64(r.perCall.Nanoseconds())), fmtDur(r.perCall), cpu, calls, verdictWord(r.allowed), ratio)
+			t.Add(p.name(), fmtNs(float64(r.perCall.Nanoseconds())), fmtDur(r.perCall), cpu, calls, verdictWord(r.allowed), ratio)
 		}
 	}
-	if err := t.write(out); err != nil {
+	if err := t.Write(out); err != nil {
 		return err
 	}
 	fmt.Fprintln(out)

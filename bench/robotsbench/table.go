@@ -2,65 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"time"
 )
-
-// table is a Markdown table whose columns are padded to a fixed width, so
-// that it reads in a terminal and pastes into Markdown unchanged. Cells are
-// assumed to be ASCII (width = byte length).
-type table struct {
-	header []string
-	right  []bool // right[i]: column i is numeric, aligned right
-	rows   [][]string
-}
-
-func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
-
-// write prints the table to w, one line per row.
-func (t *table) write(w io.Writer) error {
-	width := make([]int, len(t.header))
-	for i, h := range t.header {
-		width[i] = max(len(h), 3)
-	}
-	for _, r := range t.rows {
-		for i, c := range r {
-			width[i] = max(width[i], len(c))
-		}
-	}
-	var b strings.Builder
-	line := func(cells []string) {
-		b.WriteString("|")
-		for i, c := range cells {
-			pad := strings.Repeat(" ", width[i]-len(c))
-			if t.right[i] {
-				b.WriteString(" " + pad + c + " |")
-			} else {
-				b.WriteString(" " + c + pad + " |")
-			}
-		}
-		b.WriteString("\n")
-	}
-	line(t.header)
-	b.WriteString("|")
-	for i := range t.header {
-		if t.right[i] {
-			b.WriteString(" " + strings.Repeat("-", width[i]-1) + ": |")
-		} else {
-			b.WriteString(" " + strings.Repeat("-", width[i]) + " |")
-		}
-	}
-	b.WriteString("\n")
-	for _, r := range t.rows {
-		line(r)
-	}
-	_, err := io.WriteString(w, b.String())
-	if err != nil {
-		return fmt.Errorf("write table: %w", err)
-	}
-	return nil
-}
 
 // group formats a non-negative whole number with thousands separators.
 func group(n int64) string {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package host
 
 import (
 	"os"
@@ -8,11 +8,11 @@ import (
 	"strings"
 )
 
-// selfPeakRSS returns this process's peak resident set size in bytes, and true; false when
+// SelfPeakRSS returns this process's peak resident set size in bytes, and true; false when
 // it cannot be read. It is VmHWM, the high-water mark of the address space since exec: unlike
 // getrusage's ru_maxrss, which Linux starts from the RSS of the process that started this one
 // (`go run`, say), it owes nothing to the parent.
-func selfPeakRSS() (int64, bool) {
+func SelfPeakRSS() (int64, bool) {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0, false

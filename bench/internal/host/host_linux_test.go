@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package host
 
 import (
 	"runtime"
@@ -25,9 +25,9 @@ func TestSelfPeakRSS(t *testing.T) {
 	for i := 0; i < len(b); i += 4096 {
 		b[i] = 1
 	}
-	got, ok := selfPeakRSS()
+	got, ok := SelfPeakRSS()
 	runtime.KeepAlive(b)
 	if !ok || got < 32<<20 {
-		t.Errorf("selfPeakRSS = %d, %v; want at least 32 MiB", got, ok)
+		t.Errorf("SelfPeakRSS = %d, %v; want at least 32 MiB", got, ok)
 	}
 }
