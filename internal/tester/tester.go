@@ -3,11 +3,11 @@ package tester
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/robotstxt"
+	"github.com/fractle/mandelbot/urlnorm"
 )
 
 // Report is the tester's answer for one robots.txt and a list of URLs. It is a value built by
@@ -112,22 +112,12 @@ func target(u string) (string, error) {
 	return t, nil
 }
 
-// originOf returns scheme://host[:port] with the default port folded, or "" for a path or a
-// value that is not an http(s) URL. It is only used for warnings.
+// originOf returns the origin of an absolute http(s) URL (robots-semantics.md rule 20), or ""
+// for a path or anything else. It is only used for warnings.
 func originOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	u, err := urlnorm.Parse(raw)
+	if err != nil {
 		return ""
 	}
-	host, port := strings.ToLower(u.Hostname()), u.Port()
-	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
-		port = ""
-	}
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if port != "" {
-		host += ":" + port
-	}
-	return u.Scheme + "://" + host
+	return u.Origin()
 }
