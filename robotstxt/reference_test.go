@@ -143,9 +143,6 @@ func newRefGroup(g *Group) *refGroup {
 	return rg
 }
 
-// refVerdict decides target for g the slow way.
-func refVerdict(g *Group, target string) Verdict { return newRefGroup(g).verdict(target) }
-
 // verdict decides target the slow way: every rule is tried and the best
 // match is kept (rule 16: longest normalised pattern, Allow on a tie, then
 // the earliest line).

@@ -373,8 +373,7 @@ func TestParseDepthLimit(t *testing.T) {
 	// 20 MiB of "<a>": cut at the default depth, with little allocated.
 	r := io.MultiReader(strings.NewReader("<urlset><url><loc>http://example.com/</loc></url>"),
 		repeated(bytes.Repeat([]byte("<a>"), 1<<20), 7))
-	var alloc uint64
-	alloc = allocated(func() { res, err = Parse(r, Options{}, nil) })
+	alloc := allocated(func() { res, err = Parse(r, Options{}, nil) })
 	if err != nil || !res.Cut || res.CutReason != "32 levels" || res.Entries != 1 {
 		t.Errorf("deep nesting: %+v, %v; want 1 entry, cut \"32 levels\"", res, err)
 	}

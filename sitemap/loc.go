@@ -10,7 +10,6 @@ import (
 // counted in Result.Skipped) but keep the checks testable one by one.
 var (
 	errLocEmpty  = errors.New("empty location")
-	errLocLong   = errors.New("location too long")
 	errLocUTF8   = errors.New("location not valid UTF-8")
 	errLocParse  = errors.New("location not accepted by net/url")
 	errLocScheme = errors.New("location not http or https")

@@ -25,14 +25,14 @@ import (
 //   - the result must be printable ASCII without spaces.
 //
 // On refusal it returns the reason and a detail for the message.
-func canonicalize(w *wurl.Url) (u *URL, kind error, detail string) {
+func canonicalize(w *wurl.Url) (u *URL, detail string, kind error) {
 	var https bool
 	switch w.Scheme() {
 	case "http":
 	case "https":
 		https = true
 	default:
-		return nil, ErrScheme, `"` + w.Scheme() + `"`
+		return nil, `"` + w.Scheme() + `"`, ErrScheme
 	}
 
 	// The kind of host is read from the host itself: the parser's IsIPv4 and
@@ -49,16 +49,16 @@ func canonicalize(w *wurl.Url) (u *URL, kind error, detail string) {
 	default:
 		host = strings.TrimSuffix(host, ".")
 		if host == "" && w.Hostname() == "" {
-			return nil, ErrNoHost, ""
+			return nil, "", ErrNoHost
 		}
 		if host == "" || host[0] == '.' || host[len(host)-1] == '.' || strings.Contains(host, "..") {
-			return nil, ErrInvalid, "empty label in host " + `"` + w.Hostname() + `"`
+			return nil, "empty label in host " + `"` + w.Hostname() + `"`, ErrInvalid
 		}
 	}
 
 	port := w.Port() // "" when absent or the scheme's default
 	if port == "0" {
-		return nil, ErrPort, "port 0"
+		return nil, "port 0", ErrPort
 	}
 
 	path := normEscapes(w.Pathname())
@@ -97,10 +97,10 @@ func canonicalize(w *wurl.Url) (u *URL, kind error, detail string) {
 	// rather than trust it, since the form goes into request lines and logs.
 	for i := 0; i < len(u.s); i++ {
 		if c := u.s[i]; c <= ' ' || c >= 0x7F {
-			return nil, ErrInvalid, "unencoded byte " + strconv.QuoteRune(rune(c)) + " in result"
+			return nil, "unencoded byte " + strconv.QuoteRune(rune(c)) + " in result", ErrInvalid
 		}
 	}
-	return u, nil, ""
+	return u, "", nil
 }
 
 // isIPv4 reports whether host is a dotted-decimal IPv4 address. Most hosts

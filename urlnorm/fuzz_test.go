@@ -68,7 +68,7 @@ func slowResolve(base *URL, ref string) (*URL, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, kind, _ := canonicalize(w)
+	u, _, kind := canonicalize(w)
 	if kind != nil {
 		return nil, kind
 	}

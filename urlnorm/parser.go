@@ -150,7 +150,7 @@ func (p *Parser) parse(op, raw string, base *URL) (*URL, error) {
 		return nil, fromWHATWG(op, raw, err)
 	}
 
-	u, kind, detail := canonicalize(w)
+	u, detail, kind := canonicalize(w)
 	if kind != nil {
 		return nil, newError(op, raw, kind, detail, nil)
 	}

@@ -54,11 +54,11 @@ func normalizeResolve(m map[string]string) (map[string]string, error) {
 	for k, v := range m {
 		key, err := resolveKey(k)
 		if err != nil {
-			return nil, fmt.Errorf("Resolve key %q: %w", k, err)
+			return nil, fmt.Errorf("resolve key %q: %w", k, err)
 		}
 		ip, err := parseResolveAddr(v)
 		if err != nil {
-			return nil, fmt.Errorf("Resolve[%q]: %w", k, err)
+			return nil, fmt.Errorf("resolve[%q]: %w", k, err)
 		}
 		out[key] = ip.String()
 	}

@@ -54,7 +54,7 @@ func JSONOf(p Page) PageJSON {
 		var sb strings.Builder
 		for _, s := range r.Snippet {
 			sb.WriteString(s.Text)
-			j.Spans = append(j.Spans, SpanJSON{Text: s.Text, Match: s.Match})
+			j.Spans = append(j.Spans, SpanJSON(s))
 		}
 		j.Snippet = sb.String()
 		out.Results = append(out.Results, j)

@@ -2,7 +2,6 @@ package testweb
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 )
 
@@ -28,22 +27,6 @@ func (x *refs) expand(s string) string {
 		return s
 	}
 	return x.r.Replace(s)
-}
-
-// header returns a copy of h with expanded values, or nil when h is empty.
-func (x *refs) header(h http.Header) http.Header {
-	if len(h) == 0 {
-		return nil
-	}
-	out := make(http.Header, len(h))
-	for k, vs := range h {
-		ev := make([]string, len(vs))
-		for i, v := range vs {
-			ev[i] = x.expand(v)
-		}
-		out[k] = ev
-	}
-	return out
 }
 
 // refKey returns the key of a leading "{key}" reference, or "" when s has none.
