@@ -11,7 +11,7 @@ const (
 
 // Document is what one fetch of a URL contributes to the search index. Committing a Document
 // replaces the URL's previous one and its outgoing links (the Links of the same batch whose
-// FromID is the URL).
+// FromID is the URL) once an Indexer has folded it in; until then search shows the previous one.
 type Document struct {
 	URLID int64
 	// Index is false when the URL must not be searchable as a document: robot tags said noindex
@@ -27,6 +27,6 @@ type Document struct {
 // Link is one link of a fetched page, for anchor text and link-only entries (seed 001).
 type Link struct {
 	FromID int64
-	To     string // canonical URL; it is known to the store or among the batch's New URLs
+	To     string // canonical URL; it is known to the store or among the batch's New URLs (its ID is IDOf(To))
 	Anchor string
 }

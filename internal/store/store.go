@@ -8,19 +8,53 @@ import (
 	"github.com/fractle/mandelbot/internal/index"
 )
 
-// Store is what a crawl persists to. Implementations are safe for concurrent use by the
-// goroutines of one crawl process.
+// The store is split into roles, each a small interface that the embedded (SQLite) and the
+// networked (PostgreSQL) stores implement and that storetest checks:
 //
-// Leases let several crawl processes share one store (PostgreSQL) without ever sending two
-// workers' requests to the same origin at once: a process only schedules origins it holds a
-// lease on. An embedded store used by one process at a time (SQLite) may grant every lease.
-type Store interface {
-	// Commit applies a batch atomically: either every change is durable or none is. New URLs
-	// that are already known are ignored (de-duplication on the canonical URL); Commit returns
-	// the ones that were new, with their IDs, in the order given. Origins named by new URLs are
-	// created as needed (with a zero record).
-	Commit(ctx context.Context, b Batch) ([]URL, error)
+//   - Queue: what the crawl path calls. Only batched calls: one Commit per group of outcomes,
+//     one LoadOrigin per origin taken, one DueURLs per refill of a window.
+//   - Leases: which crawl process may schedule which origin.
+//   - Reader: reads for export, the dashboard and resuming (never on the crawl path).
+//   - Indexer: folds committed documents and anchor text into the search index, off the crawl
+//     path, in large idempotent batches.
+//   - index.Searcher: queries.
+//
+// Store is all of them together, as a concrete store implements them; code should ask for the
+// narrowest role it needs.
 
+// Queue is the crawl path's side of a store. Implementations are safe for concurrent use.
+type Queue interface {
+	// Commit applies a batch atomically: either every change is durable or none is. New URLs
+	// that are already known are ignored (de-duplication on IDOf of the canonical URL); Commit
+	// returns the ones that were new, in the order given. Origins named by new URLs are created
+	// as needed (with a zero record). Documents are staged: they become searchable when an
+	// Indexer folds them in, not at Commit.
+	Commit(ctx context.Context, b Batch) ([]URL, error)
+	// LoadOrigin returns what a crawl process needs to take over an origin: its record (ok false
+	// when unknown), up to limit due URLs as DueURLs orders them, and the IDs of every URL of the
+	// origin the store knows, so the process can de-duplicate new URLs of it in memory.
+	LoadOrigin(ctx context.Context, key string, now time.Time, limit int) (OriginLoad, error)
+	// DueURLs returns up to limit URLs of origin that are due at now (NextAt set and not after
+	// now), shallowest first, then in discovery order.
+	DueURLs(ctx context.Context, origin string, now time.Time, limit int) ([]URL, error)
+	// Seeds returns the crawl's seeds, every run's (page URLs at depth 0 reached by no
+	// redirect), in discovery order: a resumed run derives its --scope from them.
+	Seeds(ctx context.Context) ([]string, error)
+}
+
+// OriginLoad is the answer of Queue.LoadOrigin. The caller owns its slices.
+type OriginLoad struct {
+	Origin Origin
+	Known  bool    // the store has a record of the origin
+	Due    []URL   // due URLs, at most the limit asked for
+	More   bool    // more URLs were due than the limit
+	IDs    []int64 // every URL ID of the origin, in no order
+}
+
+// Leases let several crawl processes share one store without ever sending two workers' requests
+// to the same origin at once: a process only schedules origins it holds a lease on. An embedded
+// store used by one process at a time (SQLite) may grant every lease.
+type Leases interface {
 	// LeaseOrigins grants owner up to max origins that have URLs due at or before until, and that
 	// no other live owner holds, for ttl from now. It returns their keys, earliest due first.
 	// Calling it again renews the leases owner already holds.
@@ -31,31 +65,46 @@ type Store interface {
 	LeaseOrigin(ctx context.Context, owner, key string, now time.Time, ttl time.Duration) (ok bool, err error)
 	// ReleaseOrigins gives up owner's leases on keys (all of owner's leases when keys is nil).
 	ReleaseOrigins(ctx context.Context, owner string, keys []string) error
+}
 
-	// DueURLs returns up to limit URLs of origin that are due at now (NextAt set and not after
-	// now), shallowest first, then in discovery order.
-	DueURLs(ctx context.Context, origin string, now time.Time, limit int) ([]URL, error)
-	// Seeds returns the crawl's seeds, every run's (page URLs at depth 0 reached by no
-	// redirect), in ID order: a resumed run derives its --scope from them.
-	Seeds(ctx context.Context) ([]string, error)
+// Reader reads what a crawl recorded, for export, the dashboard and resuming. It is never
+// called on the crawl path.
+type Reader interface {
 	// Origin returns an origin's record; ok is false when the origin is unknown.
 	Origin(ctx context.Context, key string) (o Origin, ok bool, err error)
-
-	// EachURL calls fn for every known URL in ID order; EachOrigin for every origin in key order.
-	// An error from fn stops the walk and is returned.
+	// EachURL calls fn for every known URL in discovery order; EachOrigin for every origin in
+	// key order. An error from fn stops the walk and is returned.
 	EachURL(ctx context.Context, fn func(URL) error) error
 	EachOrigin(ctx context.Context, fn func(Origin) error) error
 	// Counts returns how many URLs are in each state, as Effective shows them at now (a queued
 	// URL of a paused origin counts as paused).
 	Counts(ctx context.Context, now time.Time) (map[State]int, error)
+}
 
-	// RefreshIndex brings the search entries of URLs whose anchor text changed up to date and
-	// reports how many it rewrote. Commits of documents are searchable at once; anchor text
-	// from later links becomes searchable at the next refresh.
+// Indexer folds what Commit staged into the search index. Every call is one or more
+// transactions of its own, and replaying one after a crash is harmless: a staged document
+// leaves the stage in the same transaction that indexes it.
+type Indexer interface {
+	// IndexPending indexes up to max staged documents (their entries, their outgoing links,
+	// and the link-only entries those links create) and reports how many it indexed. Anchor
+	// text that changed for pages indexed earlier waits for RefreshIndex.
+	IndexPending(ctx context.Context, max int) (int, error)
+	// RefreshIndex indexes every staged document, then rewrites once each entry whose anchor
+	// text changed, and reports how many entries it wrote. When it returns nil, everything
+	// committed before the call is searchable.
 	RefreshIndex(ctx context.Context) (int, error)
-	// Searcher answers queries over the index.
-	index.Searcher
+	// IndexLag reports how many committed documents are not searchable yet.
+	IndexLag(ctx context.Context) (int, error)
+}
 
+// Store is every role of a store together; implementations are safe for concurrent use by the
+// goroutines of one process.
+type Store interface {
+	Queue
+	Leases
+	Reader
+	Indexer
+	index.Searcher
 	Close() error
 }
 
@@ -78,3 +127,7 @@ func (b Batch) Empty() bool {
 // ErrLocked reports a store that another process is using (an embedded store allows one crawl
 // process at a time).
 var ErrLocked = errors.New("store is in use by another process")
+
+// ErrLinkWithoutDocument reports a batch with a Link whose FromID has no Document in the same
+// batch: links are recorded as part of their page's document.
+var ErrLinkWithoutDocument = errors.New("link without its page's document in the batch")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/fractle/mandelbot/internal/store"
@@ -36,10 +35,9 @@ func (s *Store) Commit(ctx context.Context, b store.Batch) ([]store.URL, error) 
 
 func (s *Store) apply(ctx context.Context, tx writeTx, b store.Batch) ([]store.URL, error) {
 	var added []store.URL
-	var newIDs map[string]int64
 	if len(b.New) > 0 {
 		var err error
-		if added, newIDs, err = s.insertNew(ctx, tx, b.New); err != nil {
+		if added, err = s.insertNew(ctx, tx, b.New); err != nil {
 			return nil, err
 		}
 	}
@@ -70,7 +68,7 @@ func (s *Store) apply(ctx context.Context, tx writeTx, b store.Batch) ([]store.U
 		}
 	}
 	if len(b.Documents) > 0 || len(b.Links) > 0 {
-		if err := s.applyIndex(ctx, tx, b, newIDs); err != nil {
+		if err := s.stage(ctx, b); err != nil {
 			return nil, err
 		}
 	}
@@ -79,54 +77,57 @@ func (s *Store) apply(ctx context.Context, tx writeTx, b store.Batch) ([]store.U
 
 // insertNew adds the URLs of news that are not known yet, in multi-row INSERTs of up to
 // insertChunk rows, and creates the origins they name. It returns the added URLs in the order
-// given, and their IDs by URL.
-func (s *Store) insertNew(ctx context.Context, tx writeTx, news []store.NewURL) ([]store.URL, map[string]int64, error) {
-	ids := make(map[string]int64, len(news))
+// given.
+func (s *Store) insertNew(ctx context.Context, tx writeTx, news []store.NewURL) ([]store.URL, error) {
+	ids := make([]int64, len(news))
+	for i, n := range news {
+		ids[i] = store.IDOf(n.URL)
+	}
+	inserted := make(map[int64]bool, len(news))
 	args := make([]any, 0, insertURLParams*min(len(news), insertChunk))
-	for chunk := range slices.Chunk(news, insertChunk) {
+	for start := 0; start < len(news); start += insertChunk {
+		chunk := news[start:min(start+insertChunk, len(news))]
 		args = args[:0]
-		for _, n := range chunk {
-			args = append(args, n.URL, n.Origin, int(n.Kind), n.Depth, n.Hops, string(n.State), n.Reason,
+		for i, n := range chunk {
+			args = append(args, ids[start+i], n.URL, n.Origin, int(n.Kind), n.Depth, n.Hops, string(n.State), n.Reason,
 				unix(n.DiscoveredAt), unix(firstDue(n)))
 		}
 		stmt, err := s.stmts.insertURLsStmt(ctx, tx, len(chunk))
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		rows, err := stmt.QueryContext(ctx, args...)
 		if err != nil {
-			return nil, nil, fmt.Errorf("insert %d URLs: %w", len(chunk), err)
+			return nil, fmt.Errorf("insert %d URLs: %w", len(chunk), err)
 		}
 		for rows.Next() {
 			var id int64
-			var u string
-			if err := rows.Scan(&id, &u); err != nil {
+			if err := rows.Scan(&id); err != nil {
 				rows.Close()
-				return nil, nil, fmt.Errorf("insert %d URLs: %w", len(chunk), err)
+				return nil, fmt.Errorf("insert %d URLs: %w", len(chunk), err)
 			}
-			ids[u] = id
+			inserted[id] = true
 		}
 		if err := rows.Close(); err != nil {
-			return nil, nil, fmt.Errorf("insert %d URLs: %w", len(chunk), err)
+			return nil, fmt.Errorf("insert %d URLs: %w", len(chunk), err)
 		}
 	}
-	if len(ids) == 0 {
-		return nil, ids, nil
+	if len(inserted) == 0 {
+		return nil, nil
 	}
 
-	added := make([]store.URL, 0, len(ids))
+	added := make([]store.URL, 0, len(inserted))
 	origins := make(map[string]bool)
-	var last int64 // IDs grow in the order of news
-	for _, n := range news {
-		id, ok := ids[n.URL]
-		if !ok || id <= last {
+	for i, n := range news {
+		id := ids[i]
+		if !inserted[id] {
 			continue // known before the batch, or a later copy of a URL added earlier in it
 		}
-		last = id
+		delete(inserted, id)
 		if !origins[n.Origin] && !s.origins.has(n.Origin) {
 			origins[n.Origin] = true
 			if _, err := s.stmts.insertOrigin.ExecContext(ctx, n.Origin); err != nil {
-				return nil, nil, fmt.Errorf("insert origin %s: %w", n.Origin, err)
+				return nil, fmt.Errorf("insert origin %s: %w", n.Origin, err)
 			}
 		}
 		added = append(added, store.URL{
@@ -134,7 +135,7 @@ func (s *Store) insertNew(ctx context.Context, tx writeTx, news []store.NewURL) 
 			State: n.State, Reason: n.Reason, DiscoveredAt: n.DiscoveredAt.UTC(), NextAt: firstDue(n).UTC(),
 		})
 	}
-	return added, ids, nil
+	return added, nil
 }
 
 // firstDue is when a new URL is first due: when it was discovered if queued, never otherwise.

@@ -2,8 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -16,7 +14,7 @@ import (
 // indexSchema (version 2) is the search index: fts holds the searchable text of each entry
 // (documents and link-only entries), docs its metadata under the same rowid (the URL ID), links
 // the anchor text between URLs, and dirty the URLs whose anchor text changed since their entry
-// was written.
+// was written. Version 5 adds staged: documents committed by the crawl and not indexed yet.
 const indexSchema = `
 	CREATE VIRTUAL TABLE fts USING fts5(title, anchors, body, urlwords, tokenize = 'unicode61 remove_diacritics 2');
 	CREATE TABLE docs (
@@ -35,70 +33,6 @@ const indexSchema = `
 	CREATE INDEX links_to ON links (to_id);
 	CREATE TABLE dirty (url_id INTEGER PRIMARY KEY);`
 
-// applyIndex writes the batch's links and documents inside the commit's transaction. newIDs maps
-// the URLs the batch added to their IDs.
-func (s *Store) applyIndex(ctx context.Context, tx writeTx, b store.Batch, newIDs map[string]int64) error {
-	for _, d := range b.Documents {
-		// A fetch replaces the page's outgoing links: the old targets lose its anchor text.
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO dirty (url_id) SELECT to_id FROM links WHERE from_id = ?`, d.URLID); err != nil {
-			return fmt.Errorf("index: links of %d: %w", d.URLID, err)
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE from_id = ?`, d.URLID); err != nil {
-			return fmt.Errorf("index: links of %d: %w", d.URLID, err)
-		}
-	}
-	for _, l := range b.Links {
-		to, ok := newIDs[l.To]
-		if !ok {
-			err := tx.QueryRowContext(ctx, `SELECT id FROM urls WHERE url = ?`, l.To).Scan(&to)
-			if errors.Is(err, sql.ErrNoRows) {
-				continue // not a URL the crawl records (it could not be parsed)
-			}
-			if err != nil {
-				return fmt.Errorf("index: link to %s: %w", l.To, err)
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO links (from_id, to_id, anchor) VALUES (?, ?, ?)`,
-			l.FromID, to, cutUTF8(l.Anchor, store.MaxAnchorBytes)); err != nil {
-			return fmt.Errorf("index: link to %s: %w", l.To, err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO dirty (url_id) VALUES (?)`, to); err != nil {
-			return fmt.Errorf("index: link to %s: %w", l.To, err)
-		}
-	}
-	for _, d := range b.Documents {
-		if err := s.writeDocument(ctx, tx, d); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeDocument makes a fetched URL's entry match its Document: a searchable document, or
-// nothing at all (rule 27: not even a link-only entry).
-func (s *Store) writeDocument(ctx context.Context, tx writeTx, d store.Document) error {
-	if err := deleteEntry(ctx, tx, d.URLID); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM dirty WHERE url_id = ?`, d.URLID); err != nil {
-		return fmt.Errorf("index: document %d: %w", d.URLID, err)
-	}
-	if !d.Index {
-		return nil
-	}
-	var rawURL string
-	if err := tx.QueryRowContext(ctx, `SELECT url FROM urls WHERE id = ?`, d.URLID).Scan(&rawURL); err != nil {
-		return fmt.Errorf("index: document %d: %w", d.URLID, err)
-	}
-	anchors, inlinks, err := anchorsOf(ctx, tx, d.URLID)
-	if err != nil {
-		return err
-	}
-	e := entry{id: d.URLID, title: d.Title, anchors: anchors, body: cutUTF8(d.Text, store.MaxIndexedTextBytes),
-		url: rawURL, nosnippet: d.NoSnippet, unavailableAfter: d.UnavailableAfter, inlinks: inlinks}
-	return e.insert(ctx, tx)
-}
-
 // entry is one searchable row: fts text plus docs metadata.
 type entry struct {
 	id                        int64
@@ -108,11 +42,8 @@ type entry struct {
 	inlinks                   int
 }
 
-func (e entry) insert(ctx context.Context, tx writeTx) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO fts (rowid, title, anchors, body, urlwords) VALUES (?, ?, ?, ?, ?)`,
-		e.id, noControls(e.title), noControls(e.anchors), noControls(e.body), urlWords(e.url)); err != nil {
-		return fmt.Errorf("index: entry %d: %w", e.id, err)
-	}
+// insertMeta writes the entry's docs row.
+func (e entry) insertMeta(ctx context.Context, tx writeTx) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks)
 		VALUES (?, ?, ?, ?, ?)`, e.id, boolInt(e.linkOnly), boolInt(e.nosnippet), unix(e.unavailableAfter), e.inlinks); err != nil {
 		return fmt.Errorf("index: entry %d: %w", e.id, err)
@@ -120,12 +51,11 @@ func (e entry) insert(ctx context.Context, tx writeTx) error {
 	return nil
 }
 
-func deleteEntry(ctx context.Context, tx writeTx, id int64) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid = ?`, id); err != nil {
-		return fmt.Errorf("index: remove %d: %w", id, err)
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM docs WHERE url_id = ?`, id); err != nil {
-		return fmt.Errorf("index: remove %d: %w", id, err)
+// insertText writes the entry's FTS5 row; see writeFTS for when.
+func (e entry) insertText(ctx context.Context, tx writeTx) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO fts (rowid, title, anchors, body, urlwords) VALUES (?, ?, ?, ?, ?)`,
+		e.id, noControls(e.title), noControls(e.anchors), noControls(e.body), urlWords(e.url)); err != nil {
+		return fmt.Errorf("index: entry %d: %w", e.id, err)
 	}
 	return nil
 }

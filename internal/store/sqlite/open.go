@@ -145,6 +145,10 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	return nil
 }
 
+// ErrOldIDs reports a store written by a Mandelbot whose URL IDs were sequence numbers (schema 4
+// and older); this version names URLs by store.IDOf and cannot renumber them in place.
+var ErrOldIDs = errors.New("store was written by an older Mandelbot (URL IDs changed in schema 5): crawl into a new --data directory, or keep the old program to read it")
+
 // ErrNewerSchema reports a database written by a newer Mandelbot.
 var ErrNewerSchema = errors.New("database schema is newer than this program knows")
 
@@ -156,6 +160,15 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	if version > len(migrations) {
 		return fmt.Errorf("sqlite: %s: version %d, known up to %d: %w", s.path, version, len(migrations), ErrNewerSchema)
+	}
+	if version > 0 && version <= oldIDsVersion {
+		var any int
+		if err := s.write.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM urls)`).Scan(&any); err != nil {
+			return fmt.Errorf("sqlite: read schema version: %w", err)
+		}
+		if any != 0 {
+			return fmt.Errorf("sqlite: %s: schema version %d: %w", s.path, version, ErrOldIDs)
+		}
 	}
 	for v := version; v < len(migrations); v++ {
 		tx, err := s.write.BeginTx(ctx, nil)

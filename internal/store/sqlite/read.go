@@ -48,7 +48,7 @@ func (s *Store) ReleaseOrigins(ctx context.Context, owner string, keys []string)
 // DueURLs implements store.Store.
 func (s *Store) DueURLs(ctx context.Context, origin string, now time.Time, limit int) ([]store.URL, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT `+urlColumns+` FROM urls
-		WHERE origin = ? AND next_at > 0 AND next_at <= ? ORDER BY depth, id LIMIT ?`, origin, unix(now), limit)
+		WHERE origin = ? AND next_at > 0 AND next_at <= ? ORDER BY depth, seq LIMIT ?`, origin, unix(now), limit)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: due URLs of %s: %w", origin, err)
 	}
@@ -67,6 +67,61 @@ func (s *Store) DueURLs(ctx context.Context, origin string, now time.Time, limit
 	return out, nil
 }
 
+// LoadOrigin implements store.Queue: the record, the due URLs, and the IDs of every URL of the
+// origin, read in one read transaction (a consistent snapshot) through the covering index
+// urls_origin.
+func (s *Store) LoadOrigin(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {
+	var out store.OriginLoad
+	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
+	}
+	defer tx.Rollback()
+	o, err := scanOrigin(tx.QueryRowContext(ctx, `SELECT `+originColumns+` FROM origins WHERE key = ?`, key))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
+	default:
+		out.Origin, out.Known = o, true
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT `+urlColumns+` FROM urls
+		WHERE origin = ? AND next_at > 0 AND next_at <= ? ORDER BY depth, seq LIMIT ?`, key, unix(now), limit+1)
+	if err != nil {
+		return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
+	}
+	for rows.Next() {
+		u, err := scanURL(rows)
+		if err != nil {
+			rows.Close()
+			return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
+		}
+		out.Due = append(out.Due, u)
+	}
+	if err := rows.Close(); err != nil {
+		return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
+	}
+	if len(out.Due) > limit {
+		out.Due, out.More = out.Due[:limit], true
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT id FROM urls WHERE origin = ?`, key)
+	if err != nil {
+		return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
+		}
+		out.IDs = append(out.IDs, id)
+	}
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
+	}
+	return out, nil
+}
+
 // Origin implements store.Store.
 func (s *Store) Origin(ctx context.Context, key string) (store.Origin, bool, error) {
 	o, err := scanOrigin(s.read.QueryRowContext(ctx, `SELECT `+originColumns+` FROM origins WHERE key = ?`, key))
@@ -79,9 +134,9 @@ func (s *Store) Origin(ctx context.Context, key string) (store.Origin, bool, err
 	return o, true, nil
 }
 
-// EachURL implements store.Store, streaming rows in ID order.
+// EachURL implements store.Store, streaming rows in discovery order.
 func (s *Store) EachURL(ctx context.Context, fn func(store.URL) error) error {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+urlColumns+` FROM urls ORDER BY id`)
+	rows, err := s.read.QueryContext(ctx, `SELECT `+urlColumns+` FROM urls ORDER BY seq`)
 	if err != nil {
 		return fmt.Errorf("sqlite: list URLs: %w", err)
 	}
@@ -151,7 +206,7 @@ func (s *Store) Counts(ctx context.Context, now time.Time) (map[store.State]int,
 
 // Seeds implements store.Store.
 func (s *Store) Seeds(ctx context.Context) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT url FROM urls WHERE depth = 0 AND hops = 0 AND kind = 0 ORDER BY id`)
+	rows, err := s.read.QueryContext(ctx, `SELECT url FROM urls WHERE depth = 0 AND hops = 0 AND kind = 0 ORDER BY seq`)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: seeds: %w", err)
 	}

@@ -56,4 +56,47 @@ var migrations = []string{
 	`DROP INDEX urls_next;`,
 	// 4: the canonical link a page names (<link rel=canonical>), recorded (issue 4).
 	`ALTER TABLE urls ADD COLUMN canonical TEXT NOT NULL DEFAULT '';`,
+	// 5: URL IDs are store.IDOf of the URL (the crawler names URLs without asking the store),
+	// seq keeps discovery order as the rowid, and the unique index is on the 8-byte ID rather
+	// than the URL text. Documents are staged at commit and indexed later (index.go). Only an
+	// empty store takes this step: migrate refuses a store holding URLs with the old IDs.
+	`DROP TABLE urls;
+	CREATE TABLE urls (
+		seq INTEGER PRIMARY KEY,
+		id INTEGER NOT NULL UNIQUE,
+		url TEXT NOT NULL,
+		origin TEXT NOT NULL,
+		kind INTEGER NOT NULL DEFAULT 0,
+		depth INTEGER NOT NULL DEFAULT 0,
+		hops INTEGER NOT NULL DEFAULT 0,
+		state TEXT NOT NULL,
+		status INTEGER NOT NULL DEFAULT 0,
+		reason TEXT NOT NULL DEFAULT '',
+		rule_line INTEGER NOT NULL DEFAULT 0,
+		discovered_at INTEGER NOT NULL DEFAULT 0,
+		fetched_at INTEGER NOT NULL DEFAULT 0,
+		next_at INTEGER NOT NULL DEFAULT 0,
+		attempts INTEGER NOT NULL DEFAULT 0,
+		content_type TEXT NOT NULL DEFAULT '',
+		location TEXT NOT NULL DEFAULT '',
+		indexed INTEGER NOT NULL DEFAULT 0,
+		noindex INTEGER NOT NULL DEFAULT 0,
+		nofollow INTEGER NOT NULL DEFAULT 0,
+		canonical TEXT NOT NULL DEFAULT ''
+	);
+	CREATE INDEX urls_origin ON urls (origin, next_at, id);
+	DELETE FROM links; DELETE FROM docs; DELETE FROM fts; DELETE FROM dirty;
+	CREATE TABLE staged (
+		url_id INTEGER PRIMARY KEY,
+		idx INTEGER NOT NULL,
+		title TEXT NOT NULL DEFAULT '',
+		body TEXT NOT NULL DEFAULT '',
+		nosnippet INTEGER NOT NULL DEFAULT 0,
+		unavailable_after INTEGER NOT NULL DEFAULT 0,
+		links BLOB
+	);`,
 }
+
+// oldIDsVersion is the last schema whose URL IDs were not store.IDOf: a store at or below it
+// that holds URLs cannot be upgraded (see ErrOldIDs).
+const oldIDsVersion = 4

@@ -103,8 +103,8 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 // topAnchor is the anchor text most pages use for url: the title of a link-only entry.
 func (s *Store) topAnchor(ctx context.Context, url string) (string, error) {
 	var a string
-	err := s.read.QueryRowContext(ctx, `SELECT anchor FROM links WHERE to_id = (SELECT id FROM urls WHERE url = ?)
-		AND anchor != '' GROUP BY anchor ORDER BY COUNT(*) DESC, anchor LIMIT 1`, url).Scan(&a)
+	err := s.read.QueryRowContext(ctx, `SELECT anchor FROM links WHERE to_id = ?
+		AND anchor != '' GROUP BY anchor ORDER BY COUNT(*) DESC, anchor LIMIT 1`, store.IDOf(url)).Scan(&a)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -145,7 +145,7 @@ func (s *Store) Explain(ctx context.Context, url string) (index.Explanation, err
 	err := s.read.QueryRowContext(ctx, `SELECT urls.state, urls.reason, urls.status, urls.content_type, urls.fetched_at, urls.noindex,
 			docs.url_id IS NOT NULL, docs.link_only, docs.inlinks, `+originStatusColumns+`
 		FROM urls LEFT JOIN docs ON docs.url_id = urls.id LEFT JOIN origins ON origins.key = urls.origin
-		WHERE urls.url = ?`, url).
+		WHERE urls.id = ? AND urls.url = ?`, store.IDOf(url), url).
 		Scan(append([]any{&f.State, &f.Reason, &f.Status, &f.ContentType, &fetched, &noindex, &hasDoc, &linkOnly, &inlinks}, os.dest()...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		e.Why = index.Why(f)
@@ -160,7 +160,7 @@ func (s *Store) Explain(ctx context.Context, url string) (index.Explanation, err
 	f.Indexed = hasDoc.Int64 == 1 && linkOnly.Int64 == 0
 	f.LinkOnly = hasDoc.Int64 == 1 && linkOnly.Int64 == 1
 	if !f.Indexed && !f.LinkOnly {
-		if err := s.read.QueryRowContext(ctx, `SELECT COUNT(DISTINCT from_id) FROM links WHERE to_id = (SELECT id FROM urls WHERE url = ?)`, url).Scan(&f.Inlinks); err != nil {
+		if err := s.read.QueryRowContext(ctx, `SELECT COUNT(DISTINCT from_id) FROM links WHERE to_id = ?`, store.IDOf(url)).Scan(&f.Inlinks); err != nil {
 			return e, fmt.Errorf("sqlite: explain %s: %w", url, err)
 		}
 	}

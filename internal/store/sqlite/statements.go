@@ -23,15 +23,15 @@ const (
 	// first needed. 64 rows are 576 parameters, far below SQLite's limit of 32,766.
 	insertChunk = 64
 	// insertURLParams is the number of parameters of one row of an insertURLs statement.
-	insertURLParams = 9
+	insertURLParams = 10
 )
 
 // statements are the writer connection's prepared statements, reused by every Commit. They are
 // used under Store.writeMu.
 type statements struct {
-	insertOrigin, updateURL, upsertOrigin *sql.Stmt
-	// insertURLs[n] inserts n new URLs, ignoring known ones, and returns the ID and URL of each
-	// row it added; see insertURLsStmt.
+	insertOrigin, updateURL, upsertOrigin, stage *sql.Stmt
+	// insertURLs[n] inserts n new URLs, ignoring known ones, and returns the ID of each row it
+	// added; see insertURLsStmt.
 	insertURLs map[int]*sql.Stmt
 }
 
@@ -47,6 +47,8 @@ func prepare(ctx context.Context, db preparer) (*statements, error) {
 		sql string
 	}{
 		{&s.insertOrigin, `INSERT INTO origins (key) VALUES (?) ON CONFLICT (key) DO NOTHING`},
+		{&s.stage, `INSERT OR REPLACE INTO staged (url_id, idx, title, body, nosnippet, unavailable_after, links)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`},
 		{&s.updateURL, `UPDATE urls SET depth = ?, hops = ?, state = ?, status = ?, reason = ?, rule_line = ?,
 			fetched_at = ?, next_at = ?, attempts = ?, content_type = ?, location = ?, indexed = ?, noindex = ?,
 			nofollow = ?, canonical = ? WHERE id = ?`},
@@ -78,14 +80,14 @@ func (s *statements) insertURLsStmt(ctx context.Context, db preparer, n int) (*s
 		return st, nil
 	}
 	var q strings.Builder
-	q.WriteString(`INSERT INTO urls (url, origin, kind, depth, hops, state, reason, discovered_at, next_at) VALUES `)
+	q.WriteString(`INSERT INTO urls (id, url, origin, kind, depth, hops, state, reason, discovered_at, next_at) VALUES `)
 	for i := range n {
 		if i > 0 {
 			q.WriteString(", ")
 		}
-		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 	}
-	q.WriteString(` ON CONFLICT (url) DO NOTHING RETURNING id, url`)
+	q.WriteString(` ON CONFLICT (id) DO NOTHING RETURNING id`)
 	st, err := db.PrepareContext(ctx, q.String())
 	if err != nil {
 		return nil, fmt.Errorf("prepare insert of %d URLs: %w", n, err)
@@ -95,7 +97,7 @@ func (s *statements) insertURLsStmt(ctx context.Context, db preparer, n int) (*s
 }
 
 func (s *statements) close() {
-	for _, st := range []*sql.Stmt{s.insertOrigin, s.updateURL, s.upsertOrigin} {
+	for _, st := range []*sql.Stmt{s.insertOrigin, s.updateURL, s.upsertOrigin, s.stage} {
 		if st != nil {
 			st.Close()
 		}

@@ -22,6 +22,28 @@ type mutant struct {
 }
 
 var mutants = []mutant{
+	{"LoadOrigin leaves out URLs that are not due", "LoadOrigin", func(s store.Store) store.Store {
+		return patched{Store: s, loadOrigin: func(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {
+			l, err := s.LoadOrigin(ctx, key, now, limit)
+			l.IDs = l.IDs[:0]
+			for _, u := range l.Due {
+				l.IDs = append(l.IDs, u.ID)
+			}
+			return l, err
+		}}
+	}},
+	{"LoadOrigin never says more are due", "LoadOrigin", func(s store.Store) store.Store {
+		return patched{Store: s, loadOrigin: func(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {
+			l, err := s.LoadOrigin(ctx, key, now, limit)
+			l.More = false
+			return l, err
+		}}
+	}},
+	{"IndexPending reports work but indexes nothing", "Indexer/StagesDocuments", func(s store.Store) store.Store {
+		return patched{Store: s, indexPending: func(ctx context.Context, max int) (int, error) {
+			return s.IndexLag(ctx)
+		}}
+	}},
 	{"new URLs returned in reverse order", "NewURLs/IDsAndOrder", func(s store.Store) store.Store {
 		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
 			added, err := s.Commit(ctx, b)

@@ -8,9 +8,9 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// store.go, Commit: "returns the ones that were new, with their IDs, in the order given". IDs
-// grow in discovery order (see the package doc), within a batch and from one batch to the next,
-// and the returned records are the stored ones.
+// store.go, Commit: "returns the ones that were new, in the order given", each with the ID
+// store.IDOf gives its URL (id.go), and the returned records are the stored ones, which EachURL
+// walks in discovery order.
 func testNewIDsAndOrder(t *testing.T, s store.Store) {
 	first := []store.NewURL{
 		queued("http://b.test/", 0, t0),
@@ -20,28 +20,26 @@ func testNewIDsAndOrder(t *testing.T, s store.Store) {
 			State: store.StateQueued, DiscoveredAt: t0.Add(time.Millisecond)},
 	}
 	added := commit(t, s, store.Batch{New: first})
-	requireAdded(t, first, added, 0)
+	requireAdded(t, first, added)
 	second := []store.NewURL{queued("http://a.test/y", 2, t0.Add(time.Second)), queued("http://d.test/", 0, t0.Add(time.Second))}
 	added2 := commit(t, s, store.Batch{New: second})
-	requireAdded(t, second, added2, added[len(added)-1].ID)
+	requireAdded(t, second, added2)
 	if d := diff(append(added, added2...), allURLs(t, s)); d != "" {
 		t.Errorf("stored URLs differ from the ones Commit returned (-returned +stored):\n%s", d)
 	}
 }
 
-// requireAdded checks that added are news, in order, as the contract stores them, with IDs that
-// grow from after.
-func requireAdded(t *testing.T, news []store.NewURL, added []store.URL, after int64) {
+// requireAdded checks that added are news, in order, as the contract stores them, with the IDs
+// store.IDOf gives.
+func requireAdded(t *testing.T, news []store.NewURL, added []store.URL) {
 	t.Helper()
 	if len(added) != len(news) {
 		t.Fatalf("Commit returned %d URLs %q, want %d", len(added), urlStrings(added), len(news))
 	}
-	last := after
 	for i, n := range news {
-		if added[i].ID <= last {
-			t.Errorf("%s: ID %d, want above %d (IDs grow in discovery order)", n.URL, added[i].ID, last)
+		if added[i].ID != store.IDOf(n.URL) {
+			t.Errorf("%s: ID %d, want store.IDOf = %d", n.URL, added[i].ID, store.IDOf(n.URL))
 		}
-		last = added[i].ID
 		if d := diff(stored(n, added[i].ID), added[i]); d != "" {
 			t.Errorf("returned record of %s (-want +got):\n%s", n.URL, d)
 		}
@@ -149,7 +147,7 @@ func testLargeBatch(t *testing.T, s store.Store) {
 		}
 	}
 	added := commit(t, s, store.Batch{New: news})
-	requireAdded(t, want, added, 0)
+	requireAdded(t, want, added)
 	if got := allURLs(t, s); len(got) != largeBatch {
 		t.Errorf("%d URLs stored, want %d", len(got), largeBatch)
 	}

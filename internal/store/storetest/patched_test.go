@@ -20,6 +20,22 @@ type patched struct {
 	eachOrigin   func(ctx context.Context, fn func(store.Origin) error) error
 	counts       func(ctx context.Context) (map[store.State]int, error)
 	seeds        func(ctx context.Context) ([]string, error)
+	loadOrigin   func(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error)
+	indexPending func(ctx context.Context, max int) (int, error)
+}
+
+func (p patched) LoadOrigin(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {
+	if p.loadOrigin != nil {
+		return p.loadOrigin(ctx, key, now, limit)
+	}
+	return p.Store.LoadOrigin(ctx, key, now, limit)
+}
+
+func (p patched) IndexPending(ctx context.Context, max int) (int, error) {
+	if p.indexPending != nil {
+		return p.indexPending(ctx, max)
+	}
+	return p.Store.IndexPending(ctx, max)
 }
 
 func (p patched) Commit(ctx context.Context, b store.Batch) ([]store.URL, error) {

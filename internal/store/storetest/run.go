@@ -45,6 +45,8 @@ var checks = []check{
 	{"EachOrigin/EarlyStop", testEachOriginStop},
 	{"Counts", testCounts},
 	{"Seeds", testSeeds},
+	{"LoadOrigin", testLoadOrigin},
+	{"Indexer/StagesDocuments", testIndexerStagesDocuments},
 	{"Concurrency", testConcurrency},
 }
 

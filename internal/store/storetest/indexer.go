@@ -1,0 +1,85 @@
+package storetest
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/fractle/mandelbot/internal/index"
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+// search returns the URLs a query finds, failing the test on an error.
+func search(t *testing.T, s store.Store, q string) []string {
+	t.Helper()
+	p, err := s.Search(t.Context(), index.Query{Text: q, Limit: 50, Now: t0})
+	if err != nil {
+		t.Fatalf("Search(%q): %v", q, err)
+	}
+	var out []string
+	for _, r := range p.Results {
+		out = append(out, r.URL)
+	}
+	return out
+}
+
+// store.Queue.Commit stages documents; store.Indexer folds them in: a committed document is not
+// searchable before IndexPending, IndexLag counts it until then, and a link's target becomes a
+// link-only entry (seed 001: found by its anchor text) once the linking page is indexed and the
+// entries refreshed.
+func testIndexerStagesDocuments(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	page := commit(t, s, store.Batch{New: []store.NewURL{queued("http://a.test/page", 0, t0)}})[0]
+	blocked := store.NewURL{URL: "http://a.test/blocked", Origin: "http://a.test", Depth: 1, State: store.StateQueued, DiscoveredAt: t0}
+	page.State, page.Status, page.FetchedAt = store.StateFetched, 200, t0
+	commit(t, s, store.Batch{New: []store.NewURL{blocked}, Updates: []store.URL{page},
+		Documents: []store.Document{{URLID: page.ID, Index: true, Title: "Walrus handbook", Text: "tusks and flippers"}},
+		Links:     []store.Link{{FromID: page.ID, To: blocked.URL, Anchor: "secret narwhal"}}})
+
+	if got := search(t, s, "walrus"); len(got) != 0 {
+		t.Errorf("before indexing, search found %q; want nothing (documents are staged)", got)
+	}
+	if lag, err := s.IndexLag(ctx); err != nil || lag != 1 {
+		t.Errorf("IndexLag = %d, %v; want 1 staged document", lag, err)
+	}
+	if n, err := s.IndexPending(ctx, 100); err != nil || n != 1 {
+		t.Fatalf("IndexPending = %d, %v; want 1", n, err)
+	}
+	if got := search(t, s, "walrus"); !slices.Equal(got, []string{page.URL}) {
+		t.Errorf("after IndexPending, search walrus = %q, want [%s]", got, page.URL)
+	}
+	if lag, err := s.IndexLag(ctx); err != nil || lag != 0 {
+		t.Errorf("IndexLag = %d, %v after indexing; want 0", lag, err)
+	}
+	if n, err := s.IndexPending(ctx, 100); err != nil || n != 0 {
+		t.Errorf("IndexPending again = %d, %v; want 0 (nothing staged)", n, err)
+	}
+	if _, err := s.RefreshIndex(ctx); err != nil {
+		t.Fatalf("RefreshIndex: %v", err)
+	}
+	if got := search(t, s, "narwhal"); !slices.Equal(got, []string{blocked.URL}) {
+		t.Errorf("search narwhal = %q, want the link-only entry [%s]", got, blocked.URL)
+	}
+
+	// A later fetch replaces the document and its links.
+	commit(t, s, store.Batch{Updates: []store.URL{page},
+		Documents: []store.Document{{URLID: page.ID, Index: true, Title: "Seal handbook", Text: "whiskers"}}})
+	if _, err := s.RefreshIndex(ctx); err != nil {
+		t.Fatalf("RefreshIndex: %v", err)
+	}
+	if got := search(t, s, "walrus"); len(got) != 0 {
+		t.Errorf("after a refetch, search walrus = %q, want nothing", got)
+	}
+	if got := search(t, s, "seal"); !slices.Equal(got, []string{page.URL}) {
+		t.Errorf("after a refetch, search seal = %q, want [%s]", got, page.URL)
+	}
+	if got := search(t, s, "narwhal"); len(got) != 0 {
+		t.Errorf("after a refetch without the link, search narwhal = %q, want nothing", got)
+	}
+
+	// A link needs its page's document in the same batch.
+	_, err := s.Commit(ctx, store.Batch{Links: []store.Link{{FromID: page.ID, To: blocked.URL}}})
+	if !errors.Is(err, store.ErrLinkWithoutDocument) {
+		t.Errorf("Commit of a link without its document: %v, want ErrLinkWithoutDocument", err)
+	}
+}
