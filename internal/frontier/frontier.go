@@ -27,7 +27,7 @@ func New(opts Options) *Frontier {
 func (f *Frontier) get(key string, now time.Time) *origin {
 	o := f.origins[key]
 	if o == nil {
-		o = &origin{key: key, host: hostOf(key), index: -1}
+		o = &origin{key: key, host: hostOf(key), index: -1, known: make(map[int64]struct{})}
 		o.delay = f.opts.Delay
 		if d, ok := f.opts.SiteDelay[o.host]; ok {
 			o.delay = d
@@ -52,27 +52,94 @@ func (f *Frontier) Want(originKey string, now time.Time) {
 	f.fix(o, now)
 }
 
-// Push adds a due URL (already persisted) to its origin's queue, or, when the queue holds Window
-// URLs, leaves it in the store for a later refill.
+// Push puts back a URL that was handed out and must be requested again in this run (no answer
+// came; it is retried), at the end of its origin's queue. The URL is already known.
 func (f *Frontier) Push(u store.URL, now time.Time) {
 	o := f.get(u.Origin, now)
-	if o.queued() >= f.opts.Window || o.refilling || o.hasMore {
-		o.hasMore = true
-	} else {
-		o.queue = append(o.queue, u)
-	}
+	o.known[u.ID] = struct{}{}
+	o.queue = append(o.queue, u)
 	f.fix(o, now)
 }
 
-// Loaded restores an origin's persisted state after a StepLoad. A zero record (Key empty) means
-// the origin is new.
-func (f *Frontier) Loaded(rec store.Origin, key string, now time.Time) {
+// Loaded restores an origin's persisted state after a StepLoad: its record, the IDs of every
+// URL the store knows of it, and its first due URLs (store.Queue.LoadOrigin). URLs discovered
+// before the load stay queued unless the store already had them and they are not due (fetched
+// in an earlier run); due URLs join the queue once.
+func (f *Frontier) Loaded(key string, l store.OriginLoad, now time.Time) {
 	o := f.get(key, now)
 	o.loaded, o.loading = true, false
+	rec := l.Origin
 	o.robots = robots.NewState(rec.Robots, f.opts.Agent, f.opts.Robots)
 	o.pausedUntil, o.pauseStrikes, o.pauseReason, o.probing = rec.PausedUntil, rec.PauseStrikes, rec.PauseReason, rec.Probing
 	o.sitemaps = rec.Sitemaps
 	f.applyCrawlDelay(o)
+
+	waiting := make(map[int64]bool, len(l.Waiting))
+	for _, id := range l.Waiting {
+		waiting[id] = true
+	}
+	kept := o.queue[:0]
+	queued := make(map[int64]bool, o.queued()+len(l.Due))
+	for _, u := range o.queue[o.head:] {
+		if waiting[u.ID] {
+			continue // known to the store and not due: fetched in an earlier run, or out of scope
+		}
+		kept = append(kept, u)
+		queued[u.ID] = true
+	}
+	clear(o.queue[len(kept):])
+	o.queue, o.head = kept, 0
+	for _, u := range l.Due {
+		if !queued[u.ID] {
+			o.queue = append(o.queue, u)
+		}
+	}
+	for _, id := range l.IDs {
+		o.known[id] = struct{}{}
+	}
+	o.hasMore = o.hasMore || l.More
+	f.fix(o, now)
+}
+
+// Discover records that u (a URL just found, with its ID) exists, and reports whether it is new
+// to the Frontier. A new URL whose State is queued joins its origin's queue, creating the origin
+// (to be loaded) if needed; when the queue is full it stays in the store for a later refill and
+// overflow is true: the caller must call OverflowPersisted once the write carrying u is durable.
+// A URL in any other state (out of scope) is only remembered, and only for an origin the
+// Frontier already has: new reports true for it otherwise, and the store de-duplicates it.
+func (f *Frontier) Discover(u store.URL, now time.Time) (isNew, overflow bool) {
+	o := f.origins[u.Origin]
+	if o == nil {
+		if u.State != store.StateQueued {
+			return true, false
+		}
+		o = f.get(u.Origin, now)
+	}
+	if _, ok := o.known[u.ID]; ok {
+		return false, false
+	}
+	o.known[u.ID] = struct{}{}
+	if u.State != store.StateQueued {
+		return true, false
+	}
+	if o.queued() >= f.opts.Window || o.refilling || o.hasMore {
+		o.hasMore = true
+		o.overflow++
+		f.fix(o, now)
+		return true, true
+	}
+	o.queue = append(o.queue, u)
+	f.fix(o, now)
+	return true, false
+}
+
+// OverflowPersisted reports that a URL Discover overflowed for origin key is durable.
+func (f *Frontier) OverflowPersisted(key string, now time.Time) {
+	o := f.origins[key]
+	if o == nil {
+		return
+	}
+	o.overflow--
 	f.fix(o, now)
 }
 
@@ -109,10 +176,10 @@ func (f *Frontier) Next(now time.Time) Step {
 }
 
 // busy reports whether an origin waits on a load, refill or robots.txt fetch that the caller has
-// not reported yet.
+// not reported yet, or on overflowed URLs becoming durable.
 func (f *Frontier) busy() bool {
 	for _, o := range f.origins {
-		if o.loading || o.refilling || o.robotsBusy {
+		if o.loading || o.refilling || o.robotsBusy || o.overflow > 0 {
 			return true
 		}
 	}
@@ -126,8 +193,11 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 		o.loading = true
 		return Step{Kind: StepLoad, Origin: o.key}, true
 	}
+	if o.durable < o.gate {
+		return Step{}, false // a robots.txt decision or a pause is not durable yet
+	}
 	if o.queued() == 0 {
-		if o.hasMore && o.inflight == 0 && o.pending == 0 {
+		if o.canRefill() {
 			o.refilling = true
 			return Step{Kind: StepRefill, Origin: o.key, Limit: f.opts.Window}, true
 		}
@@ -151,6 +221,7 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 	if !allowed {
 		o.pending++
 		f.pending++
+		o.writes++
 		return Step{Kind: StepSkip, Origin: o.key, URL: u, Reason: reason, Verdict: verdict}, true
 	}
 	o.inflight++
@@ -177,10 +248,12 @@ func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) {
 	f.inflight--
 	o.pending++
 	f.pending++
+	o.writes++
 	o.notBefore = latest(o.notBefore, now.Add(o.delay))
 	f.answered(o, out.Status, out.RetryAfter, out.RetryAfterOK, now)
 	if isPause(out.Status) {
 		o.pushFront(u)
+		o.gate = o.writes // the pause must be durable before the probe (rule 23)
 	}
 	f.fix(o, now)
 }
@@ -226,6 +299,8 @@ func (f *Frontier) RobotsDone(key string, d robots.Decision, now time.Time) (sto
 	f.inflight--
 	o.pending++
 	f.pending++
+	o.writes++
+	o.gate = o.writes // the decision must be durable before the gate acts on it
 	o.robots.Apply(d, f.opts.Robots)
 	f.applyCrawlDelay(o)
 	o.notBefore = latest(o.notBefore, now.Add(o.delay))
@@ -247,6 +322,14 @@ func (f *Frontier) RobotsDone(key string, d robots.Decision, now time.Time) (sto
 	return o.record(), fresh
 }
 
+// Queued reports how many URLs of origin key wait in memory.
+func (f *Frontier) Queued(key string) int {
+	if o := f.origins[key]; o != nil {
+		return o.queued()
+	}
+	return 0
+}
+
 func (f *Frontier) applyCrawlDelay(o *origin) {
 	base := f.opts.Delay
 	if d, ok := f.opts.SiteDelay[o.host]; ok {
@@ -266,6 +349,7 @@ func (f *Frontier) Persisted(key string, now time.Time) {
 	o := f.get(key, now)
 	o.pending--
 	f.pending--
+	o.durable++
 	f.fix(o, now)
 }
 

@@ -25,9 +25,19 @@ type harness struct {
 func newHarness(t *testing.T, opts Options, paths ...string) *harness {
 	h := &harness{t: t, f: New(opts), now: t0}
 	for _, p := range paths {
-		h.f.Push(store.URL{URL: testOrigin + p, Origin: testOrigin}, h.now)
+		h.discover(p)
 	}
 	return h
+}
+
+// discover reports a queued URL of testOrigin found, durable at once.
+func (h *harness) discover(path string) (isNew bool) {
+	u := store.URL{ID: store.IDOf(testOrigin + path), URL: testOrigin + path, Origin: testOrigin, State: store.StateQueued}
+	isNew, overflow := h.f.Discover(u, h.now)
+	if overflow {
+		h.f.OverflowPersisted(testOrigin, h.now)
+	}
+	return isNew
 }
 
 // next returns the next step, performing load steps (a new origin) and persisting skips.
@@ -37,7 +47,7 @@ func (h *harness) next() Step {
 		st := h.f.Next(h.now)
 		switch st.Kind {
 		case StepLoad:
-			h.f.Loaded(store.Origin{}, st.Origin, h.now)
+			h.f.Loaded(st.Origin, store.OriginLoad{}, h.now)
 			continue
 		}
 		return st
@@ -318,7 +328,7 @@ func TestWindowAndRefill(t *testing.T) {
 	h.done(a, Outcome{Status: 200})
 	h.done(b, Outcome{Status: 200})
 	st := h.expect(StepRefill)
-	h.f.Refilled(st.Origin, []store.URL{{URL: testOrigin + "/3", Origin: testOrigin}}, st.Limit, h.now)
+	h.f.Refilled(st.Origin, []store.URL{{ID: store.IDOf(testOrigin + "/3"), URL: testOrigin + "/3", Origin: testOrigin}}, st.Limit, h.now)
 	if st := h.expect(StepFetch); !strings.HasSuffix(st.URL.URL, "/3") {
 		t.Fatalf("%+v", st)
 	}

@@ -27,9 +27,21 @@ type origin struct {
 
 	queue []store.URL
 	head  int
+	// known holds the ID of every URL of the origin this process knows (store.IDOf): those the
+	// store had when the origin was loaded, and those discovered since. Before the load it
+	// holds only the discovered ones.
+	known map[int64]struct{}
 
 	inflight int
 	pending  int // outcomes handed back to the caller but not yet reported Persisted
+	// overflow counts discovered URLs that did not fit the window and are not durable yet: the
+	// queue is refilled from the store only once they are (OverflowPersisted).
+	overflow int
+	// writes and durable count the origin's writes issued (Done, RobotsDone, StepSkip) and
+	// reported Persisted; writes are persisted in the order issued. gate is the number of the
+	// last write that carried a robots.txt decision or a pause: nothing is requested until it is
+	// durable (the decision must survive a crash before the gate acts on it).
+	writes, durable, gate int
 
 	notBefore    time.Time // politeness: no request starts before this
 	pausedUntil  time.Time
@@ -46,6 +58,13 @@ type origin struct {
 }
 
 func (o *origin) queued() int { return len(o.queue) - o.head }
+
+// canRefill reports whether the queue may be refilled from the store now: the store may hold
+// more, and every outcome and overflowed URL of the origin is durable, so that the store's answer
+// misses nothing and repeats nothing in flight.
+func (o *origin) canRefill() bool {
+	return o.hasMore && o.inflight == 0 && o.pending == 0 && o.overflow == 0
+}
 
 func (o *origin) pop() store.URL {
 	u := o.queue[o.head]
@@ -91,11 +110,11 @@ func (o *origin) computeReady(now time.Time, perOrigin int) time.Time {
 			return never
 		}
 		return now // StepLoad
-	case o.robotsBusy || o.refilling:
+	case o.robotsBusy || o.refilling || o.durable < o.gate:
 		return never
 	}
 	if o.queued() == 0 {
-		if o.hasMore && o.inflight == 0 && o.pending == 0 {
+		if o.canRefill() {
 			return now // StepRefill
 		}
 		return never

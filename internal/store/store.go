@@ -49,6 +49,9 @@ type OriginLoad struct {
 	Due    []URL   // due URLs, at most the limit asked for
 	More   bool    // more URLs were due than the limit
 	IDs    []int64 // every URL ID of the origin, in no order
+	// Waiting are the IDs among IDs of URLs that are not due at now (fetched and due again
+	// later, out of scope, or waiting for a retry), in no order.
+	Waiting []int64
 }
 
 // Leases let several crawl processes share one store without ever sending two workers' requests

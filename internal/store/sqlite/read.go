@@ -104,17 +104,21 @@ func (s *Store) LoadOrigin(ctx context.Context, key string, now time.Time, limit
 	if len(out.Due) > limit {
 		out.Due, out.More = out.Due[:limit], true
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT id FROM urls WHERE origin = ?`, key)
+	rows, err = tx.QueryContext(ctx, `SELECT id, next_at FROM urls WHERE origin = ?`, key)
 	if err != nil {
 		return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
 	}
 	defer rows.Close()
+	at := unix(now)
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var id, next int64
+		if err := rows.Scan(&id, &next); err != nil {
 			return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
 		}
 		out.IDs = append(out.IDs, id)
+		if next == 0 || next > at {
+			out.Waiting = append(out.Waiting, id)
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)

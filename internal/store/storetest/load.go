@@ -45,6 +45,19 @@ func testLoadOrigin(t *testing.T, s store.Store) {
 		t.Errorf("LoadOrigin IDs = %v, want every URL of the origin %v", ids, want)
 	}
 
+	var waiting []int64
+	for _, u := range added {
+		if u.URL == "http://a.test/out" || u.URL == "http://a.test/later" {
+			waiting = append(waiting, u.ID)
+		}
+	}
+	w := slices.Clone(got.Waiting)
+	slices.Sort(w)
+	slices.Sort(waiting)
+	if !slices.Equal(w, waiting) {
+		t.Errorf("LoadOrigin Waiting = %v, want the out-of-scope URL and the one due later %v", w, waiting)
+	}
+
 	all, err := s.LoadOrigin(ctx, "http://a.test", t0.Add(time.Minute), 10)
 	if err != nil {
 		t.Fatalf("LoadOrigin: %v", err)
