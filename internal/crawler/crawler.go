@@ -69,8 +69,13 @@ type crawl struct {
 	results chan result
 	writes  chan write
 	acks    chan ack
+	loads   chan loadReq
+	loaded  chan loadResp
+	wake    chan struct{} // tells the indexer that documents were committed
+	index   chan indexed
 
-	inflight, pendingWrites int
+	inflight, pendingWrites, pendingLoads int
+	indexLag                              int // committed documents not searchable yet, as last reported
 	pagesStarted            int
 	stopping                bool
 	fatal                   error
@@ -91,9 +96,11 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 		b.New = append(b.New, n)
 	}
 	if !b.Empty() {
-		if _, err := st.Commit(ctx, b); err != nil {
+		added, err := st.Commit(ctx, b)
+		if err != nil {
 			return c.stats, fmt.Errorf("crawl: save seeds: %w", err)
 		}
+		c.countAdded(added)
 	}
 	keys, err := st.LeaseOrigins(ctx, c.opts.Owner, now, now, DefaultLeaseTTL, maxLeasedAtStart)
 	if err != nil {
@@ -105,13 +112,22 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	for _, k := range keys {
 		c.f.Want(k, now)
 	}
+	for _, n := range b.New {
+		if _, overflow := c.f.Discover(queuedURL(n), now); overflow {
+			c.f.OverflowPersisted(n.Origin, now) // the seeds are durable already
+		}
+	}
 
 	workCtx, cancelWork := context.WithCancel(ctx)
 	defer cancelWork()
 	c.tasks = make(chan task)
 	c.results = make(chan result, c.opts.Concurrency)
-	c.writes = make(chan write, writeBatchMax)
+	c.writes = make(chan write, commitGroupMax)
 	c.acks = make(chan ack, 1)
+	c.loads = make(chan loadReq, loadQueue)
+	c.loaded = make(chan loadResp, loadQueue)
+	c.wake = make(chan struct{}, 1)
+	c.index = make(chan indexed, 1)
 	var wg sync.WaitGroup
 	for range c.opts.Concurrency {
 		wg.Add(1)
@@ -122,8 +138,12 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 			}
 		}()
 	}
-	// Outcomes already received are saved even when ctx is canceled.
-	go writer(context.WithoutCancel(ctx), st, c.writes, c.acks)
+	// Outcomes already received are saved, and indexed, even when ctx is canceled.
+	saveCtx := context.WithoutCancel(ctx)
+	go writer(saveCtx, st, c.writes, c.acks)
+	go loader{queue: st, leases: st, owner: c.opts.Owner, ttl: DefaultLeaseTTL}.run(saveCtx, c.loads, c.loaded)
+	stopIndex := make(chan struct{})
+	go indexer(saveCtx, st, c.wake, stopIndex, c.index)
 
 	c.loop(ctx, cancelWork)
 
@@ -133,12 +153,28 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	for a := range c.acks {
 		c.handleAck(a)
 	}
+	close(c.loads)
+	for r := range c.loaded {
+		c.pendingLoads--
+		_ = r // the run is over; a lease it took is released below
+	}
+	// The run ends when the index has caught up with everything committed.
+	close(stopIndex)
+	for r := range c.index {
+		if r.err != nil {
+			c.fail(r.err)
+		}
+	}
+	c.indexLag = 0
 	if err := st.ReleaseOrigins(context.WithoutCancel(ctx), c.opts.Owner, nil); err != nil && c.fatal == nil {
 		c.fatal = fmt.Errorf("crawl: release leases: %w", err)
 	}
 	c.snapshot()
 	return c.stats, c.fatal
 }
+
+// loadQueue bounds the loads and refills waiting for the loader.
+const loadQueue = 64
 
 // loop is the scheduler: it asks the frontier for steps and waits for outcomes.
 func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
@@ -162,23 +198,18 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 				c.stop(fmt.Sprintf("--max-pages %d reached", c.opts.MaxPages))
 			}
 		}
-		if c.stopping && c.inflight == 0 && c.pendingWrites == 0 {
+		if c.stopping && c.inflight == 0 && c.pendingWrites == 0 && c.pendingLoads == 0 {
 			return
 		}
 		step := frontier.Step{Kind: frontier.StepWait}
-		if !c.stopping && c.inflight < c.opts.Concurrency {
+		if !c.stopping && c.inflight < c.opts.Concurrency && c.indexLag <= MaxIndexLag && c.pendingLoads < loadQueue {
 			step = c.f.Next(now)
 		}
 		switch step.Kind {
 		case frontier.StepLoad:
-			c.load(ctx, step.Origin, now)
+			c.requestLoad(loadReq{origin: step.Origin, limit: c.window(), now: now})
 		case frontier.StepRefill:
-			urls, err := c.opts.Store.DueURLs(ctx, step.Origin, now, step.Limit)
-			if err != nil {
-				c.fail(fmt.Errorf("crawl: read queue of %s: %w", step.Origin, err))
-				urls = nil
-			}
-			c.f.Refilled(step.Origin, urls, step.Limit, now)
+			c.requestLoad(loadReq{origin: step.Origin, refill: true, limit: step.Limit, now: now})
 		case frontier.StepRobots:
 			c.dispatch(task{robots: true, origin: step.Origin, header: step.Header})
 		case frontier.StepFetch:
@@ -193,7 +224,7 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 		case frontier.StepDone:
 			c.stop("nothing left to crawl")
 		case frontier.StepWait:
-			idle := c.inflight == 0 && c.pendingWrites == 0
+			idle := c.inflight == 0 && c.pendingWrites == 0 && c.pendingLoads == 0 && c.indexLag <= MaxIndexLag
 			if idle && !c.stopping && (step.Until.IsZero() || step.Until.Sub(now) > c.opts.MaxWait) {
 				c.stats.NextDue = step.Until
 				c.stop(fmt.Sprintf("nothing due before %s (longer than --max-wait %s); run again to resume", step.Until.UTC().Format(time.RFC3339), c.opts.MaxWait))
@@ -219,24 +250,44 @@ func (c *crawl) fail(err error) {
 	}
 }
 
-// load leases an origin and restores its persisted state before any of its URLs is scheduled.
-func (c *crawl) load(ctx context.Context, key string, now time.Time) {
-	ok, err := c.opts.Store.LeaseOrigin(ctx, c.opts.Owner, key, now, DefaultLeaseTTL)
-	if err != nil {
-		c.fail(fmt.Errorf("crawl: lease %s: %w", key, err))
-		ok = false
+// requestLoad hands a load or refill to the loader; its answer arrives through handleLoaded.
+func (c *crawl) requestLoad(r loadReq) {
+	c.pendingLoads++
+	for {
+		select {
+		case c.loads <- r:
+			return
+		case resp := <-c.loaded:
+			c.handleLoaded(resp)
+		}
 	}
-	if !ok {
-		c.f.Drop(key)
+}
+
+// handleLoaded gives the loader's answer to the frontier. An origin whose lease another process
+// holds is dropped (its URLs stay in the store).
+func (c *crawl) handleLoaded(r loadResp) {
+	c.pendingLoads--
+	now := c.opts.Clock.Now()
+	if r.err != nil {
+		c.fail(r.err)
+	}
+	if r.req.refill {
+		c.f.Refilled(r.req.origin, r.urls, r.req.limit, now)
 		return
 	}
-	rec, _, err := c.opts.Store.Origin(ctx, key)
-	if err != nil {
-		c.fail(fmt.Errorf("crawl: read origin %s: %w", key, err))
-		c.f.Drop(key)
+	if !r.leased || r.err != nil {
+		c.f.Drop(r.req.origin)
 		return
 	}
-	c.f.Loaded(rec, key, now)
+	c.f.Loaded(r.req.origin, r.load, now)
+}
+
+// window is how many due URLs of an origin a load reads.
+func (c *crawl) window() int {
+	if c.opts.Frontier.Window > 0 {
+		return c.opts.Frontier.Window
+	}
+	return frontier.DefaultWindow
 }
 
 func (c *crawl) dispatch(t task) {
@@ -288,6 +339,12 @@ func (c *crawl) wait(ctx context.Context, until, deadline time.Time, idle bool) 
 		c.handleResult(r)
 	case a := <-c.acks:
 		c.handleAck(a)
+	case r := <-c.loaded:
+		c.handleLoaded(r)
+	case r, ok := <-c.index:
+		if ok {
+			c.handleIndexed(r)
+		}
 	case <-timer:
 	case <-done:
 	}

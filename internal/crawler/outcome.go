@@ -46,18 +46,44 @@ func (c *crawl) handleResult(r result) {
 	if r.outcome.Status == 503 || r.outcome.Status == 429 {
 		if rec, ok := c.f.Record(u.Origin); ok {
 			c.opts.Log.Info("origin paused", "origin", u.Origin, "reason", rec.PauseReason)
-			c.save(write{origin: u.Origin, batch: store.Batch{Updates: []store.URL{u}, Origins: []store.Origin{rec}}})
+			c.save(write{origin: u.Origin, urgent: true, batch: store.Batch{Updates: []store.URL{u}, Origins: []store.Origin{rec}}})
 			return
 		}
 	}
-	for i := range r.found {
-		r.found[i].DiscoveredAt = now
-	}
-	b := store.Batch{Updates: []store.URL{u}, New: r.found, Links: r.links}
+	w := write{origin: u.Origin, batch: store.Batch{Updates: []store.URL{u}, Links: r.links}}
+	w.batch.New, w.overflow = c.discover(r.found, now)
 	if r.doc != nil {
-		b.Documents = []store.Document{*r.doc}
+		w.batch.Documents = []store.Document{*r.doc}
 	}
-	c.save(write{origin: u.Origin, batch: b})
+	c.save(w)
+}
+
+// discover gives found URLs to the frontier and returns those new to it (for the store, which
+// de-duplicates the rest), and the origins of those that overflowed their window.
+func (c *crawl) discover(found []store.NewURL, now time.Time) (fresh []store.NewURL, overflow []string) {
+	fresh = found[:0]
+	for _, n := range found {
+		n.DiscoveredAt = now
+		isNew, over := c.f.Discover(queuedURL(n), now)
+		if !isNew {
+			continue
+		}
+		fresh = append(fresh, n)
+		if over {
+			overflow = append(overflow, n.Origin)
+		}
+	}
+	return fresh, overflow
+}
+
+// queuedURL is the record a new URL has in the store once committed.
+func queuedURL(n store.NewURL) store.URL {
+	u := store.URL{ID: store.IDOf(n.URL), URL: n.URL, Origin: n.Origin, Kind: n.Kind, Depth: n.Depth, Hops: n.Hops,
+		State: n.State, Reason: n.Reason, DiscoveredAt: n.DiscoveredAt}
+	if n.State == store.StateQueued {
+		u.NextAt = n.DiscoveredAt
+	}
+	return u
 }
 
 func (c *crawl) robotsResult(r result, now time.Time) {
@@ -66,6 +92,7 @@ func (c *crawl) robotsResult(r result, now time.Time) {
 	c.stats.Robots++
 	rec, fresh := c.f.RobotsDone(key, d, now)
 	b := store.Batch{Origins: []store.Origin{rec}}
+	var found []store.NewURL
 	for _, s := range fresh {
 		if c.sitemapsQueued[key] >= MaxSitemapsPerOrigin {
 			break
@@ -76,10 +103,10 @@ func (c *crawl) robotsResult(r result, now time.Time) {
 			continue
 		}
 		c.sitemapsQueued[key]++
-		n := c.scope.newURL(u, store.KindSitemap, 0, 0)
-		n.DiscoveredAt = now
-		b.New = append(b.New, n)
+		found = append(found, c.scope.newURL(u, store.KindSitemap, 0, 0))
 	}
+	var overflow []string
+	b.New, overflow = c.discover(found, now)
 	level := c.opts.Log.Info
 	if d.Kind == robots.KindUnreachable {
 		level = c.opts.Log.Warn
@@ -88,11 +115,12 @@ func (c *crawl) robotsResult(r result, now time.Time) {
 	if !rec.PausedUntil.IsZero() && rec.PausedUntil.After(now) {
 		c.opts.Log.Info("origin paused", "origin", key, "reason", rec.PauseReason)
 	}
-	c.save(write{origin: key, batch: b})
+	// Urgent: the origin's gate waits for this decision to be durable.
+	c.save(write{origin: key, batch: b, overflow: overflow, urgent: true})
 }
 
-// handleAck acts on durable writes: the frontier may now refill those origins, and new URLs
-// that are due join their queues.
+// handleAck acts on durable writes: the frontier may now act on robots.txt decisions and pauses,
+// and refill those origins; the indexer has documents to fold in.
 func (c *crawl) handleAck(a ack) {
 	now := c.opts.Clock.Now()
 	c.pendingWrites -= len(a.origins)
@@ -102,14 +130,34 @@ func (c *crawl) handleAck(a ack) {
 	for _, o := range a.origins {
 		c.f.Persisted(o, now)
 	}
-	for _, u := range a.added {
+	for _, o := range a.overflow {
+		c.f.OverflowPersisted(o, now)
+	}
+	c.countAdded(a.added)
+	if a.docs > 0 {
+		c.indexLag += a.docs
+		select {
+		case c.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// countAdded counts URLs the store recorded as new.
+func (c *crawl) countAdded(added []store.URL) {
+	for _, u := range added {
 		c.stats.Discovered++
 		if u.State == store.StateOutOfScope {
 			c.stats.OutOfScope++
-			continue
-		}
-		if u.State == store.StateQueued && !u.NextAt.After(now) && c.fatal == nil {
-			c.f.Push(u, now)
 		}
 	}
+}
+
+// handleIndexed takes the indexer's progress report.
+func (c *crawl) handleIndexed(r indexed) {
+	if r.err != nil {
+		c.fail(r.err)
+		return
+	}
+	c.indexLag = r.lag
 }

@@ -3,82 +3,103 @@ package crawler
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// write is one outcome to make durable: the batch, and the origin whose frontier write it is.
+// write is one outcome to make durable: the batch, the origin whose frontier write it is (empty
+// for a write the frontier did not ask for), the origins of URLs it carries that overflowed
+// their window, and whether it must be committed at once (a robots.txt decision or a pause,
+// which the origin's gate waits for).
 type write struct {
-	origin string
-	batch  store.Batch
+	origin   string
+	batch    store.Batch
+	overflow []string
+	urgent   bool
 }
 
-// ack reports a group of writes that are durable, with the URLs that were new.
+// ack reports a group of writes that are durable, in the order they were queued.
 type ack struct {
-	origins []string
-	added   []store.URL
-	err     error
+	origins  []string // the frontier writes among them (write.origin), in order
+	overflow []string
+	added    []store.URL
+	docs     int // documents committed (staged for the indexer)
+	err      error
 }
 
-// writer commits writes in groups of up to writeBatchMax (group commit: one transaction for
-// whatever queued up while the previous one ran), and acknowledges each group in order. It
-// stops when in is closed.
-func writer(ctx context.Context, st store.Store, in <-chan write, out chan<- ack) {
+// Group commit: the writer commits what queued up while the previous commit ran, waiting at most
+// commitWindow after the first write of a group for more (but not for an urgent one), and at
+// most commitGroupMax writes in one transaction. The window is what a page outcome may trail by:
+// a kill -9 loses at most the writes of the open group and of the commit in progress.
+const (
+	commitWindow   = 20 * time.Millisecond
+	commitGroupMax = 512
+)
+
+// writer commits writes in groups and acknowledges each group in order. It stops when in is
+// closed, after committing everything it received. The commit window is wall-clock time (it
+// batches disk writes); it decides no policy.
+func writer(ctx context.Context, st store.Queue, in <-chan write, out chan<- ack) {
 	defer close(out)
-	groups := 0
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
 	for w := range in {
 		group := []write{w}
-	drain:
-		for len(group) < writeBatchMax {
+		urgent := w.urgent
+		timer.Reset(commitWindow)
+	gather:
+		for len(group) < commitGroupMax {
+			if urgent {
+				// Take what is already queued, then commit at once.
+				select {
+				case w, ok := <-in:
+					if !ok {
+						break gather
+					}
+					group = append(group, w)
+					continue
+				default:
+					break gather
+				}
+			}
 			select {
 			case w, ok := <-in:
 				if !ok {
-					break drain
+					break gather
 				}
 				group = append(group, w)
-			default:
-				break drain
+				urgent = urgent || w.urgent
+			case <-timer.C:
+				break gather
 			}
 		}
-		var b store.Batch
-		origins := make([]string, 0, len(group))
-		for _, w := range group {
-			b.New = append(b.New, w.batch.New...)
-			b.Updates = append(b.Updates, w.batch.Updates...)
-			b.Origins = append(b.Origins, w.batch.Origins...)
-			b.Documents = append(b.Documents, w.batch.Documents...)
-			b.Links = append(b.Links, w.batch.Links...)
-			origins = append(origins, w.origin)
-		}
-		a := ack{origins: origins}
-		if !b.Empty() {
-			added, err := st.Commit(ctx, b)
-			a.added = added
-			if err != nil {
-				a.err = fmt.Errorf("crawl: save %d outcomes: %w", len(group), err)
-			}
-		}
-		if groups++; groups%refreshEveryGroups == 0 && a.err == nil {
-			a.err = refresh(ctx, st)
-		}
-		out <- a
-	}
-	// The run's last anchor text becomes searchable before Run returns.
-	if err := refresh(ctx, st); err != nil {
-		out <- ack{err: err}
+		timer.Stop()
+		out <- commitGroup(ctx, st, group)
 	}
 }
 
-// refreshEveryGroups is how many commit groups pass between two index refreshes during a run,
-// so anchor text from new links becomes searchable while a long crawl goes on. A refresh rewrites
-// every entry whose anchors changed, and on a densely linked web most entries change again before
-// the next one, so refreshing rarely saves much work: at 64 it took a quarter of the crawl's CPU.
-// The end of a run always refreshes.
-const refreshEveryGroups = 512
-
-func refresh(ctx context.Context, st store.Store) error {
-	if _, err := st.RefreshIndex(ctx); err != nil {
-		return fmt.Errorf("crawl: refresh the index: %w", err)
+func commitGroup(ctx context.Context, st store.Queue, group []write) ack {
+	var b store.Batch
+	var a ack
+	for _, w := range group {
+		b.New = append(b.New, w.batch.New...)
+		b.Updates = append(b.Updates, w.batch.Updates...)
+		b.Origins = append(b.Origins, w.batch.Origins...)
+		b.Documents = append(b.Documents, w.batch.Documents...)
+		b.Links = append(b.Links, w.batch.Links...)
+		if w.origin != "" {
+			a.origins = append(a.origins, w.origin)
+		}
+		a.overflow = append(a.overflow, w.overflow...)
 	}
-	return nil
+	a.docs = len(b.Documents)
+	if !b.Empty() {
+		added, err := st.Commit(ctx, b)
+		a.added = added
+		if err != nil {
+			a.err = fmt.Errorf("crawl: save %d outcomes: %w", len(group), err)
+		}
+	}
+	return a
 }

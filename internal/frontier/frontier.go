@@ -122,7 +122,9 @@ func (f *Frontier) Discover(u store.URL, now time.Time) (isNew, overflow bool) {
 	if u.State != store.StateQueued {
 		return true, false
 	}
-	if o.queued() >= f.opts.Window || o.refilling || o.hasMore {
+	// Before the load, the store's due URLs are still to come and are merged then; after it, a
+	// store holding more means this URL must wait its turn there.
+	if o.queued() >= f.opts.Window || o.refilling || (o.loaded && o.hasMore) {
 		o.hasMore = true
 		o.overflow++
 		f.fix(o, now)
