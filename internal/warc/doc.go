@@ -31,9 +31,11 @@
 // wrapping it ([ErrBroken] too), so a full disk stops the crawl instead of
 // dropping records. A failed write leaves the file as it was before the
 // call: the Writer truncates the file back to the end of the last record
-// whose Ref was returned. Only if that truncation fails too does a partial
-// gzip member stay at the end of the file (after every good record); the
-// error then says so, and no Ref points into it.
+// whose Ref was returned (a file that rotation had just created, whose
+// warcinfo record failed, is left empty). Only if that truncation fails
+// too does a partial gzip member stay at the end of the file, after every
+// whole record; the error then says so, and no Ref points into it. Files
+// are never deleted. The Writer closes its file when it breaks.
 //
 // # Concurrency
 //
