@@ -141,6 +141,9 @@ func TestCaptureGzipResponseKeepsCompressedBytes(t *testing.T) {
 			checkRecords(t, recs)
 			js := readWithWarcio(t, files...)
 			checkWarcioRecords(t, js, recs)
+			if js != nil && (len(js) != 3 || js[1].Type != "response") {
+				t.Fatalf("warcio.js reads %d records, want warcinfo, response, request", len(js))
+			}
 			for _, j := range js {
 				if j.Type == "response" && (j.ContentEncoding != "gzip" || !bytes.Equal(j.Payload, sent)) {
 					t.Errorf("warcio.js reads Content-Encoding %q and a %d-byte payload, want gzip and the %d bytes sent", j.ContentEncoding, len(j.Payload), len(sent))

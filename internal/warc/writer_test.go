@@ -221,7 +221,8 @@ func TestWriteExchangeRevisits(t *testing.T) {
 	js := readWithWarcio(t, files...)
 	checkWarcioRecords(t, js, recs)
 	for _, j := range js {
-		if j.ID == nm.Response.RecordID && (j.Type != "revisit" || j.HTTPStatus != "304" || j.RefersTo != first.Response.RecordID) {
+		if j.ID == nm.Response.RecordID && (j.Type != "revisit" || j.HTTPStatus != "304" || j.RefersTo != first.Response.RecordID ||
+			j.Profile != string(ProfileServerNotModified)) {
 			t.Errorf("warcio.js reads the 304 revisit as %+v", j)
 		}
 	}
