@@ -253,10 +253,25 @@ func (r *Recorder) Request() []byte {
 
 // Response returns the response bytes as read from the connection: status
 // line, header fields and body with their codings, up to the limit.
+// Interim 1xx responses (103 Early Hints, 100 Continue) that came before
+// the final response are left out: a response record holds one response.
 func (r *Recorder) Response() []byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.resp.b
+	return finalResponse(r.resp.b)
+}
+
+// finalResponse skips the interim (1xx other than 101) responses at the
+// start of b. A 1xx whose header section is incomplete is kept.
+func finalResponse(b []byte) []byte {
+	for len(b) >= len("HTTP/1.1 1xx") && string(b[:7]) == "HTTP/1." && b[9] == '1' && string(b[9:12]) != "101" {
+		rest, ok := httpPayload(b)
+		if !ok {
+			break
+		}
+		b = rest
+	}
+	return b
 }
 
 // Truncated returns TruncatedLength when the response went past the

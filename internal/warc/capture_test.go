@@ -364,3 +364,14 @@ func TestCaptureConcurrentExchanges(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// An interim 1xx response (103 Early Hints) is not part of the response
+// record: the record is the final response, as received.
+func TestCaptureDropsInterimResponses(t *testing.T) {
+	final := "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+	srv := newRawServer(t, "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n"+final)
+	c := get(t, captureTransport(t, nil), "http://"+srv.ln.Addr().String()+"/", 0)
+	if got := string(c.rec.Response()); got != final {
+		t.Errorf("response captured as %q, want the final response %q", got, final)
+	}
+}

@@ -72,7 +72,7 @@ func checkRecords(t *testing.T, recs []testRecord) {
 		if got, want := r.get("WARC-Block-Digest"), sha1b32(r.Block); got != want {
 			t.Errorf("record %d (%s): WARC-Block-Digest %q, block hashes to %q", i, r.get("WARC-Type"), got, want)
 		}
-		if r.get("WARC-Type") == "response" {
+		if r.get("WARC-Type") == "response" || r.get("WARC-Type") == "request" && r.get("WARC-Payload-Digest") != "" {
 			if got, want := r.get("WARC-Payload-Digest"), sha1b32(payloadOf(t, r.Block)); got != want {
 				t.Errorf("record %d: WARC-Payload-Digest %q, payload hashes to %q", i, got, want)
 			}
