@@ -76,11 +76,11 @@ type crawl struct {
 
 	inflight, pendingWrites, pendingLoads int
 	indexLag                              int // committed documents not searchable yet, as last reported
-	pagesStarted            int
-	stopping                bool
-	fatal                   error
-	lastProgress            time.Time
-	sitemapsQueued          map[string]int
+	pagesStarted                          int
+	stopping                              bool
+	fatal                                 error
+	lastProgress                          time.Time
+	sitemapsQueued                        map[string]int
 }
 
 func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
