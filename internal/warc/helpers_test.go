@@ -160,9 +160,13 @@ func warcioMissing() string {
 
 // TestWarcioInstalled makes a missing independent reader visible: it is
 // skipped, with the reason, when the cross-checks in the other tests
-// cannot run (they then check with the test's own reader only).
+// cannot run (they then check with the test's own reader only), and fails
+// under MANDELBOT_REQUIRE_ALL=1, as in CI.
 func TestWarcioInstalled(t *testing.T) {
 	if why := warcioMissing(); why != "" {
+		if os.Getenv("MANDELBOT_REQUIRE_ALL") == "1" {
+			t.Fatal(why)
+		}
 		t.Skip(why)
 	}
 }
