@@ -116,3 +116,25 @@ func TestRefillWaitsForOverflow(t *testing.T) {
 	h.f.OverflowPersisted(testOrigin, h.now)
 	h.expect(StepRefill)
 }
+
+// issue 8 (no URL is ever dropped): a URL that overflows while a refill is being read may be
+// missing from the store's answer, so the origin must be refilled again once it is durable.
+func TestOverflowDuringRefillIsRefilledLater(t *testing.T) {
+	h := newHarness(t, Options{Window: 2}, "/1", "/2", "/3") // /3 overflows: the store holds it
+	h.robots(200, "", nil)
+	for range 2 {
+		h.done(h.expect(StepFetch), Outcome{Status: 200})
+	}
+	refill := h.expect(StepRefill)
+	// While the refill is read, another URL overflows; the store's answer does not have it.
+	u := store.URL{ID: store.IDOf(testOrigin + "/4"), URL: testOrigin + "/4", Origin: testOrigin, State: store.StateQueued}
+	if _, overflow := h.f.Discover(u, h.now); !overflow {
+		t.Fatal("a URL found during a refill did not overflow")
+	}
+	h.f.Refilled(refill.Origin, []store.URL{{ID: store.IDOf(testOrigin + "/3"), URL: testOrigin + "/3", Origin: testOrigin}}, refill.Limit, h.now)
+	h.f.OverflowPersisted(testOrigin, h.now)
+	h.done(h.expect(StepFetch), Outcome{Status: 200})
+	if st := h.next(); st.Kind != StepRefill {
+		t.Fatalf("after the refill's URLs: %+v, want another refill for the URL found meanwhile", st)
+	}
+}

@@ -126,6 +126,7 @@ func (f *Frontier) Discover(u store.URL, now time.Time) (isNew, overflow bool) {
 	// store holding more means this URL must wait its turn there.
 	if o.queued() >= f.opts.Window || o.refilling || (o.loaded && o.hasMore) {
 		o.hasMore = true
+		o.overflowedInRefill = o.overflowedInRefill || o.refilling
 		o.overflow++
 		f.fix(o, now)
 		return true, true
@@ -151,7 +152,9 @@ func (f *Frontier) Refilled(key string, urls []store.URL, limit int, now time.Ti
 	o := f.get(key, now)
 	o.refilling = false
 	o.queue = append(o.queue, urls...)
-	o.hasMore = len(urls) >= limit
+	// A URL that overflowed while the refill was read may be missing from urls.
+	o.hasMore = len(urls) >= limit || o.overflowedInRefill
+	o.overflowedInRefill = false
 	f.fix(o, now)
 }
 

@@ -37,6 +37,8 @@ type origin struct {
 	// overflow counts discovered URLs that did not fit the window and are not durable yet: the
 	// queue is refilled from the store only once they are (OverflowPersisted).
 	overflow int
+	// overflowedInRefill: a URL overflowed while a refill was being read (see Refilled).
+	overflowedInRefill bool
 	// writes and durable count the origin's writes issued (Done, RobotsDone, StepSkip) and
 	// reported Persisted; writes are persisted in the order issued. gate is the number of the
 	// last write that carried a robots.txt decision or a pause: nothing is requested until it is
