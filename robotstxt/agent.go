@@ -75,4 +75,3 @@ func (s Selection) String() string {
 	}
 	return "Selection(?)"
 }
-

@@ -284,9 +284,9 @@ func TestRule06_AgentMatching(t *testing.T) {
 		{"MJ", "MJ12bot", false},       // and no prefix matching
 		{"Mandel", "Mandelbot", false}, // no prefix matching
 		{"Mandelbot2", "Mandelbot", false},
-		{"Mandel*", "Mandelbot", false},         // "*" inside a value is no wildcard
-		{"\u212Aelvinbot", "kelvinbot", false},  // the Kelvin sign is not "K": ASCII folding only
-		{"Kelvinbot", "\u212Aelvinbot", false},  // nor the other way
+		{"Mandel*", "Mandelbot", false},        // "*" inside a value is no wildcard
+		{"\u212Aelvinbot", "kelvinbot", false}, // the Kelvin sign is not "K": ASCII folding only
+		{"Kelvinbot", "\u212Aelvinbot", false}, // nor the other way
 		{"Mandelbot\u00A0", "Mandelbot", true}, // NBSP ends the token (rule 6 revised)
 		{"Googlebot-News", "Googlebot", false},
 	} {
