@@ -96,7 +96,7 @@ func (f crawlFlags) validate() error {
 	case f.maxTime < 0:
 		return usageErrorf("--max-time must not be negative")
 	case !isProductToken(f.agent):
-		return usageErrorf("--agent must be a product token such as Mandelbot (no spaces, slashes or control characters)")
+		return usageErrorf("%s", agentFlagHelp)
 	case f.warc != "":
 		return usageErrorf("--warc: WARC output is not implemented yet")
 	}

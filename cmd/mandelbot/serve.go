@@ -57,7 +57,7 @@ everything the crawl learned.`,
 				return usageErrorf("--addr %q: want HOST:PORT, e.g. 127.0.0.1:8080: %v", addr, err)
 			}
 			if !isProductToken(agent) {
-				return usageErrorf("--agent must be a product token such as Mandelbot (no spaces, slashes or control characters)")
+				return usageErrorf("%s", agentFlagHelp)
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
