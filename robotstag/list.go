@@ -78,12 +78,12 @@ func (r *reader) value(where, value string, header bool) {
 		} else {
 			v = ""
 		}
-		r.noteLimit(fmt.Sprintf("%s %s: longer than %d bytes; past that only %s read", where, quote(value), limit, pastLimitDirectives))
+		r.noteLimit(&r.bytesCut, fmt.Sprintf("%s %s: longer than %d bytes; past that only %s read", where, quote(value), limit, pastLimitDirectives))
 	}
 	past := len(v) // where the part only searched for restrictions starts
 	elems := strings.Split(v, ",")
 	if limit := p.maxDirectives(); len(elems) > limit {
-		r.noteLimit(fmt.Sprintf("%s %s: more than %d directives; past that only %s read", where, quote(v), limit, pastLimitDirectives))
+		r.noteLimit(&r.dirsCut, fmt.Sprintf("%s %s: more than %d directives; past that only %s read", where, quote(v), limit, pastLimitDirectives))
 		elems = elems[:limit]
 		past = 0
 		for _, e := range elems {

@@ -15,6 +15,9 @@ type reader struct {
 	d       Directives
 	tags    int  // applicable tags or header values read so far
 	tagsCut bool // the tag limit was reached and noted
+	// bytesCut and dirsCut: a value was cut by MaxValueBytes or
+	// MaxDirectives and noted.
+	bytesCut, dirsCut bool
 	dropped int  // notes not recorded because MaxNotes was reached
 }
 
@@ -28,10 +31,16 @@ func (r *reader) note(s string) {
 	r.d.note(s)
 }
 
-// noteLimit records that a limit was reached. Such notes are always kept,
-// whatever MaxNotes says: they explain why part of a response was only
-// searched for restrictions (robots-semantics.md rule 24).
-func (r *reader) noteLimit(s string) {
+// noteLimit records that a limit was reached. The first note of each
+// limit (*noted false) is always kept, whatever MaxNotes says: it explains
+// why part of a response was only searched for restrictions
+// (robots-semantics.md rule 24). Later ones count against MaxNotes.
+func (r *reader) noteLimit(noted *bool, s string) {
+	if *noted {
+		r.note(s)
+		return
+	}
+	*noted = true
 	r.d.note(s)
 }
 
@@ -46,8 +55,7 @@ func (r *reader) tag(where, what, value string, header bool) {
 		return
 	}
 	if !r.tagsCut {
-		r.tagsCut = true
-		r.noteLimit(fmt.Sprintf("more than %d %s; past the limit only %s read", r.p.maxTags(), what, pastLimitDirectives))
+		r.noteLimit(&r.tagsCut, fmt.Sprintf("more than %d %s; past the limit only %s read", r.p.maxTags(), what, pastLimitDirectives))
 	}
 	if found := r.restrictions(value, header, true); found != "" {
 		r.d.Sources = append(r.d.Sources, Source{Where: where, Value: found})

@@ -173,3 +173,20 @@ func TestNotesCappedButLimitNotesKept(t *testing.T) {
 		t.Errorf("limit note lost or noindex dropped: %q, notes %q", d.String(), d.Notes)
 	}
 }
+
+// Notes stay bounded even when every tag is cut: the first note of each
+// limit is kept, later ones count against MaxNotes.
+func TestNotesBoundedWhenEveryValueIsCut(t *testing.T) {
+	long := strings.Repeat("index, ", 100) + "noindex"
+	var metas []Meta
+	for range 200 {
+		metas = append(metas, Meta{"robots", long})
+	}
+	d := FromMeta(metas, agent)
+	if !d.NoIndex || len(d.Notes) > DefaultMaxNotes+3 {
+		t.Errorf("%q with %d notes, want noindex and at most %d notes", d.String(), len(d.Notes), DefaultMaxNotes+3)
+	}
+	if !hasNote(d, "more than 64 directives") || !hasNote(d, "more than 64 robots meta tags") {
+		t.Errorf("a limit note was left out: %q", d.Notes)
+	}
+}
