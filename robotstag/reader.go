@@ -18,7 +18,7 @@ type reader struct {
 	// bytesCut and dirsCut: a value was cut by MaxValueBytes or
 	// MaxDirectives and noted.
 	bytesCut, dirsCut bool
-	dropped int  // notes not recorded because MaxNotes was reached
+	dropped           int // notes not recorded because MaxNotes was reached
 }
 
 // note records a note for people, unless MaxNotes notes are already
