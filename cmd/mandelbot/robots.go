@@ -67,7 +67,7 @@ Exit status: 0 all allowed, 1 any disallowed, 2 usage or read error.`,
 }
 
 func runRobotsTest(cmd *cobra.Command, f robotsTestFlags, source string, urls []string) error {
-	if agent, _, _ := strings.Cut(f.agent, "/"); !isProductToken(agent) {
+	if agent, _, _ := strings.Cut(f.agent, "/"); !robotstxt.IsAgentToken(agent) {
 		return usageErrorf("%s (a /version is ignored)", agentFlagHelp)
 	}
 	if f.urls != "" {

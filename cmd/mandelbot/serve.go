@@ -18,6 +18,7 @@ import (
 
 	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/internal/web"
+	"github.com/fractle/mandelbot/robotstxt"
 )
 
 // Limits of the HTTP server behind `mandelbot serve`. The site bounds each request's work
@@ -56,7 +57,7 @@ everything the crawl learned.`,
 			if _, _, err := net.SplitHostPort(addr); err != nil {
 				return usageErrorf("--addr %q: want HOST:PORT, e.g. 127.0.0.1:8080: %v", addr, err)
 			}
-			if !isProductToken(agent) {
+			if !robotstxt.IsAgentToken(agent) {
 				return usageErrorf("%s", agentFlagHelp)
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
