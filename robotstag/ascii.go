@@ -75,13 +75,16 @@ func isTokenChar(c byte) bool {
 	return false
 }
 
-// isToken reports whether s is a non-empty HTTP token.
-func isToken(s string) bool {
+// isScopeName reports whether s may be the agent of an "agent:" scope in
+// an X-Robots-Tag value: a non-empty HTTP token, or one with a "/version"
+// as a User-Agent product carries ("mandelbot/2.1"). Which agent it names
+// is its robotstxt.AgentToken.
+func isScopeName(s string) bool {
 	if s == "" {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if !isTokenChar(s[i]) {
+		if !isTokenChar(s[i]) && s[i] != '/' {
 			return false
 		}
 	}

@@ -18,11 +18,17 @@
 //
 //   - Placement. A robots meta element counts anywhere in the document, not
 //     only inside head; see Parser.FromHTML for why.
-//   - Agents. The product token is compared with ASCII case folding only;
-//     "robots" addresses every crawler in a meta name. In a header only an
-//     unscoped element addresses every crawler.
+//   - Agents. A meta name or header scope names the crawler whose agent
+//     token (robotstxt.AgentToken, rule 6) it has: "mandelbot/2.1" names
+//     Mandelbot, "Mandelbot-Image" does not. Tokens are compared with ASCII
+//     case folding only; "robots" addresses every crawler in a meta name.
+//     In a header only an unscoped element addresses every crawler.
+//   - Limits. The tag, directive and value-length limits bound the work a
+//     hostile response causes but never drop a restriction (rule 24): past
+//     a limit only noindex, none and nofollow are read, and a note that is
+//     never left out says where the cut was.
 //   - Header scopes. "agent:" scopes the elements after it up to the next
-//     scope, so a line that a proxy combined from several header lines
+//     scope (rule 25), so a line that a proxy combined from several header lines
 //     ("noindex, otherbot: nofollow") keeps each part's meaning. The one
 //     thing combining loses cannot be recovered: an unscoped value joined
 //     after a scoped one ("otherbot: noindex" + "nofollow") reads as scoped.
@@ -40,7 +46,8 @@
 // noindex page is still re-fetched; a page blocked by robots.txt is never
 // fetched, so its tags are never seen) belong to the crawler.
 //
-// The package uses only the standard library and golang.org/x/net/html.
+// The package uses only the standard library, golang.org/x/net/html and
+// robotstxt, for the one definition of an agent token.
 // It reads no environment and keeps no global state; every limit is a
 // Default constant that a Parser field overrides.
 package robotstag

@@ -1,7 +1,6 @@
 package robotstag
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
 )
@@ -29,7 +28,9 @@ func FromHeader(h http.Header, agent string) Directives {
 //
 // Keys are matched with ASCII case folding, so a map built by hand with
 // "x-robots-tag" keys works too; the canonical key is read first, then any
-// other spellings in byte order. At most MaxTags values are considered.
+// other spellings in byte order. The first MaxTags values are read in
+// full; later ones only for noindex, none and nofollow, so that the limit
+// never drops a restriction (rule 24), and a note says so.
 // FromHeader does not modify or retain h.
 func (p Parser) FromHeader(h http.Header) Directives {
 	var keys []string
@@ -43,16 +44,11 @@ func (p Parser) FromHeader(h http.Header) Directives {
 		keys = slices.Insert(keys, 0, HeaderName)
 	}
 
-	var d Directives
-	n := 0
+	r := reader{p: p}
 	for _, k := range keys {
 		for _, v := range h[k] {
-			if n++; n > p.maxTags() {
-				d.note(fmt.Sprintf("more than %d %s values; the rest ignored", p.maxTags(), HeaderName))
-				return d
-			}
-			p.applyValue(&d, HeaderName, v, true)
+			r.tag(HeaderName, HeaderName+" values", v, true)
 		}
 	}
-	return d
+	return r.result()
 }

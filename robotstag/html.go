@@ -42,12 +42,12 @@ func (p Parser) FromHTML(r io.Reader) (Directives, error) {
 	limit := p.maxHTMLBytes()
 	cr := &capReader{r: r, left: limit}
 	z := html.NewTokenizer(cr)
-	var metas []Meta
+	rd := reader{p: p}
 	templates := 0
 	for {
 		switch tt := z.Next(); tt {
 		case html.ErrorToken:
-			d := p.FromMeta(metas)
+			d := rd.result()
 			if cr.truncated {
 				d.note(fmt.Sprintf("document longer than %d bytes; meta tags after that not read", limit))
 			}
@@ -66,14 +66,14 @@ func (p Parser) FromHTML(r io.Reader) (Directives, error) {
 			case equalFoldBytes(name, "noscript"):
 				z.NextIsNotRawText()
 			case equalFoldBytes(name, "meta"):
-				if templates > 0 || len(metas) > p.maxTags() {
+				if templates > 0 {
 					continue
 				}
 				if _, hasAttr := z.TagName(); !hasAttr {
 					continue
 				}
-				if m, ok := metaAttrs(z); ok && p.isApplicableMetaName(m.Name) {
-					metas = append(metas, m)
+				if m, ok := metaAttrs(z); ok {
+					rd.meta(m)
 				}
 			}
 		case html.EndTagToken:

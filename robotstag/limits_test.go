@@ -7,17 +7,21 @@ import (
 	"testing"
 )
 
-// Limit MaxTags: at most that many applicable metas count; later ones are
-// noted and ignored. Metas for other agents do not use up the budget.
+// Limit MaxTags: that many applicable metas are read in full; later ones
+// only for noindex, none and nofollow (robots-semantics.md rule 24: a limit
+// never drops a restriction), and the cut is noted. Metas for other agents
+// do not use up the budget.
 func TestLimitMaxTagsMeta(t *testing.T) {
 	p := Parser{Agent: agent, MaxTags: 3}
 	metas := []Meta{
 		{"otherbot", "noindex"}, {"description", "x"}, // not applicable: free
 		{"robots", "nosnippet"}, {"robots", "all"}, {"mandelbot", "noarchive"},
-		{"robots", "noindex"}, // the fourth applicable: ignored
+		{"robots", "noindex"},   // the fourth applicable: still a restriction
+		{"robots", "nosnippet"}, // past the limit: not read
+		{"otherbot", "nofollow"},
 	}
 	d := p.FromMeta(metas)
-	if got, want := d.String(), "nosnippet, noarchive"; got != want {
+	if got, want := d.String(), "noindex, nosnippet, noarchive"; got != want {
 		t.Errorf("directives = %q, want %q", got, want)
 	}
 	if !hasNote(d, "more than 3 robots meta tags") {
@@ -27,7 +31,7 @@ func TestLimitMaxTagsMeta(t *testing.T) {
 	// The same limit through FromHTML.
 	doc := "<head>" + strings.Repeat(`<meta name="robots" content="all">`, 3) + noindexMeta
 	d, err := p.FromHTML(strings.NewReader(doc))
-	if err != nil || d.NoIndex || !hasNote(d, "more than 3") {
+	if err != nil || !d.NoIndex || !hasNote(d, "more than 3") {
 		t.Errorf("FromHTML: %q, %v, notes %q", d.String(), err, d.Notes)
 	}
 	// The default is DefaultMaxTags.
@@ -37,12 +41,13 @@ func TestLimitMaxTagsMeta(t *testing.T) {
 	}
 }
 
-// Limit MaxTags also caps X-Robots-Tag values.
+// Limit MaxTags also caps X-Robots-Tag values; past it noindex, none and
+// nofollow still count (rule 24).
 func TestLimitMaxTagsHeader(t *testing.T) {
 	p := Parser{Agent: agent, MaxTags: 2}
-	h := http.Header{"X-Robots-Tag": {"otherbot: noindex", "nofollow", "noindex"}}
+	h := http.Header{"X-Robots-Tag": {"otherbot: noindex", "nofollow", "nosnippet", "noindex", "otherbot: none"}}
 	d := p.FromHeader(h)
-	if got, want := d.String(), "nofollow"; got != want {
+	if got, want := d.String(), "noindex, nofollow"; got != want {
 		t.Errorf("directives = %q, want %q", got, want)
 	}
 	if !hasNote(d, "more than 2 X-Robots-Tag values") {
@@ -50,11 +55,12 @@ func TestLimitMaxTagsHeader(t *testing.T) {
 	}
 }
 
-// Limit MaxDirectives: only the first elements of one value count.
+// Limit MaxDirectives: only the first elements of one value are read in
+// full; past them only noindex, none and nofollow count (rule 24).
 func TestLimitMaxDirectives(t *testing.T) {
 	p := Parser{Agent: agent, MaxDirectives: 2}
-	d := p.FromMeta([]Meta{{"robots", "nofollow, all, noindex"}})
-	if got, want := d.String(), "nofollow"; got != want {
+	d := p.FromMeta([]Meta{{"robots", "nofollow, all, nosnippet, noindex"}})
+	if got, want := d.String(), "noindex, nofollow"; got != want {
 		t.Errorf("directives = %q, want %q", got, want)
 	}
 	if !hasNote(d, "more than 2 directives") {
@@ -65,14 +71,16 @@ func TestLimitMaxDirectives(t *testing.T) {
 	if d := FromMeta([]Meta{{"robots", content}}, agent); !d.NoIndex {
 		t.Errorf("directive %d of %d not counted", DefaultMaxDirectives, DefaultMaxDirectives)
 	}
-	content = strings.Repeat("all,", DefaultMaxDirectives) + "noindex"
-	if d := FromMeta([]Meta{{"robots", content}}, agent); d.NoIndex {
-		t.Errorf("directive %d counted", DefaultMaxDirectives+1)
+	content = strings.Repeat("all,", DefaultMaxDirectives) + "noarchive"
+	if d := FromMeta([]Meta{{"robots", content}}, agent); d.NoArchive {
+		t.Errorf("directive %d (noarchive) counted", DefaultMaxDirectives+1)
 	}
 }
 
-// Limit MaxValueBytes: a value is cut at the limit and loses its last,
-// incomplete element, so a cut "noindex" never becomes something else.
+// Limit MaxValueBytes: a value is read in full up to the limit, less its
+// last, incomplete element, so a cut "nosnippets" never reads as
+// "nosnippet"; the rest is only searched for noindex, none and nofollow
+// (rule 24).
 func TestLimitMaxValueBytes(t *testing.T) {
 	p := Parser{Agent: agent, MaxValueBytes: 20}
 	tests := []struct {
@@ -80,9 +88,10 @@ func TestLimitMaxValueBytes(t *testing.T) {
 		want  string
 	}{
 		{"nofollow, noindex", "noindex, nofollow"},             // 17 bytes: fits
-		{"nofollow, nosnippets, noindex", "nofollow"},          // a cut "nosnippets" must not read as "nosnippet"
+		{"nofollow, nosnippets, noindex", "noindex, nofollow"}, // a cut "nosnippets" must not read as "nosnippet"
 		{"nofollow,   noindex,x", "noindex, nofollow"},         // cut after the comma
 		{"unavailable_after: 25 Jun 2010 15:00:00 PST", "all"}, // no comma before the limit
+		{"unavailable_after: 25 Jun 2010 15:00:00 PST, none", "noindex, nofollow"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.value, func(t *testing.T) {
@@ -95,14 +104,19 @@ func TestLimitMaxValueBytes(t *testing.T) {
 			}
 		})
 	}
-	// Sources show the value as considered, not beyond the limit.
+	// Sources show the value as considered, then what was found past the
+	// limit.
 	d := p.FromMeta([]Meta{{"robots", "noindex," + strings.Repeat("x", 100)}})
 	if len(d.Sources) != 1 || d.Sources[0].Value != "noindex" {
 		t.Errorf("Sources = %+v", d.Sources)
 	}
+	d = p.FromMeta([]Meta{{"robots", "nosnippet," + strings.Repeat("x", 100) + ",nofollow"}})
+	if len(d.Sources) != 1 || d.Sources[0].Value != "nosnippet ... nofollow" {
+		t.Errorf("Sources = %+v", d.Sources)
+	}
 	// Default.
-	long := "nofollow," + strings.Repeat(" ", DefaultMaxValueBytes) + "noindex"
-	if d := FromMeta([]Meta{{"robots", long}}, agent); d.NoIndex || !d.NoFollow {
+	long := "nofollow," + strings.Repeat(" ", DefaultMaxValueBytes) + "noindex, noarchive"
+	if d := FromMeta([]Meta{{"robots", long}}, agent); !d.NoIndex || !d.NoFollow || d.NoArchive {
 		t.Errorf("default value limit: %q", d.String())
 	}
 }
@@ -127,15 +141,15 @@ func TestNotesAreBoundedAndEscaped(t *testing.T) {
 // Every default limit is what the Parser uses when its field is zero or
 // negative, and a positive field overrides it.
 func TestParserLimitDefaults(t *testing.T) {
-	for _, p := range []Parser{{}, {MaxHTMLBytes: -1, MaxTags: -1, MaxDirectives: -1, MaxValueBytes: -1}} {
-		got := fmt.Sprint(p.maxHTMLBytes(), p.maxTags(), p.maxDirectives(), p.maxValueBytes())
-		want := fmt.Sprint(DefaultMaxHTMLBytes, DefaultMaxTags, DefaultMaxDirectives, DefaultMaxValueBytes)
+	for _, p := range []Parser{{}, {MaxHTMLBytes: -1, MaxTags: -1, MaxDirectives: -1, MaxValueBytes: -1, MaxNotes: -1}} {
+		got := fmt.Sprint(p.maxHTMLBytes(), p.maxTags(), p.maxDirectives(), p.maxValueBytes(), p.maxNotes())
+		want := fmt.Sprint(DefaultMaxHTMLBytes, DefaultMaxTags, DefaultMaxDirectives, DefaultMaxValueBytes, DefaultMaxNotes)
 		if got != want {
 			t.Errorf("%+v limits = %s, want %s", p, got, want)
 		}
 	}
-	p := Parser{MaxHTMLBytes: 1, MaxTags: 2, MaxDirectives: 3, MaxValueBytes: 4}
-	if got := fmt.Sprint(p.maxHTMLBytes(), p.maxTags(), p.maxDirectives(), p.maxValueBytes()); got != "1 2 3 4" {
+	p := Parser{MaxHTMLBytes: 1, MaxTags: 2, MaxDirectives: 3, MaxValueBytes: 4, MaxNotes: 5}
+	if got := fmt.Sprint(p.maxHTMLBytes(), p.maxTags(), p.maxDirectives(), p.maxValueBytes(), p.maxNotes()); got != "1 2 3 4 5" {
 		t.Errorf("overrides = %s", got)
 	}
 }

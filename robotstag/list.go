@@ -37,8 +37,8 @@ func isDirectiveName(name string) bool {
 }
 
 // cutScope splits an "agent: rest" header element. It reports false when
-// the text before the first colon is not an HTTP token or is a directive
-// name, as in "unavailable_after: 25 Jun 2010 15:00:00 PST": then the
+// the text before the first colon is not a scope name (isScopeName) or is a
+// directive name, as in "unavailable_after: 25 Jun 2010 15:00:00 PST": then the
 // element is a directive, not a scope.
 func cutScope(elem string) (agent, rest string, ok bool) {
 	name, rest, found := strings.Cut(elem, ":")
@@ -46,14 +46,14 @@ func cutScope(elem string) (agent, rest string, ok bool) {
 		return "", elem, false
 	}
 	name = trimSpace(name)
-	if !isToken(name) || isDirectiveName(toLower(name)) {
+	if !isScopeName(name) || isDirectiveName(toLower(name)) {
 		return "", elem, false
 	}
 	return name, trimSpace(rest), true
 }
 
-// applyValue reads one directive list (a meta content attribute, or one
-// X-Robots-Tag header value when header is true) into d. where names the
+// value reads one directive list (a meta content attribute, or one
+// X-Robots-Tag header value when header is true) into r. where names the
 // tag for Sources and Notes.
 //
 // A list is split at commas; elements are trimmed of ASCII whitespace and
@@ -62,7 +62,14 @@ func cutScope(elem string) (agent, rest string, ok bool) {
 // every following element up to the next scope or the end of the value;
 // elements before the first scope apply to every agent. A meta content
 // attribute has no scopes: its name attribute already chose the agent.
-func (p Parser) applyValue(d *Directives, where, value string, header bool) {
+//
+// The first MaxValueBytes bytes of the value, cut back to the last comma
+// so that no element is read half, and of those the first MaxDirectives
+// elements, are read in full. The rest is only searched for noindex, none
+// and nofollow (robots-semantics.md rule 24), scopes still applying, and
+// the cut is noted.
+func (r *reader) value(where, value string, header bool) {
+	p := r.p
 	v := value
 	if limit := p.maxValueBytes(); len(v) > limit {
 		v = v[:limit]
@@ -71,14 +78,21 @@ func (p Parser) applyValue(d *Directives, where, value string, header bool) {
 		} else {
 			v = ""
 		}
-		d.note(fmt.Sprintf("%s %s: longer than %d bytes; only %s considered", where, quote(value), limit, quote(v)))
+		r.noteLimit(&r.bytesCut, fmt.Sprintf("%s %s: longer than %d bytes; past that only %s read", where, quote(value), limit, pastLimitDirectives))
 	}
+	past := len(v) // where the part only searched for restrictions starts
 	elems := strings.Split(v, ",")
 	if limit := p.maxDirectives(); len(elems) > limit {
-		d.note(fmt.Sprintf("%s %s: more than %d directives; the rest ignored", where, quote(v), limit))
+		r.noteLimit(&r.dirsCut, fmt.Sprintf("%s %s: more than %d directives; past that only %s read", where, quote(v), limit, pastLimitDirectives))
 		elems = elems[:limit]
+		past = 0
+		for _, e := range elems {
+			past += len(e) + 1
+		}
+		v = v[:past-1]
 	}
 
+	d := &r.d
 	restricted := false
 	applies := true
 	for i := 0; i < len(elems); i++ {
@@ -87,7 +101,7 @@ func (p Parser) applyValue(d *Directives, where, value string, header bool) {
 			if agent, rest, ok := cutScope(elem); ok {
 				applies = p.isAgent(agent)
 				if !applies {
-					d.note(fmt.Sprintf("%s %s: directives scoped to agent %s ignored", where, quote(v), quote(agent)))
+					r.note(fmt.Sprintf("%s %s: directives scoped to agent %s ignored", where, quote(v), quote(agent)))
 				}
 				elem = rest
 			}
@@ -131,7 +145,7 @@ func (p Parser) applyValue(d *Directives, where, value string, header bool) {
 				}
 			}
 			if !ok {
-				d.note(fmt.Sprintf("%s %s: unavailable_after date %s not understood; ignored", where, quote(v), quote(date)))
+				r.note(fmt.Sprintf("%s %s: unavailable_after date %s not understood; ignored", where, quote(v), quote(date)))
 				continue
 			}
 			d.setUnavailableAfter(t)
@@ -142,10 +156,22 @@ func (p Parser) applyValue(d *Directives, where, value string, header bool) {
 		if strings.ContainsAny(elem, " \t;") {
 			hint = " (directives are separated by commas)"
 		}
-		d.note(fmt.Sprintf("%s %s: directive %s not understood; ignored%s", where, quote(v), quote(elem), hint))
+		r.note(fmt.Sprintf("%s %s: directive %s not understood; ignored%s", where, quote(v), quote(elem), hint))
 	}
+	src := ""
 	if restricted {
-		d.Sources = append(d.Sources, Source{Where: where, Value: v})
+		src = v
+	}
+	if past < len(value) {
+		if found := r.restrictions(value[past:], header, applies); found != "" {
+			if src != "" {
+				src += " ... "
+			}
+			src += found
+		}
+	}
+	if src != "" {
+		d.Sources = append(d.Sources, Source{Where: where, Value: src})
 	}
 }
 

@@ -1,7 +1,5 @@
 package robotstag
 
-import "fmt"
-
 // genericMetaName is the meta name that addresses every crawler.
 const genericMetaName = "robots"
 
@@ -21,30 +19,31 @@ func FromMeta(metas []Meta, agent string) Directives {
 // FromMeta returns the directives the meta elements of one HTML document
 // give p.Agent (robots-semantics.md rule 24, seed 002).
 //
-// A meta applies when its name, trimmed of ASCII whitespace, is "robots"
-// or p.Agent, compared with ASCII case folding. Its content is a
-// comma-separated directive list. Every applicable meta counts and the
-// most restrictive combination wins; metas for other names are skipped
-// silently (a page has many metas that are not robot tags). At most
-// MaxTags applicable metas are considered.
+// A meta applies when its name, trimmed of ASCII whitespace, is "robots",
+// or when its agent token (robotstxt.AgentToken) is p.Agent's, compared
+// with ASCII case folding. Its content is a comma-separated directive
+// list. Every applicable meta counts and the most restrictive combination
+// wins; metas for other names are skipped silently (a page has many metas
+// that are not robot tags). The first MaxTags applicable metas are read in
+// full; later ones only for noindex, none and nofollow, so that the limit
+// never drops a restriction, and a note says so.
 //
 // FromMeta does not check the response's Content-Type: the caller (or For)
 // must only pass metas of a text/html response. It does not retain metas.
 func (p Parser) FromMeta(metas []Meta) Directives {
-	var d Directives
-	n := 0
+	r := reader{p: p}
 	for _, m := range metas {
-		if !p.isApplicableMetaName(m.Name) {
-			continue
-		}
-		name := trimSpace(m.Name)
-		if n++; n > p.maxTags() {
-			d.note(fmt.Sprintf("more than %d robots meta tags; the rest ignored", p.maxTags()))
-			break
-		}
-		p.applyValue(&d, "meta name="+name, m.Content, false)
+		r.meta(m)
 	}
-	return d
+	return r.result()
+}
+
+// meta reads one meta element if it is a robot tag for r.p.Agent.
+func (r *reader) meta(m Meta) {
+	if !r.p.isApplicableMetaName(m.Name) {
+		return
+	}
+	r.tag("meta name="+trimSpace(m.Name), "robots meta tags", m.Content, false)
 }
 
 // isApplicableMetaName reports whether a meta with this name attribute is

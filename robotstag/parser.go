@@ -1,24 +1,33 @@
 package robotstag
 
+import "github.com/fractle/mandelbot/robotstxt"
+
 // Limits. Robot tags are small: a real content attribute or header value
 // is a few dozen bytes and a page carries one or two of them. The limits
-// bound the work a hostile response can cause; past a limit the rest is
-// ignored and a note says so. Each can be changed through the Parser field
-// of the same name.
+// bound the work a hostile response can cause, but never drop a
+// restriction (robots-semantics.md rule 24): past the tag, directive or
+// value-length limit the rest is only searched for noindex, none and
+// nofollow, and a note says so. Each can be changed through the Parser
+// field of the same name.
 const (
 	// DefaultMaxHTMLBytes is how many bytes of a document FromHTML reads
 	// (1 MiB). Meta tags after that are not seen.
 	DefaultMaxHTMLBytes int64 = 1 << 20
 	// DefaultMaxTags is how many applicable meta tags, and separately how
-	// many X-Robots-Tag header values, are considered per response.
+	// many X-Robots-Tag header values, are read in full per response.
 	DefaultMaxTags = 64
 	// DefaultMaxDirectives is how many comma-separated elements of one
-	// content attribute or header value are considered.
+	// content attribute or header value are read in full.
 	DefaultMaxDirectives = 64
 	// DefaultMaxValueBytes is how many bytes of one content attribute or
-	// header value are considered. A value cut by the limit loses its last,
-	// incomplete element.
+	// header value are read in full. The element the limit cuts is not read
+	// in full either.
 	DefaultMaxValueBytes = 2048
+	// DefaultMaxNotes is how many notes one FromMeta, FromHTML or
+	// FromHeader call records about ignored directives and other agents'
+	// scopes; one more note counts the rest. Notes that a limit was reached
+	// are always recorded.
+	DefaultMaxNotes = 16
 )
 
 // Parser turns robot meta tags and X-Robots-Tag headers into Directives
@@ -29,10 +38,11 @@ const (
 // uses the default limits. A Parser is a plain value with no internal state;
 // it is safe for concurrent use.
 type Parser struct {
-	// Agent is the crawler's product token, such as "Mandelbot". It selects
-	// <meta name="Agent"> tags and "Agent:"-scoped header values, compared
-	// with ASCII case folding and nothing else: no "/version" is dropped.
-	// Empty means only the tags for every crawler apply.
+	// Agent names the crawler, such as "Mandelbot" or a whole User-Agent
+	// string. Its agent token (robotstxt.AgentToken, robots-semantics.md
+	// rule 6) selects the meta tags and "agent:"-scoped header values whose
+	// name has the same token, compared with ASCII case folding. Empty, or
+	// a value with no token, means only the tags for every crawler apply.
 	Agent string
 
 	// MaxHTMLBytes caps how much of a document FromHTML and For read.
@@ -48,6 +58,9 @@ type Parser struct {
 	// MaxValueBytes caps the bytes of one value considered. Zero or
 	// negative means DefaultMaxValueBytes.
 	MaxValueBytes int
+	// MaxNotes caps the notes of one call. Zero or negative means
+	// DefaultMaxNotes.
+	MaxNotes int
 }
 
 func (p Parser) maxHTMLBytes() int64 {
@@ -71,6 +84,13 @@ func (p Parser) maxDirectives() int {
 	return DefaultMaxDirectives
 }
 
+func (p Parser) maxNotes() int {
+	if p.MaxNotes > 0 {
+		return p.MaxNotes
+	}
+	return DefaultMaxNotes
+}
+
 func (p Parser) maxValueBytes() int {
 	if p.MaxValueBytes > 0 {
 		return p.MaxValueBytes
@@ -78,8 +98,10 @@ func (p Parser) maxValueBytes() int {
 	return DefaultMaxValueBytes
 }
 
-// isAgent reports whether name is p's agent token (ASCII case-insensitive).
-// An empty Agent matches nothing.
+// isAgent reports whether name names p's agent: both have the same
+// non-empty agent token (robotstxt.AgentToken, the one definition of
+// robots-semantics.md rule 6), compared with ASCII case folding.
 func (p Parser) isAgent(name string) bool {
-	return p.Agent != "" && equalFold(name, p.Agent)
+	tok := robotstxt.AgentToken(p.Agent)
+	return tok != "" && equalFold(robotstxt.AgentToken(name), tok)
 }

@@ -66,7 +66,8 @@ func TestRule24MetaNameSelectsAgent(t *testing.T) {
 		{"MANDELBOT", true},
 		{"otherbot", false},
 		{"googlebot", false},
-		{"mandelbot/2.1", false}, // a meta name is a plain token, no version
+		{"mandelbot/2.1", true}, // rule 6: the agent token counts, the version is dropped
+		{"mandelbot-image", false},
 		{"robots,mandelbot", false},
 		{"description", false},
 		{"", false},
@@ -165,7 +166,8 @@ func TestRule25HeaderAgentScope(t *testing.T) {
 		{"otherbot: noindex, nofollow", "all"},
 		{"googlebot: noindex", "all"},
 		{"noindex", "noindex"},
-		{"mandelbot/2.1: noindex", "all"}, // the token, not a product version
+		{"mandelbot/2.1: noindex", "noindex"}, // rule 6: the agent token counts, the version is dropped
+		{"mandelbot-image: noindex", "all"},
 		{"mandelbot:", "all"},
 		// Several values on one line (as a proxy combines header lines):
 		// a scope runs to the next scope.

@@ -6,19 +6,46 @@ type Agent struct {
 	Line int    // 1-based line in the file
 }
 
-// productToken returns the product token of a User-agent value or of a
-// crawler's User-Agent string (robots-semantics.md rule 6): the text before
-// the first space or tab, without a "/version" suffix. "Mandelbot/2.1 (+https://x)"
-// and "Mandelbot" both give "Mandelbot". Digits are kept: "MJ12bot" stays
-// "MJ12bot". The result shares memory with v.
-func productToken(v string) string {
-	v = trimBlank(v)
-	for i := 0; i < len(v); i++ {
-		if isBlank(v[i]) || v[i] == '/' {
-			return v[:i]
-		}
+// AgentToken returns the agent token of a User-agent value, of a
+// crawler's User-Agent string or of any other place that names a crawler
+// (robots-semantics.md rule 6): after leading spaces and tabs, the leading
+// run of ASCII letters, digits, "_" and "-"; whatever follows is dropped.
+// "Mandelbot/2.1", "Mandelbot (+https://x)" and "mandelbot*" all give
+// "Mandelbot" (or "mandelbot"); "Mandelbot-Image" stays whole and
+// "MJ12bot" keeps its digits. A value that does not start with such a
+// character, "*" included, has no token: the result is "". Tokens are
+// compared with ASCII case folding, never Unicode folding. The result
+// shares memory with v.
+//
+// This is the one definition of an agent name in Mandelbot. It lives here
+// because rule 6 is a robots.txt rule and this package depends on nothing
+// but the standard library; robotstag imports it for meta names and
+// X-Robots-Tag scopes, and the command line validates --agent with it, so
+// that the three can never disagree about which crawler a name means.
+func AgentToken(v string) string {
+	i := 0
+	for i < len(v) && isBlank(v[i]) {
+		i++
 	}
-	return v
+	j := i
+	for j < len(v) && isAgentTokenChar(v[j]) {
+		j++
+	}
+	return v[i:j]
+}
+
+// isAgentTokenChar reports whether c may appear in an agent token: an
+// ASCII letter or digit, "_" or "-" (rule 6).
+func isAgentTokenChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
+}
+
+// IsAgentToken reports whether s is a whole agent token: not empty, and
+// made only of the characters AgentToken keeps. A crawler's configured
+// product token must be one, so that what it names in robots.txt is
+// exactly what it was given.
+func IsAgentToken(s string) bool {
+	return s != "" && AgentToken(s) == s
 }
 
 // Selection says how Robots.For chose a group.

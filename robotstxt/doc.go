@@ -14,26 +14,28 @@
 //
 // # Parsing (section A)
 //
-// Lines end at CR, LF or CRLF in any mix; a UTF-8 BOM is skipped. A line
+// Lines end at CR, LF or CRLF in any mix; a UTF-8 BOM is skipped, and so
+// are the leading octets of a truncated one ("EF BB", "EF"). A line
 // is <field>:<value>[#comment]; fields (user-agent, allow, disallow,
 // sitemap, crawl-delay) are matched with ASCII case folding and blanks
 // around elements are ignored. Lines without a colon and unknown or
 // misspelled fields are ignored and do not change grouping (unlike
 // Google's parser). Only a User-agent line that follows a rule line starts
 // a new group; rules before the first User-agent line are ignored; User-agent
-// lines at the end of the file with no rule after them form no group.
-// Groups naming the same agent are merged. Sitemap lines are global;
+// lines with no rule after them (at the end of the file, or followed only
+// by Crawl-delay or Sitemap lines) still form a group, which allows
+// everything to the agents it names. Groups naming the same agent are
+// merged. Sitemap lines are global;
 // Crawl-delay is parsed per group and reported, never obeyed here. Every
 // line that was ignored or looks wrong gets a Note.
 //
-// A crawler follows the merged group naming its product token (compared
-// ASCII case-insensitively, version and comments dropped, digits kept),
-// else the * group, else nothing applies and everything is allowed.
+// A crawler follows the merged group naming its agent token (AgentToken:
+// the leading run of ASCII letters, digits, "_" and "-", compared ASCII
+// case-insensitively), else the * group, else nothing applies and
+// everything is allowed.
 //
-// Where robots-semantics.md is silent, this package decides:
-// User-agent lines at the end of a file with no Allow or Disallow line
-// after them are no group, as the seed defines a group (the crawler falls
-// back to *); the first valid Crawl-delay of a group counts; a Sitemap
+// Where robots-semantics.md is silent, this package decides: the first
+// valid Crawl-delay of a group counts; a Sitemap
 // value must be an absolute URL with a host; a "%" that starts no escape is
 // the literal percent, %25.
 //

@@ -76,11 +76,13 @@ const (
 	// NotePatternNoSlash: a pattern that starts with neither "/" nor "*" is
 	// kept but can never match (rule 14).
 	NotePatternNoSlash
-	// NoteEmptyAgent: "User-agent:" with no value names no crawler.
+	// NoteEmptyAgent: a User-agent value that is not "*" and has no agent
+	// token (it is empty, or starts with a character other than an ASCII
+	// letter, digit, "_" or "-") names no crawler (rule 6).
 	NoteEmptyAgent
 	// NoteAgentWildcard: a User-agent value that contains "*" but is not
-	// exactly "*" names an agent literally; it is not the default group
-	// (rule 6).
+	// exactly "*" is not the default group: it names the agent of its
+	// token, the text before the "*" (rule 6).
 	NoteAgentWildcard
 	// NoteAgentMerged: the agent was already named in an earlier group; the
 	// groups are merged for it (rule 5). Ref is the earlier line.
@@ -88,8 +90,9 @@ const (
 	// NoteAgentRepeated: the agent was already named in the same group.
 	NoteAgentRepeated
 	// NoteAgentNoRules: User-agent lines at the end of the file are not
-	// followed by any Allow or Disallow line, so they form no group (seed:
-	// a group is user agent lines followed by one or more directive lines).
+	// followed by any Allow or Disallow line. They still form a group,
+	// which allows everything to the agents it names; they do not fall
+	// back to * (rule 4).
 	NoteAgentNoRules
 	// NoteCrawlDelayInvalid: the Crawl-delay value is not a non-negative
 	// decimal number of seconds (rule 9).
@@ -126,11 +129,11 @@ var noteKindText = [...]string{
 	NoteEmptyDisallow:      "empty Disallow: not a rule",
 	NoteEmptyAllow:         "empty Allow: not a rule",
 	NotePatternNoSlash:     "pattern does not start with / or *: matches nothing",
-	NoteEmptyAgent:         "empty User-agent: names no agent",
-	NoteAgentWildcard:      "* inside a User-agent value is not a wildcard: only a lone * is the default group",
+	NoteEmptyAgent:         "User-agent value has no agent name: names no agent",
+	NoteAgentWildcard:      "* inside a User-agent value is not a wildcard: the name before it counts, and only a lone * is the default group",
 	NoteAgentMerged:        "agent also named in an earlier group: groups merged",
 	NoteAgentRepeated:      "agent already named in this group: repeated",
-	NoteAgentNoRules:       "User-agent not followed by any Allow or Disallow line: no group",
+	NoteAgentNoRules:       "User-agent not followed by any Allow or Disallow line: the group allows everything to the agents it names",
 	NoteCrawlDelayInvalid:  "invalid Crawl-delay value: ignored",
 	NoteCrawlDelayNoGroup:  "Crawl-delay before any User-agent line: ignored",
 	NoteCrawlDelayRepeated: "Crawl-delay already set for this group: ignored",

@@ -114,7 +114,7 @@ type parser struct {
 
 // run parses the text s, the body within the size limit.
 func (p *parser) run(s string) {
-	s = strings.TrimPrefix(s, "\uFEFF") // rule 1: a UTF-8 BOM is skipped
+	s = skipBOM(s)
 	// Most lines of most files are rules: room for one per line saves
 	// growing the slice many times; see finish for the waste.
 	lines := strings.Count(s, "\n")
@@ -181,6 +181,20 @@ func (p *parser) parseLine(l scannedLine) {
 	}
 }
 
+// skipBOM drops a UTF-8 byte order mark at the start of s, and a
+// truncated one: "EF BB" or "EF" not followed by the rest of the mark
+// loses only those octets (rule 1). "EF 11 BF" loses "EF" only, leaving a
+// garbled first line.
+func skipBOM(s string) string {
+	const bom = "\uFEFF"
+	for i := 0; i < len(bom); i++ {
+		if i == len(s) || s[i] != bom[i] {
+			return s[i:]
+		}
+	}
+	return s[len(bom):]
+}
+
 // userAgent handles a User-agent line. Only one that follows a rule line
 // (or is the first) starts a new group (rule 4).
 func (p *parser) userAgent(line, value string) {
@@ -192,7 +206,7 @@ func (p *parser) userAgent(line, value string) {
 		})
 		p.state = stateAgents
 	}
-	if value != "*" && productToken(value) == "" {
+	if value != "*" && AgentToken(value) == "" {
 		p.note(p.line, NoteEmptyAgent, line, 0)
 		return
 	}
@@ -337,14 +351,11 @@ func (p *parser) note(line int, kind NoteKind, text string, ref int) {
 // (rule 5) and builds the lookup For uses.
 func (p *parser) finish() {
 	if p.state == stateAgents {
-		// User-agent lines not followed by a rule line form no group
-		// (seed: a group is one or more user agent lines followed by one
-		// or more directive lines); the crawler falls back as if they
-		// were not there.
+		// User-agent lines not followed by a rule line still form a group
+		// that names its agents and allows them everything (rule 4); the
+		// note tells the site owner, who may have meant otherwise.
 		g := p.raws[len(p.raws)-1]
 		p.note(g.firstLine, NoteAgentNoRules, p.lineText(g), 0)
-		p.raws = p.raws[:len(p.raws)-1]
-		p.agents, p.agentRaw = p.agents[:g.agentLo], p.agentRaw[:g.agentLo]
 	}
 	if cap(p.rules) > 2*len(p.rules)+64 {
 		// Do not keep room for a rule per line of a file that is mostly
@@ -370,18 +381,18 @@ func (p *parser) lineText(g rawGroup) string {
 	return ""
 }
 
-// starKey is the agentKey of the * line. No product token equals it, as a
-// product token never holds a blank.
+// starKey is the agentKey of the * line. No agent token equals it, as an
+// agent token never holds a blank.
 const starKey = " *"
 
 // agentKey is the identity of an agent line for merging and lookup: its
-// product token, compared with ASCII case folding, or starKey for the *
-// line.
+// agent token (AgentToken), compared with ASCII case folding, or starKey
+// for the * line.
 func agentKey(a Agent) string {
 	if a.Name == "*" {
 		return starKey
 	}
-	return productToken(a.Name)
+	return AgentToken(a.Name)
 }
 
 // agentScanMax is the number of User-agent lines up to which merges finds

@@ -6,7 +6,7 @@ import (
 )
 
 // A slow reference matcher written straight from robots-semantics.md
-// rules 12-18, sharing no code with the fast one: it normalises with
+// rules 12-18 (and, below it, a slow reference parser for rules 1-7), sharing no code with the fast one: it normalises with
 // fmt and strings.Builder, reads a pattern as tokens, and matches by plain
 // recursion in which "*" tries every split. The fast matcher must agree
 // with it on the verdict and on the deciding line.
@@ -129,13 +129,19 @@ func refMatch(ts []refToken, u string) bool {
 
 // refGroup is a group's rules read as tokens once, for the reference.
 type refGroup struct {
-	g      *Group
-	tokens [][]refToken // per rule; nil for a rule that can never match
+	applies bool         // some group applies (rule 7); false: everything is allowed
+	rules   []Rule       // the group's rules, any order
+	tokens  [][]refToken // per rule; nil for a rule that can never match
 }
 
+// newRefGroup reads the rules of a group Parse returned.
 func newRefGroup(g *Group) *refGroup {
-	rg := &refGroup{g: g, tokens: make([][]refToken, len(g.Rules()))}
-	for i, r := range g.Rules() {
+	return refGroupOf(g.Selection() != SelectedNone, g.Rules())
+}
+
+func refGroupOf(applies bool, rules []Rule) *refGroup {
+	rg := &refGroup{applies: applies, rules: rules, tokens: make([][]refToken, len(rules))}
+	for i, r := range rules {
 		if r.Pattern != "" && (r.Pattern[0] == '/' || r.Pattern[0] == '*') { // rule 14
 			rg.tokens[i] = refTokens(r.Pattern)
 		}
@@ -147,21 +153,34 @@ func newRefGroup(g *Group) *refGroup {
 // match is kept (rule 16: longest normalised pattern, Allow on a tie, then
 // the earliest line).
 func (rg *refGroup) verdict(target string) Verdict {
-	if rg.g.Selection() == SelectedNone {
+	if !rg.applies {
 		return Verdict{Allowed: true, Reason: ReasonNoGroup} // rule 7
 	}
 	u := refTarget(target)
 	if u == "/robots.txt" {
 		return Verdict{Allowed: true, Reason: ReasonRobotsTxt} // rule 18
 	}
-	rules := rg.g.Rules()
+	rules := rg.rules
 	best := -1
 	for i, r := range rules {
 		if rg.tokens[i] == nil || !refMatch(rg.tokens[i], u) {
 			continue
 		}
-		if best < 0 || len(r.Pattern) > len(rules[best].Pattern) ||
-			len(r.Pattern) == len(rules[best].Pattern) && r.Allow && !rules[best].Allow {
+		if best < 0 {
+			best = i
+			continue
+		}
+		b := rules[best]
+		switch {
+		case len(r.Pattern) != len(b.Pattern):
+			if len(r.Pattern) > len(b.Pattern) {
+				best = i
+			}
+		case r.Allow != b.Allow:
+			if r.Allow {
+				best = i
+			}
+		case r.Line < b.Line:
 			best = i
 		}
 	}
@@ -169,6 +188,134 @@ func (rg *refGroup) verdict(target string) Verdict {
 		return Verdict{Allowed: true, Reason: ReasonNoMatch}
 	}
 	return Verdict{Allowed: rules[best].Allow, Rule: rules[best], Reason: ReasonRule}
+}
+
+// A slow reference parser written straight from robots-semantics.md
+// rules 1-7 and 10, sharing no code with Parse: it splits lines by hand,
+// keeps every written group as a list, and chooses the rules of an agent
+// by scanning all of them. It yields the rules an agent follows, which the
+// reference matcher above then decides with.
+
+// refWritten is one group as written: its agents and rules.
+type refWritten struct {
+	agents []string // lower-cased agent tokens, or "*"
+	rules  []Rule
+}
+
+// refParse reads body as rules 1-5 and 10 say.
+func refParse(body []byte) []refWritten {
+	s := string(body)
+	cut := false
+	if len(s) > DefaultMaxBytes { // rule 10: a line cut by the limit is dropped
+		cut = s[DefaultMaxBytes] != '\n' && s[DefaultMaxBytes] != '\r'
+		s = s[:DefaultMaxBytes]
+	}
+	// Rule 1: a BOM, or the leading octets of one, is skipped.
+	switch {
+	case strings.HasPrefix(s, "\xEF\xBB\xBF"):
+		s = s[3:]
+	case strings.HasPrefix(s, "\xEF\xBB"):
+		s = s[2:]
+	case strings.HasPrefix(s, "\xEF"):
+		s = s[1:]
+	}
+	// Rule 1: lines end at CR, LF or CRLF.
+	var lines []string
+	terminated := true
+	for len(s) > 0 {
+		i := strings.IndexAny(s, "\r\n")
+		if i < 0 {
+			lines, terminated, s = append(lines, s), false, ""
+			break
+		}
+		lines = append(lines, s[:i])
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i++
+		}
+		s = s[i+1:]
+	}
+	if cut && !terminated {
+		lines = lines[:len(lines)-1]
+	}
+	var groups []refWritten
+	lastWasRule := true // so that the first User-agent line starts a group
+	for n, line := range lines {
+		if i := strings.IndexByte(line, '#'); i >= 0 { // rule 2
+			line = line[:i]
+		}
+		field, value, ok := strings.Cut(line, ":")
+		if !ok {
+			continue // rule 3
+		}
+		field = strings.ToLower(strings.Trim(field, " \t"))
+		value = strings.Trim(value, " \t")
+		switch field {
+		case "user-agent": // rule 4: only after a rule line does one start a group
+			if lastWasRule {
+				groups = append(groups, refWritten{})
+				lastWasRule = false
+			}
+			g := &groups[len(groups)-1]
+			if value == "*" {
+				g.agents = append(g.agents, "*")
+			} else if tok := refAgentToken(value); tok != "" {
+				g.agents = append(g.agents, tok)
+			}
+		case "allow", "disallow":
+			if len(groups) == 0 {
+				continue // rule 4: a rule before the first User-agent line
+			}
+			lastWasRule = true
+			if value != "" { // rule 17
+				g := &groups[len(groups)-1]
+				g.rules = append(g.rules, Rule{Allow: field == "allow", Pattern: refNormalize(value), Line: n + 1})
+			}
+		}
+		// Sitemap, Crawl-delay and unknown fields neither start nor end a
+		// group (rule 4).
+	}
+	return groups
+}
+
+// refAgentToken is rule 6 on a User-agent value or a crawler's name: the
+// leading run of ASCII letters, digits, "_" and "-", lower-cased.
+func refAgentToken(v string) string {
+	v = strings.TrimLeft(v, " \t")
+	end := strings.IndexFunc(v, func(r rune) bool {
+		return !(r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-'))
+	})
+	if end < 0 {
+		end = len(v)
+	}
+	return strings.ToLower(v[:end])
+}
+
+// refFor chooses agent's rules (rules 5-7): the rules of every written
+// group naming its token, else those of every group naming *, else none
+// and nothing applies. A group without rules still names its agents
+// (rule 4).
+func refFor(groups []refWritten, agent string) *refGroup {
+	collect := func(name string) (bool, []Rule) {
+		found := false
+		var rules []Rule
+		for _, g := range groups {
+			for _, a := range g.agents {
+				if a == name {
+					found = true
+					rules = append(rules, g.rules...)
+					break
+				}
+			}
+		}
+		return found, rules
+	}
+	if tok := refAgentToken(agent); tok != "" {
+		if found, rules := collect(tok); found {
+			return refGroupOf(true, rules)
+		}
+	}
+	found, rules := collect("*")
+	return refGroupOf(found, rules)
 }
 
 // syntheticTargets builds paths from a group's own patterns, so that the

@@ -17,7 +17,7 @@ type Robots struct {
 	truncated bool
 }
 
-// agentName maps an agent's product token (compared with ASCII case
+// agentName maps an agent's token (compared with ASCII case
 // folding) to its group.
 type agentName struct {
 	key   string
@@ -25,17 +25,17 @@ type agentName struct {
 }
 
 // For returns the group the crawler named agent follows (robots-semantics.md
-// rules 6 and 7): the merged group naming its product token, else the *
+// rules 6 and 7): the merged group naming its agent token, else the *
 // group, else the zero Group, which allows everything. agent may be a
 // product token ("Mandelbot") or a whole User-Agent string
-// ("Mandelbot/1.0 (+https://fractle.example/bot)"); only its product token
+// ("Mandelbot/1.0 (+https://fractle.example/bot)"); only its AgentToken
 // counts, compared with ASCII case folding. The result is never nil; see
 // Group.Selection for how it was chosen.
 func (r *Robots) For(agent string) *Group {
 	if r == nil {
 		return new(Group)
 	}
-	if tok := productToken(agent); tok != "" && tok != "*" {
+	if tok := AgentToken(agent); tok != "" {
 		for _, n := range r.names {
 			if equalFold(n.key, tok) {
 				return n.group

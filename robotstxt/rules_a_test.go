@@ -191,24 +191,7 @@ func TestRule04_Grouping(t *testing.T) {
 			t.Errorf("Selection %v, verdict %+v; want no group, allowed", g.Selection(), g.Test("/"))
 		}
 	})
-	t.Run("User-agent lines with no rule after them form no group", func(t *testing.T) {
-		// seed: a group is user agent lines followed by one or more
-		// directive lines; the trailing lines are not a group for us, so
-		// the * group applies.
-		body := robotsOf("User-agent: *", "Disallow: /private", "User-agent: Mandelbot", "Crawl-delay: 3")
-		r := Parse(body)
-		g := r.For(ourAgent)
-		if g.Selection() != SelectedByStar {
-			t.Errorf("Selection = %v, want SelectedByStar", g.Selection())
-		}
-		checkAgent(t, body, ourAgent, block("/private"))
-		if !hasNote(r, 3, NoteAgentNoRules) {
-			t.Errorf("line 3 notes %v, want NoteAgentNoRules", noteKinds(r, 3))
-		}
-		if len(r.Groups()) != 1 {
-			t.Errorf("%d groups, want 1", len(r.Groups()))
-		}
-	})
+	// User-agent lines with no rule after them: TestRule04_GroupWithoutRules.
 	t.Run("an empty Disallow ends the User-agent lines", func(t *testing.T) {
 		body := robotsOf("User-agent: Mandelbot", "Disallow:", "User-agent: Otherbot", "Disallow: /")
 		checkAgent(t, body, ourAgent, allow("/x"))
@@ -278,9 +261,10 @@ func TestRule05_SameAgentGroupsMerged(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 6: the product token is compared ASCII
-// case-insensitively after dropping "/version" and anything after the
-// first space; digits are kept; only a lone "*" is the default group.
+// robots-semantics.md rule 6: the agent token is compared ASCII
+// case-insensitively after dropping whatever follows the leading run of
+// letters, digits, "_" and "-"; digits are kept; only a lone "*" is the
+// default group. The revised examples are in TestRule06_AgentToken.
 func TestRule06_AgentMatching(t *testing.T) {
 	for _, tc := range []struct {
 		value string // User-agent value in the file
@@ -300,10 +284,10 @@ func TestRule06_AgentMatching(t *testing.T) {
 		{"MJ", "MJ12bot", false},       // and no prefix matching
 		{"Mandel", "Mandelbot", false}, // no prefix matching
 		{"Mandelbot2", "Mandelbot", false},
-		{"Mandel*", "Mandelbot", false},         // "*" inside a value is no wildcard
-		{"\u212Aelvinbot", "kelvinbot", false},  // the Kelvin sign is not "K": ASCII folding only
-		{"Kelvinbot", "\u212Aelvinbot", false},  // nor the other way
-		{"Mandelbot\u00A0", "Mandelbot", false}, // NBSP is not a blank
+		{"Mandel*", "Mandelbot", false},        // "*" inside a value is no wildcard
+		{"\u212Aelvinbot", "kelvinbot", false}, // the Kelvin sign is not "K": ASCII folding only
+		{"Kelvinbot", "\u212Aelvinbot", false}, // nor the other way
+		{"Mandelbot\u00A0", "Mandelbot", true}, // NBSP ends the token (rule 6 revised)
 		{"Googlebot-News", "Googlebot", false},
 	} {
 		t.Run(tc.value+"|"+tc.agent, func(t *testing.T) {

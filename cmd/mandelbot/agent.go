@@ -1,15 +1,6 @@
 package main
 
-// isProductToken reports whether s is a usable robots.txt product token: printable ASCII, no
-// spaces or slashes.
-func isProductToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= ' ' || c >= 0x7f || c == '/' {
-			return false
-		}
-	}
-	return true
-}
+// agentFlagHelp says what --agent accepts, for usage errors. The check itself is
+// robotstxt.IsAgentToken: the one definition of an agent token (robots-semantics.md rule 6), so
+// that the crawler is named in robots.txt and robot tags exactly as it was told.
+const agentFlagHelp = "--agent must be a product token such as Mandelbot: ASCII letters, digits, _ and - only"

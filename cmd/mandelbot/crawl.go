@@ -17,6 +17,7 @@ import (
 	"github.com/fractle/mandelbot/internal/frontier"
 	"github.com/fractle/mandelbot/internal/pause"
 	"github.com/fractle/mandelbot/internal/robots"
+	"github.com/fractle/mandelbot/robotstxt"
 	"github.com/fractle/mandelbot/urlnorm"
 )
 
@@ -95,8 +96,8 @@ func (f crawlFlags) validate() error {
 		return usageErrorf("--robots-ttl, --robots-5xx-as-404-after, --max-pause, --max-wait and --revisit must be positive")
 	case f.maxTime < 0:
 		return usageErrorf("--max-time must not be negative")
-	case !isProductToken(f.agent):
-		return usageErrorf("--agent must be a product token such as Mandelbot (no spaces, slashes or control characters)")
+	case !robotstxt.IsAgentToken(f.agent):
+		return usageErrorf("%s", agentFlagHelp)
 	case f.warc != "":
 		return usageErrorf("--warc: WARC output is not implemented yet")
 	}

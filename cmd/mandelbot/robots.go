@@ -67,8 +67,8 @@ Exit status: 0 all allowed, 1 any disallowed, 2 usage or read error.`,
 }
 
 func runRobotsTest(cmd *cobra.Command, f robotsTestFlags, source string, urls []string) error {
-	if agent, _, _ := strings.Cut(f.agent, "/"); !isProductToken(agent) {
-		return usageErrorf("--agent must not be empty: a product token such as Mandelbot (a /version is ignored)")
+	if agent, _, _ := strings.Cut(f.agent, "/"); !robotstxt.IsAgentToken(agent) {
+		return usageErrorf("%s (a /version is ignored)", agentFlagHelp)
 	}
 	if f.urls != "" {
 		more, err := readURLList(cmd, f.urls, source)

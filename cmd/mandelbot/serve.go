@@ -18,6 +18,7 @@ import (
 
 	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/internal/web"
+	"github.com/fractle/mandelbot/robotstxt"
 )
 
 // Limits of the HTTP server behind `mandelbot serve`. The site bounds each request's work
@@ -56,8 +57,8 @@ everything the crawl learned.`,
 			if _, _, err := net.SplitHostPort(addr); err != nil {
 				return usageErrorf("--addr %q: want HOST:PORT, e.g. 127.0.0.1:8080: %v", addr, err)
 			}
-			if !isProductToken(agent) {
-				return usageErrorf("--agent must be a product token such as Mandelbot (no spaces, slashes or control characters)")
+			if !robotstxt.IsAgentToken(agent) {
+				return usageErrorf("%s", agentFlagHelp)
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()

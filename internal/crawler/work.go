@@ -175,7 +175,8 @@ func (w *worker) sitemap(res *result, u *store.URL, resp *fetch.Response) {
 }
 
 // document reads a 2xx page: its robot tags (headers always, meta tags on HTML only, rules 24
-// and 25), its title and text for the index, and, unless the tags say nofollow, its links.
+// and 25), its title and text for the index, and, unless the tags say nofollow, its links. The
+// restricting tags and robotstag's notes (ignored directives, limits cut) go into the reason.
 func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now time.Time) {
 	agent := w.opts.Frontier.Agent
 	tags := robotstag.FromHeader(resp.Header, agent)
@@ -189,11 +190,19 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 			res.doc = &doc
 			return
 		}
-		metas := make([]robotstag.Meta, len(page.Metas))
-		for i, m := range page.Metas {
-			metas[i] = robotstag.Meta{Name: m.Name, Content: m.Content}
+		if page.Truncated&extract.CapMetas != 0 {
+			// The extractor kept only its first MaxMetas named metas; a limit must never drop a
+			// restriction (rule 24), so robotstag reads the meta tags of the whole body itself.
+			p := robotstag.Parser{Agent: agent, MaxHTMLBytes: int64(len(resp.Body)) + 1}
+			m, _ := p.FromHTML(bytes.NewReader(resp.Body)) // reading a byte slice cannot fail
+			tags.Merge(m)
+		} else {
+			metas := make([]robotstag.Meta, len(page.Metas))
+			for i, m := range page.Metas {
+				metas[i] = robotstag.Meta{Name: m.Name, Content: m.Content}
+			}
+			tags.Merge(robotstag.FromMeta(metas, agent))
 		}
-		tags.Merge(robotstag.FromMeta(metas, agent))
 		doc.Title, doc.Text = page.Title, page.Text
 		u.Canonical = page.Canonical
 		links = page.Links
@@ -207,6 +216,12 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 	u.Indexed, u.NoIndex, u.NoFollow = doc.Index, !doc.Index, tags.NoFollow
 	if len(tags.Sources) > 0 {
 		u.Reason = joinReason(u.Reason, "robot tags: "+tags.String()+" ("+sourceNames(tags.Sources)+")")
+	}
+	if len(tags.Notes) > 0 {
+		// What robotstag read but ignored, and any limit it cut at, is part of why the URL is
+		// indexed or not: the export and the explain page show it (issue 7). robotstag bounds
+		// the notes (MaxNotes) and always keeps the first note of each limit.
+		u.Reason = joinReason(u.Reason, "robot tag notes: "+strings.Join(tags.Notes, "; "))
 	}
 	res.doc = &doc
 	if tags.NoFollow {

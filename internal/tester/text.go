@@ -107,6 +107,10 @@ func describeGroup(g *robotstxt.Group, agent string) string {
 		lines = append(lines, fmt.Sprintf("%d", a.Line))
 	}
 	fmt.Fprintf(&b, " (User-agent line(s) %s), %d rule(s)", strings.Join(lines, ", "), len(g.Rules()))
+	if len(g.Rules()) == 0 {
+		// rule 4: a group without rules still applies, and allows everything.
+		b.WriteString(": it has no rules, so everything is allowed")
+	}
 	if d, ok := g.CrawlDelay(); ok {
 		fmt.Fprintf(&b, ", Crawl-delay %s (not obeyed unless the crawl opts in)", d)
 	}

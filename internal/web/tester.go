@@ -132,6 +132,8 @@ func (s *server) checkForm(d *robotsData) (agent string, urls []string, lines []
 		problems = append(problems, fmt.Sprintf("The agent is longer than %d bytes.", MaxAgentBytes))
 	case strings.ContainsFunc(agent, func(r rune) bool { return r < 0x20 || r == 0x7f }):
 		problems = append(problems, "The agent contains control characters.")
+	case robotstxt.AgentToken(agent) == "":
+		problems = append(problems, "The agent has no name: it must start with ASCII letters, digits, _ or -, such as Mandelbot (robots-semantics.md rule 6).")
 	}
 	if len(d.URLs) > MaxTesterURLBytes {
 		return agent, nil, nil, append(problems, fmt.Sprintf("The URL list is longer than %d bytes.", MaxTesterURLBytes))
@@ -200,7 +202,7 @@ func reportOf(rep tester.Report, size int) *testerReport {
 }
 
 // selection says which group applies to agent and how it was chosen (robots-semantics.md
-// rules 6 and 7).
+// rules 6 and 7), and that a group without rules allows everything (rule 4).
 func selection(g *robotstxt.Group, agent string) string {
 	lines := make([]string, 0, len(g.Agents()))
 	for _, a := range g.Agents() {
@@ -210,11 +212,16 @@ func selection(g *robotstxt.Group, agent string) string {
 	if len(lines) > 1 {
 		at = "User-agent lines " + strings.Join(lines, ", ")
 	}
+	empty := ""
+	if len(g.Rules()) == 0 {
+		// rule 4: a group without rules still applies, and allows everything.
+		empty = " It has no rules, so everything is allowed."
+	}
 	switch g.Selection() {
 	case robotstxt.SelectedByName:
-		return fmt.Sprintf("The group naming %s applies (%s).", agent, at)
+		return fmt.Sprintf("The group naming %s applies (%s).%s", agent, at, empty)
 	case robotstxt.SelectedByStar:
-		return fmt.Sprintf("No group names %s, so the group for * applies (%s).", agent, at)
+		return fmt.Sprintf("No group names %s, so the group for * applies (%s).%s", agent, at, empty)
 	}
 	return fmt.Sprintf("No group applies to %s: no User-agent line names it and there is no \"User-agent: *\", so everything is allowed.", agent)
 }

@@ -103,6 +103,13 @@ func TestTesterSeedExamples(t *testing.T) {
 			want:   [][]string{{"/anything", "ALLOWED", "—", "—"}},
 		},
 		{
+			name:      `rule 4 (revised): a file ending in a bare User-agent line names Mandelbot and allows everything`,
+			robots:    "User-agent: *\nDisallow: /\n\nUser-agent: Mandelbot\n",
+			urls:      "/private",
+			want:      [][]string{{"/private", "ALLOWED", "—", "—"}},
+			selection: "The group naming Mandelbot applies (User-agent line 4). It has no rules, so everything is allowed.",
+		},
+		{
 			name:   `rule 18: /robots.txt itself is always allowed`,
 			robots: "User-agent: *\nDisallow: /\n",
 			urls:   "/robots.txt\n/x",
@@ -208,6 +215,7 @@ func TestTesterBadInput(t *testing.T) {
 		{"/1\n/2\n/3\n/4", "", "4 URLs listed; the tester checks at most 3"},
 		{"/1", strings.Repeat("a", MaxAgentBytes+1), "agent is longer"},
 		{"/1", "Mandel\x01bot", "control characters"},
+		{"/1", "(bot)", "agent has no name"}, // rule 6: no agent token, so it would name nobody
 		{strings.Repeat("/", MaxTesterURLBytes+1), "", "URL list is longer"},
 	} {
 		resp, body := postTester(t, srv, "User-agent: *\nDisallow: /\n", tt.urls, tt.agent)
