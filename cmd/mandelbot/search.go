@@ -72,6 +72,9 @@ func writeSearchJSON(w io.Writer, p index.Page) error {
 
 func writeSearchText(w io.Writer, p index.Page, color bool) error {
 	var b strings.Builder
+	for _, n := range p.Notes {
+		fmt.Fprintf(&b, "Note: %s.\n", n)
+	}
 	if p.Total == 0 {
 		fmt.Fprintf(&b, "No results for %q.\n", p.Query)
 	} else {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/testweb"
 )
 
@@ -101,5 +102,18 @@ func TestSearchBadInput(t *testing.T) {
 		if code, _, errOut := runCLI(t, "", tt.args...); code != exitUsage || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d, %q", tt.args, code, errOut)
 		}
+	}
+}
+
+// The text output says when the query was not taken as written (issue 11: bad syntax "falls
+// back to plain words and says so"), before the results.
+func TestSearchTextShowsNotes(t *testing.T) {
+	var b strings.Builder
+	p := index.Page{Query: `vacuum "full`, Notes: []string{"a quote is not closed: the query was read as plain words"}}
+	if err := writeSearchText(&b, p, false); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); !strings.HasPrefix(out, "Note: a quote is not closed") {
+		t.Errorf("output %q", out)
 	}
 }

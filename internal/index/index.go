@@ -52,6 +52,9 @@ type Page struct {
 	Total   int // matching entries
 	Offset  int
 	Limit   int
+	// Notes says, for people, what the search did not take as written: a malformed query read
+	// as plain words, words beyond MaxQueryTerms dropped (Parsed.Notes).
+	Notes []string
 }
 
 // Explanation says where a URL stands: in the index or not, and why.

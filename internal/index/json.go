@@ -14,6 +14,7 @@ type PageJSON struct {
 	Total   int          `json:"total"`
 	Offset  int          `json:"offset"`
 	Results []ResultJSON `json:"results"`
+	Notes   []string     `json:"notes"` // Page.Notes; never null
 }
 
 // ResultJSON is one result of PageJSON.
@@ -44,6 +45,7 @@ func JSONOf(p Page) PageJSON {
 	if out.Terms == nil {
 		out.Terms = []string{}
 	}
+	out.Notes = append([]string{}, p.Notes...)
 	for _, r := range p.Results {
 		j := ResultJSON{URL: r.URL, Title: r.Title, LinkOnly: r.LinkOnly, Reason: r.Reason, Why: r.Why,
 			State: r.State, Status: r.Status, Inlinks: r.Inlinks, Score: r.Score, Spans: []SpanJSON{}}

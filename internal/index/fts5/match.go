@@ -1,0 +1,103 @@
+// Package fts5 renders a parsed query (index.Parsed, the query language of issue 11) as an
+// SQLite FTS5 MATCH expression. Every term becomes an FTS5 string, with its double quotes
+// doubled and control characters made spaces, so nothing a user types can be FTS5 syntax: no
+// column filter, NEAR, ^, + or bare operator reaches the engine. The package is pure: it builds
+// a string and runs nothing.
+package fts5
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/fractle/mandelbot/internal/index"
+)
+
+// Match returns the MATCH expression of p, over all columns of the table:
+//
+//   - a term is its whole text as one string ("pg_stat_activity"): the tokenizer turns it into
+//     one token, or into a phrase of its words if it splits on the punctuation (unicode61 does);
+//   - a phrase is one string of its words ("hot standby");
+//   - a prefix is its text as a string followed by * ("pg_stat"*: the last token is a prefix);
+//   - alternatives are (A OR B), required terms are joined with AND;
+//   - exclusions follow the required part: (A AND B) NOT C NOT D (NOT binds tightest in FTS5,
+//     so the parentheses keep the meaning).
+//
+// p.Sites is not rendered: FTS5 knows no hosts, so the caller keeps only results whose host
+// passes p.HostInSites (or the equivalent SQL). An empty query is index.ErrEmptyQuery; a node of
+// an unknown kind, or an Or among exclusions, is an error.
+func Match(p index.Parsed) (string, error) {
+	if p.Empty() {
+		return "", index.ErrEmptyQuery
+	}
+	must := make([]string, len(p.Must))
+	for i, n := range p.Must {
+		s, err := node(n, true)
+		if err != nil {
+			return "", err
+		}
+		must[i] = s
+	}
+	expr := strings.Join(must, " AND ")
+	if len(p.Not) == 0 {
+		return expr, nil
+	}
+	var b strings.Builder
+	b.WriteString("(" + expr + ")")
+	for _, n := range p.Not {
+		s, err := node(n, false)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(" NOT " + s)
+	}
+	return b.String(), nil
+}
+
+// node renders one node; orOK says whether an Or node may stand here.
+func node(n index.Node, orOK bool) (string, error) {
+	switch n.Kind {
+	case index.KindTerm:
+		return quote(textOf(n)), nil
+	case index.KindPhrase:
+		return quote(strings.Join(n.Words, " ")), nil
+	case index.KindPrefix:
+		return quote(textOf(n)) + "*", nil
+	case index.KindOr:
+		if !orOK || len(n.Kids) == 0 {
+			return "", fmt.Errorf("fts5: render query: an OR node here is not part of the language")
+		}
+		kids := make([]string, len(n.Kids))
+		for i, k := range n.Kids {
+			s, err := node(k, false)
+			if err != nil {
+				return "", err
+			}
+			kids[i] = s
+		}
+		return "(" + strings.Join(kids, " OR ") + ")", nil
+	}
+	return "", fmt.Errorf("fts5: render query: unknown node kind %v", n.Kind)
+}
+
+// textOf is the text a term or prefix is searched by: its Text, or its words when a node built
+// by hand has none.
+func textOf(n index.Node) string {
+	if n.Text != "" {
+		return n.Text
+	}
+	return strings.Join(n.Words, " ")
+}
+
+// quote makes s one FTS5 string: inside double quotes, a double quote is doubled and nothing
+// else is special; control characters (which the tokenizer would drop anyway, and a NUL could
+// cut the expression short in C code) become spaces.
+func quote(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}

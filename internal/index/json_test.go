@@ -1,0 +1,26 @@
+package index
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A page's notes (the query language's fallback and dropped words, issue 11: bad syntax "falls
+// back to plain words and says so") reach the JSON of `search --json` and the API, always as an
+// array, so that clients need not tell a missing field from an empty one.
+func TestJSONOfCarriesNotes(t *testing.T) {
+	note := Parse(`vacuum "full`).Notes
+	j := JSONOf(Page{Query: `vacuum "full`, Notes: note})
+	if !slices.Equal(j.Notes, note) || len(note) != 1 {
+		t.Errorf("notes %q, want %q", j.Notes, note)
+	}
+	b, err := json.Marshal(JSONOf(Page{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"notes":[]`) {
+		t.Errorf("no empty notes array in %s", b)
+	}
+}
