@@ -15,7 +15,10 @@ import (
 const version = "0.1.0-dev"
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	stop := startProfile(os.Getenv(envCPUProfile))
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // Exit statuses shared by every command.

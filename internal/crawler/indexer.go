@@ -8,27 +8,30 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// Indexing trails the crawl: the indexer folds staged documents into the search index in
-// batches of indexBatch, on its own goroutine and in its own transactions. The scheduler stops
-// dispatching while more than MaxIndexLag committed documents wait, so the lag is bounded.
-// Anchor text of pages indexed earlier is refreshed every anchorRefreshEvery while the indexer is
-// idle, and always before the run ends.
+// Indexing trails the crawl, on its own goroutine and in its own transactions. The indexer folds
+// staged documents into the link graph as they come (store.Indexer.IndexPending, batches of
+// indexBatch), and writes the searchable text (RefreshIndex) when refreshEvery has passed since
+// the last time or refreshLag documents wait, and always before the run ends: each entry's text is
+// written once per refresh however many links to it arrived meanwhile. The scheduler stops
+// dispatching while more than MaxIndexLag committed documents are not searchable, so the lag is
+// bounded.
 const (
-	indexBatch         = 2000
-	MaxIndexLag        = 20000
-	anchorRefreshEvery = time.Minute
+	indexBatch   = 2000
+	refreshEvery = 30 * time.Second
+	refreshLag   = 50_000
+	MaxIndexLag  = 100_000
 )
 
-// indexed reports progress of the indexer: documents indexed by one batch, how many committed
-// documents still wait (store.Indexer.IndexLag, read after the batch), or the error that
-// stopped it.
+// indexed reports progress of the indexer: how many committed documents are not searchable yet
+// (store.Indexer.IndexLag, read after a step), or the error that stopped it.
 type indexed struct {
-	n, lag int
-	err    error
+	lag int
+	err error
 }
 
 // indexer indexes until stop is closed, then brings the index fully up to date (RefreshIndex)
-// and returns, closing out. wake tells it that documents were committed.
+// and returns, closing out. wake tells it that documents were committed. refreshEvery is measured
+// on the wall clock: it spaces out disk work, it decides no crawl policy.
 func indexer(ctx context.Context, st store.Indexer, wake, stop <-chan struct{}, out chan<- indexed) {
 	defer close(out)
 	lastRefresh := time.Now()
@@ -38,30 +41,35 @@ func indexer(ctx context.Context, st store.Indexer, wake, stop <-chan struct{}, 
 			out <- indexed{err: fmt.Errorf("crawl: index: %w", err)}
 			return
 		}
-		if n > 0 {
-			lag, err := st.IndexLag(ctx)
-			if err != nil {
-				out <- indexed{err: fmt.Errorf("crawl: index: %w", err)}
-				return
-			}
-			out <- indexed{n: n, lag: lag}
-			continue
+		lag, err := st.IndexLag(ctx)
+		if err != nil {
+			out <- indexed{err: fmt.Errorf("crawl: index: %w", err)}
+			return
 		}
-		if time.Since(lastRefresh) > anchorRefreshEvery {
+		if lag > 0 && (lag >= refreshLag || time.Since(lastRefresh) >= refreshEvery) {
 			if _, err := st.RefreshIndex(ctx); err != nil {
 				out <- indexed{err: fmt.Errorf("crawl: refresh the index: %w", err)}
 				return
 			}
 			lastRefresh = time.Now()
+			if lag, err = st.IndexLag(ctx); err != nil {
+				out <- indexed{err: fmt.Errorf("crawl: index: %w", err)}
+				return
+			}
+		}
+		out <- indexed{lag: lag}
+		if n > 0 {
+			continue
 		}
 		select {
 		case <-wake:
+		case <-time.After(refreshEvery):
 		case <-stop:
-			n, err := st.RefreshIndex(ctx)
+			_, err := st.RefreshIndex(ctx)
 			if err != nil {
 				err = fmt.Errorf("crawl: refresh the index: %w", err)
 			}
-			out <- indexed{n: n, err: err}
+			out <- indexed{err: err}
 			return
 		}
 	}

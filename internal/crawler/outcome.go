@@ -135,7 +135,7 @@ func (c *crawl) handleAck(a ack) {
 	}
 	c.countAdded(a.added)
 	if a.docs > 0 {
-		c.indexLag += a.docs
+		c.indexLag += a.docs // until the indexer's next report
 		select {
 		case c.wake <- struct{}{}:
 		default:

@@ -88,15 +88,17 @@ type Reader interface {
 // transactions of its own, and replaying one after a crash is harmless: a staged document
 // leaves the stage in the same transaction that indexes it.
 type Indexer interface {
-	// IndexPending indexes up to max staged documents (their entries, their outgoing links,
-	// and the link-only entries those links create) and reports how many it indexed. Anchor
-	// text that changed for pages indexed earlier waits for RefreshIndex.
+	// IndexPending folds up to max staged documents into the link graph and the entries'
+	// metadata (their outgoing links replace the old ones; their entries and those of the link
+	// targets are marked for rewriting) and reports how many it folded. It is cheap; the
+	// searchable text is written by RefreshIndex, once per entry however often it changed.
 	IndexPending(ctx context.Context, max int) (int, error)
 	// RefreshIndex indexes every staged document, then rewrites once each entry whose anchor
 	// text changed, and reports how many entries it wrote. When it returns nil, everything
 	// committed before the call is searchable.
 	RefreshIndex(ctx context.Context) (int, error)
-	// IndexLag reports how many committed documents are not searchable yet.
+	// IndexLag reports how many committed documents are not searchable yet (staged, folded or
+	// not).
 	IndexLag(ctx context.Context) (int, error)
 }
 

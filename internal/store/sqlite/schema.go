@@ -93,8 +93,10 @@ var migrations = []string{
 		body TEXT NOT NULL DEFAULT '',
 		nosnippet INTEGER NOT NULL DEFAULT 0,
 		unavailable_after INTEGER NOT NULL DEFAULT 0,
-		links BLOB
-	);`,
+		links BLOB,
+		folded INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE INDEX staged_unfolded ON staged (folded) WHERE folded = 0;`,
 }
 
 // oldIDsVersion is the last schema whose URL IDs were not store.IDOf: a store at or below it

@@ -24,9 +24,8 @@ func search(t *testing.T, s store.Store, q string) []string {
 }
 
 // store.Queue.Commit stages documents; store.Indexer folds them in: a committed document is not
-// searchable before IndexPending, IndexLag counts it until then, and a link's target becomes a
-// link-only entry (seed 001: found by its anchor text) once the linking page is indexed and the
-// entries refreshed.
+// searchable before RefreshIndex (IndexPending only folds it), IndexLag counts it until then, and
+// a link's target becomes a link-only entry (seed 001: found by its anchor text).
 func testIndexerStagesDocuments(t *testing.T, s store.Store) {
 	ctx := t.Context()
 	page := commit(t, s, store.Batch{New: []store.NewURL{queued("http://a.test/page", 0, t0)}})[0]
@@ -45,17 +44,17 @@ func testIndexerStagesDocuments(t *testing.T, s store.Store) {
 	if n, err := s.IndexPending(ctx, 100); err != nil || n != 1 {
 		t.Fatalf("IndexPending = %d, %v; want 1", n, err)
 	}
-	if got := search(t, s, "walrus"); !slices.Equal(got, []string{page.URL}) {
-		t.Errorf("after IndexPending, search walrus = %q, want [%s]", got, page.URL)
-	}
-	if lag, err := s.IndexLag(ctx); err != nil || lag != 0 {
-		t.Errorf("IndexLag = %d, %v after indexing; want 0", lag, err)
-	}
 	if n, err := s.IndexPending(ctx, 100); err != nil || n != 0 {
-		t.Errorf("IndexPending again = %d, %v; want 0 (nothing staged)", n, err)
+		t.Errorf("IndexPending again = %d, %v; want 0 (nothing left to fold)", n, err)
 	}
 	if _, err := s.RefreshIndex(ctx); err != nil {
 		t.Fatalf("RefreshIndex: %v", err)
+	}
+	if got := search(t, s, "walrus"); !slices.Equal(got, []string{page.URL}) {
+		t.Errorf("after RefreshIndex, search walrus = %q, want [%s]", got, page.URL)
+	}
+	if lag, err := s.IndexLag(ctx); err != nil || lag != 0 {
+		t.Errorf("IndexLag = %d, %v after RefreshIndex; want 0", lag, err)
 	}
 	if got := search(t, s, "narwhal"); !slices.Equal(got, []string{blocked.URL}) {
 		t.Errorf("search narwhal = %q, want the link-only entry [%s]", got, blocked.URL)
