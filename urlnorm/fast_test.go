@@ -87,6 +87,8 @@ func relativeRefs(base, u *URL, raw string) []string {
 	}
 	last := pq[strings.LastIndexByte(u.Path(), '/')+1:]
 	refs = append(refs, last, "./"+last, "../"+last, "../../"+last, "a/../"+last, "./a/./../"+last)
+	// The corpus is all ASCII without spaces; links often are not.
+	refs = append(refs, "dé jà/"+last+"#é", " /ü"+pq+"&q=a b'c ")
 	return refs
 }
 
