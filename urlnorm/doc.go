@@ -51,6 +51,14 @@
 // fields. User info is cut before parsing. With these, parsing any input
 // costs at most a few milliseconds.
 //
+// Speed: most links are plain ASCII or UTF-8 http(s) URLs or references with
+// an ordinary domain name. Those take a fast path (fast.go) that builds the
+// canonical form in one pass, without the WHATWG parser; everything else
+// (IDNA, IP literals, unusual ports, tabs, backslashes, "%2e" segments,
+// and every refusal) goes through the parser. The fast path returns exactly
+// what the parser path returns, which the tests check on the whole corpus
+// and by fuzzing (FuzzFastPathMatchesFull).
+//
 // Errors are *Error values that wrap one of ErrTooLong, ErrScheme, ErrNoHost,
 // ErrPort or ErrInvalid. A Parser and a URL are safe for concurrent use.
 package urlnorm

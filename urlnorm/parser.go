@@ -79,6 +79,14 @@ func (p *Parser) maxLength() int {
 // with any other scheme or none (ErrScheme), an empty host (ErrNoHost), a bad
 // port (ErrPort), and anything else the standard or the host rules of this
 // package reject (ErrInvalid).
+//
+// The returned URL is complete: String, Origin, PathAndQuery (the request
+// target), Host and Port are substrings fixed during this one parse, and
+// nothing is parsed again when they are read. A caller that has a *URL
+// should pass it on rather than its String. When a canonical form has to
+// cross an API as a string, parsing it again gives an equal URL on the fast
+// path, with two allocations (the string, which is always a copy and never
+// shares memory with raw, and the URL).
 func (p *Parser) Parse(raw string) (*URL, error) {
 	return p.parse("parse", raw, nil)
 }
@@ -95,11 +103,29 @@ func (p *Parser) Parse(raw string) (*URL, error) {
 // Neither could survive into the canonical result anyway, so the result is
 // the same as resolving against the page's original URL, then
 // canonicalising.
+//
+// As with Parse, the result is complete and needs no further parsing: keep
+// it, not its String, to parse a link once. For an empty or fragment-only
+// ref the result may be base itself (URLs are immutable, so sharing is
+// safe). On the fast path base is read, never re-parsed, so resolving many
+// links against one base costs nothing per link for the base.
 func (p *Parser) Resolve(base *URL, ref string) (*URL, error) {
 	return p.parse("resolve", ref, base)
 }
 
+// parse is Parse and Resolve: the fast path (fast.go) when it accepts the
+// input, the full WHATWG path otherwise.
 func (p *Parser) parse(op, raw string, base *URL) (*URL, error) {
+	return p.parseWith(op, raw, base, true)
+}
+
+// parseFull is parse without the fast path: what the fast path must equal,
+// kept callable on its own so that tests and benchmarks compare the two.
+func (p *Parser) parseFull(op, raw string, base *URL) (*URL, error) {
+	return p.parseWith(op, raw, base, false)
+}
+
+func (p *Parser) parseWith(op, raw string, base *URL, tryFast bool) (*URL, error) {
 	maxLen := p.maxLength()
 	if len(raw) > maxLen {
 		return nil, newError(op, raw, ErrTooLong,
@@ -133,6 +159,30 @@ func (p *Parser) parse(op, raw string, base *URL) (*URL, error) {
 		return nil, newError(op, raw, ErrNoHost, "user info but no host", nil)
 	}
 
+	u, ok := (*URL)(nil), false
+	if tryFast {
+		u, ok = fast(in, sc, base, needBase)
+	}
+	if !ok {
+		var err error
+		if u, err = parseWHATWG(op, raw, in, base, needBase); err != nil {
+			return nil, err
+		}
+	}
+	if len(u.s) > maxLen {
+		return nil, newError(op, raw, ErrTooLong,
+			"canonical form is "+strconv.Itoa(len(u.s))+" bytes, limit "+strconv.Itoa(maxLen), nil)
+	}
+	if n := strings.Count(u.Path(), "/"); n > maxSeg {
+		return nil, newError(op, raw, ErrTooLong,
+			"path has "+strconv.Itoa(n)+" segments, limit "+strconv.Itoa(maxSeg), nil)
+	}
+	return u, nil
+}
+
+// parseWHATWG parses in (raw with its user info cut) with the WHATWG parser,
+// against base when needBase, and canonicalises the result.
+func parseWHATWG(op, raw, in string, base *URL, needBase bool) (*URL, error) {
 	var w *wurl.Url
 	var err error
 	if needBase {
@@ -153,14 +203,6 @@ func (p *Parser) parse(op, raw string, base *URL) (*URL, error) {
 	u, detail, kind := canonicalize(w)
 	if kind != nil {
 		return nil, newError(op, raw, kind, detail, nil)
-	}
-	if len(u.s) > maxLen {
-		return nil, newError(op, raw, ErrTooLong,
-			"canonical form is "+strconv.Itoa(len(u.s))+" bytes, limit "+strconv.Itoa(maxLen), nil)
-	}
-	if n := strings.Count(u.Path(), "/"); n > maxSeg {
-		return nil, newError(op, raw, ErrTooLong,
-			"path has "+strconv.Itoa(n)+" segments, limit "+strconv.Itoa(maxSeg), nil)
 	}
 	return u, nil
 }
