@@ -11,9 +11,8 @@ func TestChecks(t *testing.T) {
 		t.Errorf("checks of a clean crawl = %q, want none", p)
 	}
 	bad := crawlRun{
-		StopReason:   "--max-time 1m0s reached",
-		Tally:        tally{Private: 1, PrivateSeen: []string{"g0 /private/1"}, Missing: 2, Duplicates: 1, Other: 1, NonOK: 1},
-		BeforeRobots: 1,
+		StopReason: "--max-time 1m0s reached",
+		Tally:      tally{Private: 1, PrivateSeen: []string{"g0 /private/1"}, Missing: 2, Duplicates: 1, Other: 1, NonOK: 1, BeforeRobots: 1},
 	}
 	p := checks(bad)
 	if len(p) != 7 {
