@@ -177,4 +177,3 @@ func (b *slotBody) Close() error {
 	b.once.Do(b.release)
 	return err
 }
-
