@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,6 +43,9 @@ type Options struct {
 	// MaxRSS stops the child (SIGKILL) once its resident set passes this many bytes; 0 means
 	// no cap. A stopped child is an error, and Run.Capped says why.
 	MaxRSS int64
+	// ExitOK lists exit statuses other than 0 that count as success (wget's 8, "the server
+	// answered an error", for example).
+	ExitOK []int
 }
 
 // Run is one measured child process.
@@ -60,8 +64,10 @@ type Run struct {
 	ServerCPU time.Duration
 	// Capped is set when the launcher stopped the child for passing Options.MaxRSS.
 	Capped bool
-	Stdout string
-	Stderr string
+	// ExitCode is the child's exit status; -1 when it did not exit normally.
+	ExitCode int
+	Stdout   string
+	Stderr   string
 }
 
 // PeakRSS is the child's own peak RSS in bytes, -1 when unknown: ru_maxrss when it is above
@@ -81,7 +87,7 @@ func (r Run) PeakRSS() int64 {
 // cannot start, is killed by ctx or the cap, or exits with a non-zero status is an error that
 // carries its stderr; the Run is filled in as far as it is known.
 func Measure(ctx context.Context, opts Options, name string, args ...string) (Run, error) {
-	r := Run{RusageRSS: -1, SampledHWM: -1, LauncherRSS: -1, ServerCPU: -1}
+	r := Run{RusageRSS: -1, SampledHWM: -1, LauncherRSS: -1, ServerCPU: -1, ExitCode: -1}
 	report, err := os.CreateTemp("", "spawn-*.json")
 	if err != nil {
 		return r, fmt.Errorf("run %s: %w", name, err)
@@ -101,6 +107,12 @@ func Measure(ctx context.Context, opts Options, name string, args ...string) (Ru
 		r.ServerCPU = cpu1 - cpu0
 	}
 	r.Stdout, r.Stderr = out.String(), errOut.String()
+	if cmd.ProcessState != nil {
+		r.ExitCode = cmd.ProcessState.ExitCode() // the launcher passes the child's status on
+	}
+	if runErr != nil && r.ExitCode > 0 && slices.Contains(opts.ExitOK, r.ExitCode) {
+		runErr = nil
+	}
 	var rep launchReport
 	b, readErr := os.ReadFile(report.Name())
 	if readErr == nil && len(b) > 0 {

@@ -114,6 +114,19 @@ func TestMeasureFailingChild(t *testing.T) {
 	}
 }
 
+// A status listed in ExitOK is a success, and the Run says which it was; others stay errors.
+func TestExitOK(t *testing.T) {
+	opts := self(t)
+	opts.ExitOK = []int{3}
+	r, err := Measure(context.Background(), opts, "sh", "-c", "exit 3")
+	if err != nil || r.ExitCode != 3 {
+		t.Errorf("exit 3 with ExitOK 3: err %v, code %d", err, r.ExitCode)
+	}
+	if r, err := Measure(context.Background(), opts, "sh", "-c", "exit 4"); err == nil || r.ExitCode != 4 {
+		t.Errorf("exit 4 with ExitOK 3: err %v, code %d; want an error", err, r.ExitCode)
+	}
+}
+
 func TestMainIgnoresOtherArgs(t *testing.T) {
 	if _, ok := Main([]string{"-runs", "1"}, os.Stderr); ok {
 		t.Error("Main took arguments without " + Flag)
