@@ -4,31 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strconv"
-	"strings"
 
+	"github.com/fractle/mandelbot/bench/internal/mandelbotcli"
 	"github.com/fractle/mandelbot/bench/internal/spawn"
 	"github.com/fractle/mandelbot/internal/testweb"
 )
-
-// finishedReason is the stop reason of a crawl that ran out of work, as `mandelbot crawl`
-// prints it ("Crawl ended: nothing left to crawl").
-const finishedReason = "nothing left to crawl"
-
-// buildMandelbot compiles the CLI from the main module's source directory src into dir and
-// returns the binary's path.
-func buildMandelbot(ctx context.Context, src, dir string) (string, error) {
-	bin := filepath.Join(dir, "mandelbot")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/mandelbot")
-	cmd.Dir = src
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build mandelbot in %s: %w\n%s", src, err, out)
-	}
-	return bin, nil
-}
 
 // crawlSettings are the knobs a crawl run and its ceiling share.
 type crawlSettings struct {
@@ -70,23 +51,6 @@ func runCrawl(ctx context.Context, opts spawn.Options, bin string, web *testweb.
 	if err != nil {
 		return r, nil, fmt.Errorf("crawl: %w", err)
 	}
-	r.StopReason, r.CrawlerSays = summaryLines(child.Stdout)
+	r.StopReason, r.CrawlerSays = mandelbotcli.SummaryLines(child.Stdout)
 	return r, urls, nil
-}
-
-var (
-	stopLine  = regexp.MustCompile(`(?m)^Crawl ended: (.*)$`)
-	pagesLine = regexp.MustCompile(`(?m)pages answered\s+(.*)$`)
-)
-
-// summaryLines picks the stop reason and the "pages answered" figures out of the summary
-// `mandelbot crawl` prints; empty strings when a line is missing.
-func summaryLines(stdout string) (stop, pages string) {
-	if m := stopLine.FindStringSubmatch(stdout); m != nil {
-		stop = strings.TrimSpace(m[1])
-	}
-	if m := pagesLine.FindStringSubmatch(stdout); m != nil {
-		pages = strings.Join(strings.Fields(m[1]), " ")
-	}
-	return stop, pages
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/fractle/mandelbot/bench/internal/host"
+	"github.com/fractle/mandelbot/bench/internal/mandelbotcli"
 	"github.com/fractle/mandelbot/bench/internal/spawn"
 	"github.com/fractle/mandelbot/internal/testweb"
 )
@@ -142,7 +143,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) 
 	defer os.RemoveAll(tmp)
 	p := programs{mandelbot: cfg.bin, colly: cfg.colly}
 	if p.mandelbot == "" {
-		if p.mandelbot, err = buildMandelbot(ctx, cfg.src, tmp); err != nil {
+		if p.mandelbot, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
 			return false, err
 		}
 	}
@@ -227,8 +228,8 @@ func oneRun(ctx context.Context, cfg config, gen testweb.GenOptions, p programs,
 func checks(c crawlRun) []string {
 	var p []string
 	t := c.Tally
-	if c.StopReason != finishedReason {
-		p = append(p, fmt.Sprintf("the crawl ended with %q, not %q", c.StopReason, finishedReason))
+	if c.StopReason != mandelbotcli.FinishedReason {
+		p = append(p, fmt.Sprintf("the crawl ended with %q, not %q", c.StopReason, mandelbotcli.FinishedReason))
 	}
 	if t.Private > 0 {
 		p = append(p, fmt.Sprintf("%d requests under /private/, which robots.txt disallows: %v", t.Private, t.PrivateSeen))

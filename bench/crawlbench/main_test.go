@@ -1,12 +1,13 @@
 package main
 
 import (
+	"github.com/fractle/mandelbot/bench/internal/mandelbotcli"
 	"strings"
 	"testing"
 )
 
 func TestChecks(t *testing.T) {
-	clean := crawlRun{StopReason: finishedReason, Tally: tally{Pages: 10, Robots: 1, Sitemaps: 1}}
+	clean := crawlRun{StopReason: mandelbotcli.FinishedReason, Tally: tally{Pages: 10, Robots: 1, Sitemaps: 1}}
 	if p := checks(clean); len(p) != 0 {
 		t.Errorf("checks of a clean crawl = %q, want none", p)
 	}

@@ -179,17 +179,3 @@ func TestRecorderMatchesTheLog(t *testing.T) {
 		t.Errorf("second recorder counted %d requests, want 1", n)
 	}
 }
-
-// The summary `mandelbot crawl` prints (cmd/mandelbot/summary.go).
-func TestSummaryLines(t *testing.T) {
-	out := "Crawl ended: nothing left to crawl\n\n" +
-		"This run     pages answered            20100  (422.9/s over 47.5s)\n" +
-		"             robots.txt requests       100\n"
-	stop, pages := summaryLines(out)
-	if stop != finishedReason || pages != "20100 (422.9/s over 47.5s)" {
-		t.Errorf("summaryLines = %q, %q", stop, pages)
-	}
-	if stop, pages := summaryLines("panic: boom\n"); stop != "" || pages != "" {
-		t.Errorf("summaryLines of no summary = %q, %q, want empty", stop, pages)
-	}
-}

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/fractle/mandelbot/bench/internal/host"
+	"github.com/fractle/mandelbot/bench/internal/mandelbotcli"
 	"github.com/fractle/mandelbot/bench/internal/spawn"
 )
 
@@ -44,8 +45,6 @@ const (
 	// wgetServerError is wget's exit status when some answer was an error (a broken link's
 	// 404): the crawl still ran to its end.
 	wgetServerError = 8
-	// finishedReason is the stop reason of a crawl that ran out of work.
-	finishedReason = "nothing left to crawl"
 )
 
 type config struct {
@@ -134,7 +133,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 	defer os.RemoveAll(tmp)
 	bin := cfg.bin
 	if bin == "" {
-		if bin, err = buildMandelbot(ctx, cfg.src, tmp); err != nil {
+		if bin, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
 			return false, err
 		}
 	}
@@ -184,7 +183,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("run %d: mandelbot: %w", i+1, err)
 		}
-		r.mandelbot.Stop, r.mandelbot.Says = summaryLines(r.mandelbot.Stdout)
+		r.mandelbot.Stop, r.mandelbot.Says = mandelbotcli.SummaryLines(r.mandelbot.Stdout)
 		os.RemoveAll(data)
 		if p := checks(r.mandelbot); len(p) > 0 {
 			ok = false
@@ -224,8 +223,8 @@ func crawlOnce(ctx context.Context, cfg config, opts spawn.Options, srv *server,
 func checks(m crawlerRun) []string {
 	var p []string
 	t := m.Tally
-	if m.Stop != finishedReason {
-		p = append(p, fmt.Sprintf("the crawl ended with %q, not %q", m.Stop, finishedReason))
+	if m.Stop != mandelbotcli.FinishedReason {
+		p = append(p, fmt.Sprintf("the crawl ended with %q, not %q", m.Stop, mandelbotcli.FinishedReason))
 	}
 	if t.Disallowed > 0 {
 		p = append(p, fmt.Sprintf("%d requests under the directory robots.txt disallows: %v", t.Disallowed, t.DisallowedSeen))
@@ -240,29 +239,4 @@ func checks(m crawlerRun) []string {
 		p = append(p, "no page was fetched")
 	}
 	return p
-}
-
-// buildMandelbot compiles the CLI from the main module's source directory src into dir.
-func buildMandelbot(ctx context.Context, src, dir string) (string, error) {
-	bin := filepath.Join(dir, "mandelbot")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/mandelbot")
-	cmd.Dir = src
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build mandelbot in %s: %w\n%s", src, err, out)
-	}
-	return bin, nil
-}
-
-// summaryLines picks the stop reason and the "pages answered" figures out of the summary
-// `mandelbot crawl` prints; empty strings when a line is missing.
-func summaryLines(stdout string) (stop, pages string) {
-	for line := range strings.Lines(stdout) {
-		if rest, ok := strings.CutPrefix(line, "Crawl ended: "); ok {
-			stop = strings.TrimSpace(rest)
-		}
-		if _, rest, ok := strings.Cut(line, "pages answered"); ok {
-			pages = strings.Join(strings.Fields(rest), " ")
-		}
-	}
-	return stop, pages
 }

@@ -90,8 +90,9 @@ func report(out io.Writer, rs []result, disallow string) error {
 		}
 		nw, ew := onlyIn(r.wget.Tally, r.mandelbot.Tally)
 		nm, em := onlyIn(r.mandelbot.Tally, r.wget.Tally)
-		fmt.Fprintf(out, "%sthe crawl ended with %q (mandelbot: pages answered %s); answered 200 to wget only: %d %q; to mandelbot only: %d %q; non-200 examples: wget %q, mandelbot %q.\n",
-			prefix, r.mandelbot.Stop, r.mandelbot.Says, nw, ew, nm, em, r.wget.Tally.NonOKSeen, r.mandelbot.Tally.NonOKSeen)
+		fmt.Fprintf(out, "%sthe crawl ended with %q (mandelbot: pages answered %s); answered 200 to wget only: %d %q; to mandelbot only: %d %q; non-200 examples: wget %q, mandelbot %q; the launcher's own peak RSS was %s MiB (wget's ru_maxrss %s MiB, its sampled VmHWM %s MiB).\n",
+			prefix, r.mandelbot.Stop, r.mandelbot.Says, nw, ew, nm, em, r.wget.Tally.NonOKSeen, r.mandelbot.Tally.NonOKSeen,
+			mdtable.MiB(r.wget.LauncherRSS), mdtable.MiB(r.wget.RusageRSS), mdtable.MiB(r.wget.SampledHWM))
 	}
 	return nil
 }

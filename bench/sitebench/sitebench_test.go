@@ -79,13 +79,6 @@ func TestParseStatCPU(t *testing.T) {
 	}
 }
 
-func TestSummaryLines(t *testing.T) {
-	stop, pages := summaryLines("Crawl ended: nothing left to crawl\n\nThis run     pages answered            1180  (50.1/s over 23.5s)\n")
-	if stop != finishedReason || pages != "1180 (50.1/s over 23.5s)" {
-		t.Errorf("summaryLines = %q, %q", stop, pages)
-	}
-}
-
 // A real nginx with the bench's configuration serves the files, answers robots.txt with the
 // one disallowed directory, lists a directory without index.html, and logs each request in
 // the bench's format. Skipped where nginx is not installed (sitebench/setup.sh installs it).
