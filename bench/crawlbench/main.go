@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,6 +55,7 @@ type config struct {
 	src, bin, colly      string
 	timeout              time.Duration
 	maxRSSMiB            int64
+	programs             programSet
 
 	loop     string   // loop mode (the ceiling child): the URL file
 	resolves []string // loop mode: host:port:addr entries
@@ -83,6 +85,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.colly, "colly", "", "use this Colly peer binary (bench/crawlbench/collypeer) instead of building one")
 	fs.DurationVar(&cfg.timeout, "timeout", defaultTimeout, "kill a child process that runs longer than this")
 	fs.Int64Var(&cfg.maxRSSMiB, "max-rss", defaultMaxRSSMiB, "stop a child whose RSS passes this many MiB (0: no cap)")
+	cfg.programs = allPrograms()
+	fs.Func("programs", "comma-separated programs to run: mandelbot, colly, ceiling (default all)", func(v string) error {
+		set, err := parsePrograms(v)
+		cfg.programs = set
+		return err
+	})
 	fs.StringVar(&cfg.loop, "loop", "", "internal: run as the ceiling child, GETting the URLs listed in this file")
 	fs.Func("resolve", "internal: HOST:PORT:ADDR for the ceiling child (repeatable)", func(s string) error {
 		cfg.resolves = append(cfg.resolves, s)
@@ -114,8 +122,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// result is one run: a crawl, its ceiling, and Colly, on one web.
+// result is one run: a crawl, its ceiling, and Colly, on one web; ran says which of them ran.
 type result struct {
+	ran   programSet
 	crawl crawlRun
 	loop  loopRun
 	colly collyRun
@@ -142,12 +151,12 @@ func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) 
 	}
 	defer os.RemoveAll(tmp)
 	p := programs{mandelbot: cfg.bin, colly: cfg.colly}
-	if p.mandelbot == "" {
+	if p.mandelbot == "" && cfg.programs.mandelbot {
 		if p.mandelbot, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
 			return false, err
 		}
 	}
-	if p.colly == "" {
+	if p.colly == "" && cfg.programs.colly {
 		if p.colly, err = buildColly(ctx, filepath.Join(cfg.src, "bench"), tmp); err != nil {
 			return false, err
 		}
@@ -165,11 +174,11 @@ func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) 
 		if err != nil {
 			return false, fmt.Errorf("run %d: %w", i+1, err)
 		}
-		if problems := checks(r.crawl); len(problems) > 0 {
+		if problems := checks(r.crawl); r.ran.mandelbot && len(problems) > 0 {
 			ok = false
 			fmt.Fprintf(out, "\nCHECK FAILED, mandelbot, run %d:\n  %s\n", i+1, strings.Join(problems, "\n  "))
 		}
-		if problems := collyChecks(r.colly); len(problems) > 0 {
+		if problems := collyChecks(r.colly); r.ran.colly && len(problems) > 0 {
 			ok = false
 			fmt.Fprintf(out, "\nCHECK FAILED, Colly, run %d:\n  %s\n", i+1, strings.Join(problems, "\n  "))
 		}
@@ -187,7 +196,8 @@ func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) 
 }
 
 // oneRun starts a fresh web and runs on it, one after the other, the crawler, the ceiling
-// (GETting what the crawler requested) and Colly, each counted by its own recorder.
+// (GETting what the crawler requested) and Colly, each counted by its own recorder; only the
+// programs of cfg.programs run.
 func oneRun(ctx context.Context, cfg config, gen testweb.GenOptions, p programs, tmp string) (result, error) {
 	var sb switchboard
 	// No request log: at 1,000,000 pages it would hold a gigabyte; the recorders count.
@@ -198,28 +208,77 @@ func oneRun(ctx context.Context, cfg config, gen testweb.GenOptions, p programs,
 	defer web.Close()
 	cctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
-	var r result
+	r := result{ran: cfg.programs}
 
-	rec := newRecorder(true)
-	sb.start(rec)
 	var urls []string
-	r.crawl, urls, err = runCrawl(cctx, p.spawn, p.mandelbot, web, rec, tmp, cfg.settings, cfg.pages)
-	if err != nil {
-		return r, err
+	if cfg.programs.mandelbot {
+		rec := newRecorder(cfg.programs.ceiling)
+		sb.start(rec)
+		if r.crawl, urls, err = runCrawl(cctx, p.spawn, p.mandelbot, web, rec, tmp, cfg.settings, cfg.pages); err != nil {
+			return r, err
+		}
+	} else {
+		urls = webURLs(web, cfg.pages)
 	}
-
-	rec = newRecorder(false)
-	sb.start(rec)
-	if r.loop, err = runCeiling(cctx, p.spawn, web, rec, tmp, urls, cfg.settings.Concurrency); err != nil {
-		return r, err
+	if cfg.programs.ceiling {
+		rec := newRecorder(false)
+		sb.start(rec)
+		if r.loop, err = runCeiling(cctx, p.spawn, web, rec, tmp, urls, cfg.settings.Concurrency); err != nil {
+			return r, err
+		}
 	}
 	urls = nil
-
-	rec = newRecorder(false)
-	sb.start(rec)
-	r.colly = runColly(cctx, p.spawn, p.colly, web, rec, cfg.settings, cfg.pages)
+	if cfg.programs.colly {
+		rec := newRecorder(false)
+		sb.start(rec)
+		r.colly = runColly(cctx, p.spawn, p.colly, web, rec, cfg.settings, cfg.pages)
+	}
 	sb.start(nil)
 	return r, nil
+}
+
+// webURLs lists, for a ceiling run without a crawl to copy, every origin's robots.txt and then
+// its pages, origins taken in turn (round robin), as a crawler with one request per origin
+// would spread them.
+func webURLs(web *testweb.Web, pagesPerOrigin int) []string {
+	keys := web.Keys()
+	out := make([]string, 0, len(keys)*(pagesPerOrigin+1))
+	for _, k := range keys {
+		out = append(out, web.URL(k, testweb.RobotsPath))
+	}
+	for n := range pagesPerOrigin {
+		path := "/"
+		if n > 0 {
+			path = "/p/" + strconv.Itoa(n)
+		}
+		for _, k := range keys {
+			out = append(out, web.URL(k, path))
+		}
+	}
+	return out
+}
+
+// programSet says which programs a run starts.
+type programSet struct{ mandelbot, colly, ceiling bool }
+
+func allPrograms() programSet { return programSet{mandelbot: true, colly: true, ceiling: true} }
+
+// parsePrograms reads a comma-separated list of "mandelbot", "colly" and "ceiling".
+func parsePrograms(v string) (programSet, error) {
+	var s programSet
+	for _, name := range strings.Split(v, ",") {
+		switch strings.TrimSpace(name) {
+		case "mandelbot":
+			s.mandelbot = true
+		case "colly":
+			s.colly = true
+		case "ceiling":
+			s.ceiling = true
+		default:
+			return s, fmt.Errorf("unknown program %q: want mandelbot, colly or ceiling", name)
+		}
+	}
+	return s, nil
 }
 
 // checks returns what went wrong in a crawl: it must end because no work was left, ask for

@@ -16,6 +16,7 @@ type figures struct {
 	wall, cpu       time.Duration
 	rss             int64 // bytes; -1 unknown
 	broken          bool  // the run broke: no figures
+	absent          bool  // the program did not run (-programs)
 }
 
 func (f figures) pagesPerSec() float64 { return float64(f.pages) / f.wall.Seconds() }
@@ -57,6 +58,7 @@ func report(out io.Writer, rs []result) error {
 			l: measured(r.loop.Run, r.loop.Pages, r.loop.Report.Requests),
 		}
 		t.c.broken = r.colly.Err != nil
+		t.m.absent, t.c.absent, t.l.absent = !r.ran.mandelbot, !r.ran.colly, !r.ran.ceiling
 		runs = append(runs, t)
 	}
 
@@ -65,6 +67,9 @@ func report(out io.Writer, rs []result) error {
 		Right:  []bool{false, true, true, true, true, true, true, true},
 	}
 	add := func(r row) {
+		if r.f.absent {
+			return
+		}
 		if r.f.broken {
 			speed.Add(r.name+" (broke, see above)", strconv.Itoa(r.f.pages), strconv.Itoa(r.f.requests), "-", "-", "-", "-", mdtable.MiB(r.f.rss))
 			return
@@ -90,6 +95,9 @@ func report(out io.Writer, rs []result) error {
 	}
 	fmt.Fprintln(out, "\nMandelbot's pages/s counts until `mandelbot crawl` exited (its index caught up); the ceiling GETs every URL the crawl requested (sitemaps and robots.txt too) and its pages/s counts the pages among them; CPU is the child's user + system time; peak RSS the child's own (see README).")
 
+	if !rs[0].ran.mandelbot {
+		return nil // the rest is about mandelbot against the others
+	}
 	fmt.Fprintln(out, "\nRatios (mandelbot divided by the peer; pages/s: higher is better for mandelbot, CPU and RSS: lower is):")
 	fmt.Fprintln(out)
 	ratios := mdtable.Table{
@@ -97,6 +105,9 @@ func report(out io.Writer, rs []result) error {
 		Right:  []bool{false, true, true, true},
 	}
 	ratio := func(what string, m, p figures) {
+		if m.absent || p.absent {
+			return
+		}
 		if m.broken || p.broken {
 			ratios.Add(what, "-", "-", "-")
 			return
@@ -131,7 +142,12 @@ func report(out io.Writer, rs []result) error {
 			strconv.Itoa(t.NonOK), strconv.Itoa(t.BeforeRobots), own)
 	}
 	for i, r := range rs {
-		tallyRow(name(nameMandelbot, i), r.crawl.Tally, "pages answered "+r.crawl.CrawlerSays)
+		if r.ran.mandelbot {
+			tallyRow(name(nameMandelbot, i), r.crawl.Tally, "pages answered "+r.crawl.CrawlerSays)
+		}
+		if !r.ran.colly {
+			continue
+		}
 		tallyRow(name(nameColly, i), r.colly.Tally, fmt.Sprintf("%d responses, %d links refused for robots.txt", r.colly.Report.Responses, r.colly.Report.RobotsBlocked))
 	}
 	if err := asked.Write(out); err != nil {
@@ -143,16 +159,22 @@ func report(out io.Writer, rs []result) error {
 			prefix = "Run " + strconv.Itoa(i+1) + ": "
 		}
 		fmt.Fprintf(out, "%sthe crawl ended with %q; the loop opened %d connections and read %.1f MB of bodies; the launcher's own peak RSS was %s MiB.\n",
-			prefix, r.crawl.StopReason, r.loop.Report.Conns, float64(r.loop.Report.Bytes)/1e6, mdtable.MiB(r.crawl.LauncherRSS))
+			prefix, r.crawl.StopReason, r.loop.Report.Conns, float64(r.loop.Report.Bytes)/1e6, mdtable.MiB(max(r.crawl.LauncherRSS, r.colly.LauncherRSS, r.loop.LauncherRSS)))
 	}
 
 	fmt.Fprintln(out, "\nCPU time of this process serving the fake web while each program ran (same two cores):")
 	fmt.Fprintln(out)
 	cpu := mdtable.Table{Header: []string{"program", "fake web CPU s"}, Right: []bool{false, true}}
 	for i, r := range rs {
-		cpu.Add(name(nameMandelbot, i), mdtable.Secs(r.crawl.ServerCPU))
-		cpu.Add(name(nameColly, i), mdtable.Secs(r.colly.ServerCPU))
-		cpu.Add(name(nameCeiling, i), mdtable.Secs(r.loop.ServerCPU))
+		if r.ran.mandelbot {
+			cpu.Add(name(nameMandelbot, i), mdtable.Secs(r.crawl.ServerCPU))
+		}
+		if r.ran.colly {
+			cpu.Add(name(nameColly, i), mdtable.Secs(r.colly.ServerCPU))
+		}
+		if r.ran.ceiling {
+			cpu.Add(name(nameCeiling, i), mdtable.Secs(r.loop.ServerCPU))
+		}
 	}
 	return cpu.Write(out)
 }
@@ -165,9 +187,8 @@ func medianFigures[T any](runs []T, pick func(T) figures) figures {
 	var f figures
 	for _, r := range runs {
 		x := pick(r)
-		if x.broken {
-			f.broken = true
-		}
+		f.broken = f.broken || x.broken
+		f.absent = f.absent || x.absent
 		f.pages, f.requests = x.pages, x.requests
 		walls, cpus, rss = append(walls, x.wall), append(cpus, x.cpu), append(rss, x.rss)
 	}
