@@ -33,6 +33,9 @@ const (
 	nameCeiling   = "net/http loop (ceiling)"
 )
 
+// triple is one run's figures of mandelbot (m), Colly (c) and the ceiling (l).
+type triple struct{ m, c, l figures }
+
 // row is one program's figures under a name.
 type row struct {
 	name string
@@ -49,7 +52,6 @@ func report(out io.Writer, rs []result) error {
 		}
 		return what
 	}
-	type triple struct{ m, c, l figures }
 	var runs []triple
 	for _, r := range rs {
 		t := triple{
@@ -95,39 +97,10 @@ func report(out io.Writer, rs []result) error {
 	}
 	fmt.Fprintln(out, "\nMandelbot's pages/s counts until `mandelbot crawl` exited (its index caught up); the ceiling GETs every URL the crawl requested (sitemaps and robots.txt too) and its pages/s counts the pages among them; CPU is the child's user + system time; peak RSS the child's own (see README).")
 
-	if !rs[0].ran.mandelbot {
-		return nil // the rest is about mandelbot against the others
-	}
-	fmt.Fprintln(out, "\nRatios (mandelbot divided by the peer; pages/s: higher is better for mandelbot, CPU and RSS: lower is):")
-	fmt.Fprintln(out)
-	ratios := mdtable.Table{
-		Header: []string{"ratio", "pages/s", "CPU us/page", "peak RSS"},
-		Right:  []bool{false, true, true, true},
-	}
-	ratio := func(what string, m, p figures) {
-		if m.absent || p.absent {
-			return
+	if rs[0].ran.mandelbot {
+		if err := writeRatios(out, runs, med, name, multi); err != nil {
+			return err
 		}
-		if m.broken || p.broken {
-			ratios.Add(what, "-", "-", "-")
-			return
-		}
-		rss := "-"
-		if m.rss > 0 && p.rss > 0 {
-			rss = fmt.Sprintf("%.2f", float64(m.rss)/float64(p.rss))
-		}
-		ratios.Add(what, fmt.Sprintf("%.2f", m.pagesPerSec()/p.pagesPerSec()), fmt.Sprintf("%.2f", m.cpuPerPage()/p.cpuPerPage()), rss)
-	}
-	for i, t := range runs {
-		ratio(name("mandelbot / Colly", i), t.m, t.c)
-		ratio(name("mandelbot / ceiling", i), t.m, t.l)
-	}
-	if multi {
-		ratio("mandelbot / Colly, medians", med.m, med.c)
-		ratio("mandelbot / ceiling, medians", med.m, med.l)
-	}
-	if err := ratios.Write(out); err != nil {
-		return err
 	}
 
 	fmt.Fprintln(out, "\nWhat each program asked the fake web for (counted as the requests arrived):")
@@ -194,4 +167,37 @@ func medianFigures[T any](runs []T, pick func(T) figures) figures {
 	}
 	f.wall, f.cpu, f.rss = median(walls), median(cpus), median(rss)
 	return f
+}
+
+// writeRatios prints mandelbot's figures divided by each peer's, per run and of the medians.
+func writeRatios(out io.Writer, runs []triple, med triple, name func(string, int) string, multi bool) error {
+	fmt.Fprintln(out, "\nRatios (mandelbot divided by the peer; pages/s: higher is better for mandelbot, CPU and RSS: lower is):")
+	fmt.Fprintln(out)
+	ratios := mdtable.Table{
+		Header: []string{"ratio", "pages/s", "CPU us/page", "peak RSS"},
+		Right:  []bool{false, true, true, true},
+	}
+	ratio := func(what string, m, p figures) {
+		if m.absent || p.absent {
+			return
+		}
+		if m.broken || p.broken {
+			ratios.Add(what, "-", "-", "-")
+			return
+		}
+		rss := "-"
+		if m.rss > 0 && p.rss > 0 {
+			rss = fmt.Sprintf("%.2f", float64(m.rss)/float64(p.rss))
+		}
+		ratios.Add(what, fmt.Sprintf("%.2f", m.pagesPerSec()/p.pagesPerSec()), fmt.Sprintf("%.2f", m.cpuPerPage()/p.cpuPerPage()), rss)
+	}
+	for i, t := range runs {
+		ratio(name("mandelbot / Colly", i), t.m, t.c)
+		ratio(name("mandelbot / ceiling", i), t.m, t.l)
+	}
+	if multi {
+		ratio("mandelbot / Colly, medians", med.m, med.c)
+		ratio("mandelbot / ceiling, medians", med.m, med.l)
+	}
+	return ratios.Write(out)
 }
