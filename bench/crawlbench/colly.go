@@ -89,7 +89,9 @@ func collyChecks(c collyRun) []string {
 		p = append(p, fmt.Sprintf("%d pages never requested: %v", t.Missing, t.MissingSeen))
 	}
 	if t.RepeatedPages > 0 {
-		p = append(p, fmt.Sprintf("%d page requests repeated: %v", t.RepeatedPages, t.DuplicateSeen))
+		// Colly's visited check is IsVisited, then Visited, under two locks: two goroutines
+		// that meet the same link at once may both fetch it.
+		p = append(p, fmt.Sprintf("%d page requests repeated (Colly checks and marks a URL as visited in two steps): %v", t.RepeatedPages, t.RepeatedPageSeen))
 	}
 	if t.Other > 0 || t.Sitemaps > 0 {
 		p = append(p, fmt.Sprintf("%d requests for paths it should not ask for: %v", t.Other+t.Sitemaps, t.OtherSeen))

@@ -55,8 +55,8 @@ func report(out io.Writer, rs []result) error {
 	var runs []triple
 	for _, r := range rs {
 		t := triple{
-			m: measured(r.crawl.Run, r.crawl.Tally.Pages, r.crawl.Tally.Total()),
-			c: measured(r.colly.Run, r.colly.Tally.Pages, r.colly.Tally.Total()),
+			m: measured(r.crawl.Run, r.crawl.Tally.DistinctPages(), r.crawl.Tally.Total()),
+			c: measured(r.colly.Run, r.colly.Tally.DistinctPages(), r.colly.Tally.Total()),
 			l: measured(r.loop.Run, r.loop.Pages, r.loop.Report.Requests),
 		}
 		t.c.broken = r.colly.Err != nil
@@ -95,7 +95,7 @@ func report(out io.Writer, rs []result) error {
 	if err := speed.Write(out); err != nil {
 		return err
 	}
-	fmt.Fprintln(out, "\nMandelbot's pages/s counts until `mandelbot crawl` exited (its index caught up); the ceiling GETs every URL the crawl requested (sitemaps and robots.txt too) and its pages/s counts the pages among them; CPU is the child's user + system time; peak RSS the child's own (see README).")
+	fmt.Fprintln(out, "\npages: different pages fetched (a repeat counts once, and only as a request). Mandelbot's pages/s counts until `mandelbot crawl` exited (its index caught up); the ceiling GETs every URL the crawl requested (sitemaps and robots.txt too) and its pages/s counts the pages among them; CPU is the child's user + system time; peak RSS the child's own (see README).")
 
 	if rs[0].ran.mandelbot {
 		if err := writeRatios(out, runs, med, name, multi); err != nil {

@@ -51,8 +51,11 @@ type tally struct {
 	BeforeRobots int
 
 	// Up to maxExamples "key path" examples of each problem.
-	PrivateSeen, OtherSeen, DuplicateSeen, NonOKSeen, MissingSeen, BeforeRobotsSeen []string
+	PrivateSeen, OtherSeen, DuplicateSeen, RepeatedPageSeen, NonOKSeen, MissingSeen, BeforeRobotsSeen []string
 }
+
+// DistinctPages is the number of different pages requested.
+func (t tally) DistinctPages() int { return t.Pages - t.RepeatedPages }
 
 // Total is every request counted.
 func (t tally) Total() int { return t.Pages + t.Robots + t.Sitemaps + t.Private + t.Other }
@@ -105,6 +108,7 @@ func (rec *recorder) add(r testweb.Request) {
 		t.Duplicates++
 		if kind == kindPage {
 			t.RepeatedPages++
+			note(&t.RepeatedPageSeen)
 		}
 		note(&t.DuplicateSeen)
 	} else {

@@ -172,7 +172,7 @@ func TestRecorderMatchesTheLog(t *testing.T) {
 	if want := len(web.BeforeRobots()); got.BeforeRobots != want || want != 1 {
 		t.Errorf("recorder: %d requests before robots.txt, the log: %d, want 1", got.BeforeRobots, want)
 	}
-	if got.Pages != 3 || got.Robots != 2 || got.Duplicates != 1 || got.RepeatedPages != 1 || got.Missing != 4 || len(urls) != 5 {
+	if got.Pages != 3 || got.DistinctPages() != 2 || !slices.Equal(got.RepeatedPageSeen, []string{"g1 /p/1"}) || got.Robots != 2 || got.Duplicates != 1 || got.RepeatedPages != 1 || got.Missing != 4 || len(urls) != 5 {
 		t.Errorf("first recorder: %+v and %d URLs", got, len(urls))
 	}
 	if n := second.requests(); n != 1 {
