@@ -8,19 +8,21 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/fractle/mandelbot/bench/internal/spawn"
 	"github.com/fractle/mandelbot/internal/testweb"
 )
 
 // loopRun is one measured ceiling run.
 type loopRun struct {
-	childRun
+	spawn.Run
 	Report loopReport
-	Served int // requests the web logged during the run
+	Pages  int // the URLs that are pages of the web ("/", "/p/N")
+	Served int // requests the web received during the run
 }
 
-// runCeiling re-executes this program (self) in loop mode to GET urls, in order, against web
-// with concurrency workers, and checks that the web saw every request.
-func runCeiling(ctx context.Context, self string, web *testweb.Web, tmp string, urls []string, concurrency int) (loopRun, error) {
+// runCeiling re-executes this program (opts.Self) in loop mode to GET urls, in order, against
+// web with concurrency workers, and checks with rec that the web saw every request.
+func runCeiling(ctx context.Context, opts spawn.Options, web *testweb.Web, rec *recorder, tmp string, urls []string, concurrency int) (loopRun, error) {
 	f, err := os.CreateTemp(tmp, "urls-*.txt")
 	if err != nil {
 		return loopRun{}, fmt.Errorf("ceiling: %w", err)
@@ -34,13 +36,13 @@ func runCeiling(ctx context.Context, self string, web *testweb.Web, tmp string, 
 	for _, r := range web.Resolve() {
 		args = append(args, "-resolve", r)
 	}
-	before := len(web.Requests())
-	child, err := measure(ctx, self, self, args...)
-	r := loopRun{childRun: child}
+	child, err := spawn.Measure(ctx, opts, opts.Self, args...)
+	r := loopRun{Run: child}
 	if err != nil {
 		return r, fmt.Errorf("ceiling: %w", err)
 	}
-	r.Served = len(web.Requests()) - before
+	t, _ := rec.finish(nil, 0)
+	r.Served, r.Pages = t.Total(), t.Pages
 	if err := json.Unmarshal([]byte(child.Stdout), &r.Report); err != nil {
 		return r, fmt.Errorf("ceiling: read the loop's report %q: %w", child.Stdout, err)
 	}
@@ -48,7 +50,7 @@ func runCeiling(ctx context.Context, self string, web *testweb.Web, tmp string, 
 		return r, fmt.Errorf("ceiling: %d of %d requests got no answer; first: %s", r.Report.Errors, r.Report.Requests, r.Report.FirstErr)
 	}
 	if r.Served != len(urls) || r.Report.Requests != len(urls) {
-		return r, fmt.Errorf("ceiling: asked for %d URLs, the loop made %d requests, the web logged %d", len(urls), r.Report.Requests, r.Served)
+		return r, fmt.Errorf("ceiling: asked for %d URLs, the loop made %d requests, the web received %d", len(urls), r.Report.Requests, r.Served)
 	}
 	return r, nil
 }

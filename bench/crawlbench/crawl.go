@@ -4,30 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strconv"
-	"strings"
 
+	"github.com/fractle/mandelbot/bench/internal/mandelbotcli"
+	"github.com/fractle/mandelbot/bench/internal/spawn"
 	"github.com/fractle/mandelbot/internal/testweb"
 )
-
-// finishedReason is the stop reason of a crawl that ran out of work, as `mandelbot crawl`
-// prints it ("Crawl ended: nothing left to crawl").
-const finishedReason = "nothing left to crawl"
-
-// buildMandelbot compiles the CLI from the main module's source directory src into dir and
-// returns the binary's path.
-func buildMandelbot(ctx context.Context, src, dir string) (string, error) {
-	bin := filepath.Join(dir, "mandelbot")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/mandelbot")
-	cmd.Dir = src
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build mandelbot in %s: %w\n%s", src, err, out)
-	}
-	return bin, nil
-}
 
 // crawlSettings are the knobs a crawl run and its ceiling share.
 type crawlSettings struct {
@@ -47,50 +29,28 @@ func crawlArgs(web *testweb.Web, data string, s crawlSettings) []string {
 
 // crawlRun is one measured crawl.
 type crawlRun struct {
-	childRun
-	Requests     []testweb.Request // the web's log of this crawl
-	Tally        tally
-	StopReason   string // from the crawler's summary
-	CrawlerSays  string // the crawler's own "pages answered" line
-	BeforeRobots int    // requests that broke rule 20 (a page before its origin's robots.txt)
+	spawn.Run
+	Tally       tally  // the web's requests during the crawl
+	StopReason  string // from the crawler's summary
+	CrawlerSays string // the crawler's own "pages answered" line
 }
 
-// runCrawl runs the crawler binary against web, which must have served nothing yet, with a
-// fresh data directory inside tmp, under the launcher self (see measure).
-func runCrawl(ctx context.Context, self, bin string, web *testweb.Web, tmp string, s crawlSettings, pagesPerOrigin int) (crawlRun, error) {
+// runCrawl runs the crawler binary against web, with a fresh data directory inside tmp,
+// under the launcher (see spawn), and tallies what the web received meanwhile with rec.
+// The URLs the crawl requested, in order, are returned for the ceiling.
+func runCrawl(ctx context.Context, opts spawn.Options, bin string, web *testweb.Web, rec *recorder, tmp string, s crawlSettings, pagesPerOrigin int) (crawlRun, []string, error) {
 	data, err := os.MkdirTemp(tmp, "data-")
 	if err != nil {
-		return crawlRun{}, fmt.Errorf("crawl: %w", err)
+		return crawlRun{}, nil, fmt.Errorf("crawl: %w", err)
 	}
 	defer os.RemoveAll(data)
-	child, err := measure(ctx, self, bin, crawlArgs(web, data, s)...)
-	r := crawlRun{childRun: child}
+	child, err := spawn.Measure(ctx, opts, bin, crawlArgs(web, data, s)...)
+	r := crawlRun{Run: child}
+	var urls []string
+	r.Tally, urls = rec.finish(web.Keys(), pagesPerOrigin)
 	if err != nil {
-		return r, fmt.Errorf("crawl: %w", err)
+		return r, nil, fmt.Errorf("crawl: %w", err)
 	}
-	if n := web.Dropped(); n > 0 {
-		return r, fmt.Errorf("crawl: the request log overflowed (%d requests not kept)", n)
-	}
-	r.Requests = web.Requests()
-	r.Tally = tallyRequests(r.Requests, web.Keys(), pagesPerOrigin)
-	r.StopReason, r.CrawlerSays = summaryLines(child.Stdout)
-	r.BeforeRobots = len(web.BeforeRobots())
-	return r, nil
-}
-
-var (
-	stopLine  = regexp.MustCompile(`(?m)^Crawl ended: (.*)$`)
-	pagesLine = regexp.MustCompile(`(?m)pages answered\s+(.*)$`)
-)
-
-// summaryLines picks the stop reason and the "pages answered" figures out of the summary
-// `mandelbot crawl` prints; empty strings when a line is missing.
-func summaryLines(stdout string) (stop, pages string) {
-	if m := stopLine.FindStringSubmatch(stdout); m != nil {
-		stop = strings.TrimSpace(m[1])
-	}
-	if m := pagesLine.FindStringSubmatch(stdout); m != nil {
-		pages = strings.Join(strings.Fields(m[1]), " ")
-	}
-	return stop, pages
+	r.StopReason, r.CrawlerSays = mandelbotcli.SummaryLines(child.Stdout)
+	return r, urls, nil
 }

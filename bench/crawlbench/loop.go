@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/fractle/mandelbot/bench/internal/pindial"
 )
 
 // The ceiling: a child process that does nothing but GET a list of URLs with net/http at a
@@ -45,7 +47,7 @@ func runLoop(urlFile string, concurrency int, resolves []string, out io.Writer) 
 	if err != nil {
 		return err
 	}
-	pins, err := newPinnedDialer(resolves)
+	pins, err := pindial.New(resolves)
 	if err != nil {
 		return err
 	}
@@ -156,62 +158,4 @@ func writeLines(path string, lines []string) error {
 		return fmt.Errorf("write URL list: %w", err)
 	}
 	return nil
-}
-
-// pinnedDialer dials only the addresses it was given, like curl's --resolve: "host:port"
-// (host in ASCII lower case) to "addr:port". It is immutable and safe for concurrent use.
-type pinnedDialer struct {
-	to map[string]string
-}
-
-// newPinnedDialer parses "host:port:addr" entries.
-func newPinnedDialer(entries []string) (pinnedDialer, error) {
-	d := pinnedDialer{to: make(map[string]string, len(entries))}
-	for _, e := range entries {
-		host, port, addr, err := parseResolve(e)
-		if err != nil {
-			return d, err
-		}
-		d.to[net.JoinHostPort(lowerASCII(host), port)] = net.JoinHostPort(addr, port)
-	}
-	return d, nil
-}
-
-// parseResolve splits a "host:port:addr" entry. The host is a name (no colon); the address
-// may be an IPv6 literal, with or without brackets.
-func parseResolve(e string) (host, port, addr string, err error) {
-	parts := strings.SplitN(e, ":", 3)
-	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
-		return "", "", "", fmt.Errorf("resolve %q: want HOST:PORT:ADDR", e)
-	}
-	addr = strings.TrimSuffix(strings.TrimPrefix(parts[2], "["), "]")
-	if net.ParseIP(addr) == nil {
-		return "", "", "", fmt.Errorf("resolve %q: %q is not an IP address", e, parts[2])
-	}
-	return parts[0], parts[1], addr, nil
-}
-
-// DialContext is meant for http.Transport.DialContext; any address not pinned is refused.
-func (d pinnedDialer) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
-	host, port, err := net.SplitHostPort(address)
-	if err != nil {
-		return nil, fmt.Errorf("loop: dial %s: %w", address, err)
-	}
-	to, ok := d.to[net.JoinHostPort(lowerASCII(host), port)]
-	if !ok {
-		return nil, fmt.Errorf("loop: dial %s: not a pinned address", address)
-	}
-	var nd net.Dialer
-	return nd.DialContext(ctx, network, to)
-}
-
-// lowerASCII lower-cases ASCII letters only (host names are protocol text).
-func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }

@@ -1,8 +1,10 @@
-// Command crawlbench measures a crawl of a generated web (issue 3): the real `mandelbot crawl`
-// binary against testweb.Generate on loopback with --delay 0, and, as the ceiling, a loop that
-// only GETs the same URLs with net/http at the same concurrency. It prints requests per
-// second, peak RSS and their ratio as Markdown tables, and checks that the crawl fetched every
-// page once and nothing robots.txt disallows.
+// Command crawlbench measures a crawl of a generated web (issues 3 and 8): the real
+// `mandelbot crawl` binary against testweb.Generate on loopback with --delay 0, beside two
+// peers in the same run: Colly v2.3.0 (robots.txt obeyed, one request in flight per origin,
+// storing nothing) and, as the ceiling, a loop that only GETs the crawler's URLs with net/http
+// at the same concurrency. It prints pages per second, CPU time per page, peak RSS and their
+// ratios as Markdown tables, and checks that each crawler fetched every page once and nothing
+// robots.txt disallows.
 //
 // Usage (from bench/):
 //
@@ -13,12 +15,16 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/fractle/mandelbot/bench/internal/host"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/fractle/mandelbot/bench/internal/host"
+	"github.com/fractle/mandelbot/bench/internal/mandelbotcli"
+	"github.com/fractle/mandelbot/bench/internal/spawn"
 	"github.com/fractle/mandelbot/internal/testweb"
 )
 
@@ -35,43 +41,56 @@ const (
 	// and the figure is the crawler as users run it with only --delay changed.
 	defaultPerOrigin = 1
 	defaultRuns      = 1
-	defaultTimeout   = 15 * time.Minute // per child process
+	defaultTimeout   = time.Hour // per child process; 1,000 x 1,000 takes minutes
+	// defaultMaxRSSMiB stops a child whose RSS passes it, so that a peer that does not bound
+	// its memory (Colly keeps a goroutine per link waiting for its origin) cannot take the
+	// shared machine down at 1,000,000 pages.
+	defaultMaxRSSMiB = 6144
 )
 
 type config struct {
 	origins, pages, runs int
 	settings             crawlSettings
 	seed                 uint64
-	src, bin             string
+	src, bin, colly      string
 	timeout              time.Duration
+	maxRSSMiB            int64
+	programs             programSet
 
 	loop     string   // loop mode (the ceiling child): the URL file
 	resolves []string // loop mode: host:port:addr entries
 }
 
 func main() {
+	if code, ok := spawn.Main(os.Args[1:], os.Stderr); ok {
+		os.Exit(code)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run parses args and runs the benchmark (or, with -loop, the ceiling child; with
-// -spawn-report, the launcher of a measured child); it returns the exit status: 0 done and
-// every check passed, 1 a check failed or a run broke, 2 usage.
+// run parses args and runs the benchmark (or, with -loop, the ceiling child); it returns the
+// exit status: 0 done and every check passed, 1 a check failed or a run broke, 2 usage.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) >= 3 && args[0] == spawnFlag && args[2] == "--" {
-		return runSpawn(args[1], args[3:], stderr)
-	}
 	var cfg config
 	fs := flag.NewFlagSet("crawlbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.IntVar(&cfg.origins, "origins", defaultOrigins, "origins of the generated web")
 	fs.IntVar(&cfg.pages, "pages", defaultPages, "pages per origin, the home page included")
-	fs.IntVar(&cfg.settings.Concurrency, "concurrency", defaultConcurrency, "requests in flight over all origins (crawler and loop)")
-	fs.IntVar(&cfg.settings.PerOrigin, "per-origin", defaultPerOrigin, "the crawler's --per-origin")
-	fs.IntVar(&cfg.runs, "runs", defaultRuns, "crawl and ceiling runs, interleaved; several give medians")
+	fs.IntVar(&cfg.settings.Concurrency, "concurrency", defaultConcurrency, "requests in flight over all origins (crawler, Colly and loop)")
+	fs.IntVar(&cfg.settings.PerOrigin, "per-origin", defaultPerOrigin, "the crawler's --per-origin and Colly's LimitRule.Parallelism")
+	fs.IntVar(&cfg.runs, "runs", defaultRuns, "runs of the three programs, interleaved; several give medians")
 	fs.Uint64Var(&cfg.seed, "seed", 0, "seed of the generated web")
-	fs.StringVar(&cfg.src, "src", "..", "source directory of the main module (mandelbot is built from SRC/cmd/mandelbot)")
+	fs.StringVar(&cfg.src, "src", "..", "source directory of the main module (mandelbot is built from SRC/cmd/mandelbot, the Colly peer from SRC/bench)")
 	fs.StringVar(&cfg.bin, "mandelbot", "", "use this mandelbot binary instead of building one")
+	fs.StringVar(&cfg.colly, "colly", "", "use this Colly peer binary (bench/crawlbench/collypeer) instead of building one")
 	fs.DurationVar(&cfg.timeout, "timeout", defaultTimeout, "kill a child process that runs longer than this")
+	fs.Int64Var(&cfg.maxRSSMiB, "max-rss", defaultMaxRSSMiB, "stop a child whose RSS passes this many MiB (0: no cap)")
+	cfg.programs = allPrograms()
+	fs.Func("programs", "comma-separated programs to run: mandelbot, colly, ceiling (default all)", func(v string) error {
+		set, err := parsePrograms(v)
+		cfg.programs = set
+		return err
+	})
 	fs.StringVar(&cfg.loop, "loop", "", "internal: run as the ceiling child, GETting the URLs listed in this file")
 	fs.Func("resolve", "internal: HOST:PORT:ADDR for the ceiling child (repeatable)", func(s string) error {
 		cfg.resolves = append(cfg.resolves, s)
@@ -81,8 +100,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() > 0 || cfg.origins < 1 || cfg.pages < 1 || cfg.runs < 1 ||
-		cfg.settings.Concurrency < 1 || cfg.settings.PerOrigin < 1 {
-		fmt.Fprintln(stderr, "crawlbench: -origins, -pages, -runs, -concurrency and -per-origin must be positive; no arguments")
+		cfg.settings.Concurrency < 1 || cfg.settings.PerOrigin < 1 || cfg.maxRSSMiB < 0 {
+		fmt.Fprintln(stderr, "crawlbench: -origins, -pages, -runs, -concurrency and -per-origin must be positive, -max-rss not negative; no arguments")
 		return 2
 	}
 	if cfg.loop != "" {
@@ -103,73 +122,163 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// result is one run: a crawl and its ceiling.
+// result is one run: a crawl, its ceiling, and Colly, on one web; ran says which of them ran.
 type result struct {
+	ran   programSet
 	crawl crawlRun
 	loop  loopRun
+	colly collyRun
 }
 
-// bench runs cfg.runs crawls, each followed by its ceiling on the same web, and prints the
-// report; ok is false when a check of a crawl failed.
+// programs are the binaries a run starts.
+type programs struct {
+	mandelbot, colly string
+	spawn            spawn.Options // Self: this program, the launcher and the ceiling loop
+}
+
+// bench runs cfg.runs runs and prints the report; ok is false when a check failed.
 func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) {
 	fmt.Fprintf(out, "crawlbench: testweb.Generate %d origins x %d pages (seed %d), %d runs\n",
 		cfg.origins, cfg.pages, cfg.seed, cfg.runs)
-	fmt.Fprintf(out, "crawler: --delay 0 --concurrency %d --per-origin %d; ceiling: net/http loop, %d workers\n",
-		cfg.settings.Concurrency, cfg.settings.PerOrigin, cfg.settings.Concurrency)
-	fmt.Fprintf(out, "load average at start: %s\n", host.LoadAverage())
+	fmt.Fprintf(out, "mandelbot crawl --delay 0 --concurrency %d --per-origin %d; Colly v2.3.0 async, robots.txt on, LimitRule{Parallelism: %d} per origin, %d in flight; net/http loop, %d workers\n",
+		cfg.settings.Concurrency, cfg.settings.PerOrigin, cfg.settings.PerOrigin, cfg.settings.Concurrency, cfg.settings.Concurrency)
+	startLoad := host.LoadAverage()
+	fmt.Fprintf(out, "load average at start: %s\n", startLoad)
 
 	tmp, err := os.MkdirTemp("", "crawlbench-")
 	if err != nil {
 		return false, err
 	}
 	defer os.RemoveAll(tmp)
-	bin := cfg.bin
-	if bin == "" {
-		if bin, err = buildMandelbot(ctx, cfg.src, tmp); err != nil {
+	p := programs{mandelbot: cfg.bin, colly: cfg.colly}
+	if p.mandelbot == "" && cfg.programs.mandelbot {
+		if p.mandelbot, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
 			return false, err
 		}
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return false, fmt.Errorf("find this program for the ceiling: %w", err)
+	if p.colly == "" && cfg.programs.colly {
+		if p.colly, err = buildColly(ctx, filepath.Join(cfg.src, "bench"), tmp); err != nil {
+			return false, err
+		}
 	}
+	if p.spawn.Self, err = os.Executable(); err != nil {
+		return false, fmt.Errorf("find this program for the launcher: %w", err)
+	}
+	p.spawn.MaxRSS = cfg.maxRSSMiB << 20
 
 	gen := testweb.GenOptions{Origins: cfg.origins, PagesPerOrigin: cfg.pages, Seed: cfg.seed}
 	var results []result
 	ok = true
 	for i := range cfg.runs {
-		r, err := oneRun(ctx, cfg, gen, bin, self, tmp)
+		r, err := oneRun(ctx, cfg, gen, p, tmp)
 		if err != nil {
 			return false, fmt.Errorf("run %d: %w", i+1, err)
 		}
-		if problems := checks(r.crawl); len(problems) > 0 {
+		if problems := checks(r.crawl); r.ran.mandelbot && len(problems) > 0 {
 			ok = false
-			fmt.Fprintf(out, "\nCHECK FAILED in run %d:\n  %s\n", i+1, strings.Join(problems, "\n  "))
+			fmt.Fprintf(out, "\nCHECK FAILED, mandelbot, run %d:\n  %s\n", i+1, strings.Join(problems, "\n  "))
+		}
+		if problems := collyChecks(r.colly); r.ran.colly && len(problems) > 0 {
+			ok = false
+			fmt.Fprintf(out, "\nCHECK FAILED, Colly, run %d:\n  %s\n", i+1, strings.Join(problems, "\n  "))
+		}
+		if t := r.colly.Tally; t.Duplicates > t.RepeatedPages {
+			fmt.Fprintf(out, "Note, run %d: Colly asked for robots.txt %d times for %d origins (it fetches an origin's robots.txt once per link that arrives before the first copy is cached); not a failure.\n",
+				i+1, t.Robots, cfg.origins)
 		}
 		results = append(results, r)
 	}
-	fmt.Fprintf(out, "load average at end: %s\n\n", host.LoadAverage())
+	fmt.Fprintf(out, "load average at start: %s; at end: %s\n\n", startLoad, host.LoadAverage())
 	if err := report(out, results); err != nil {
 		return false, err
 	}
 	return ok, nil
 }
 
-// oneRun starts a fresh web, crawls it, then GETs what the crawler requested with the loop.
-func oneRun(ctx context.Context, cfg config, gen testweb.GenOptions, bin, self, tmp string) (result, error) {
-	web, err := testweb.Start(testweb.Generate(gen), testweb.Options{})
+// oneRun starts a fresh web and runs on it, one after the other, the crawler, the ceiling
+// (GETting what the crawler requested) and Colly, each counted by its own recorder; only the
+// programs of cfg.programs run.
+func oneRun(ctx context.Context, cfg config, gen testweb.GenOptions, p programs, tmp string) (result, error) {
+	var sb switchboard
+	// No request log: at 1,000,000 pages it would hold a gigabyte; the recorders count.
+	web, err := testweb.Start(testweb.Generate(gen), testweb.Options{MaxLog: -1, OnRequest: sb.onRequest})
 	if err != nil {
 		return result{}, err
 	}
 	defer web.Close()
 	cctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
-	var r result
-	if r.crawl, err = runCrawl(cctx, self, bin, web, tmp, cfg.settings, cfg.pages); err != nil {
-		return r, err
+	r := result{ran: cfg.programs}
+
+	var urls []string
+	if cfg.programs.mandelbot {
+		rec := newRecorder(cfg.programs.ceiling)
+		sb.start(rec)
+		if r.crawl, urls, err = runCrawl(cctx, p.spawn, p.mandelbot, web, rec, tmp, cfg.settings, cfg.pages); err != nil {
+			return r, err
+		}
+	} else {
+		urls = webURLs(web, cfg.pages)
 	}
-	r.loop, err = runCeiling(cctx, self, web, tmp, requestURLs(r.crawl.Requests), cfg.settings.Concurrency)
-	return r, err
+	if cfg.programs.ceiling {
+		rec := newRecorder(false)
+		sb.start(rec)
+		if r.loop, err = runCeiling(cctx, p.spawn, web, rec, tmp, urls, cfg.settings.Concurrency); err != nil {
+			return r, err
+		}
+	}
+	urls = nil
+	if cfg.programs.colly {
+		rec := newRecorder(false)
+		sb.start(rec)
+		r.colly = runColly(cctx, p.spawn, p.colly, web, rec, cfg.settings, cfg.pages)
+	}
+	sb.start(nil)
+	return r, nil
+}
+
+// webURLs lists, for a ceiling run without a crawl to copy, every origin's robots.txt and then
+// its pages, origins taken in turn (round robin), as a crawler with one request per origin
+// would spread them.
+func webURLs(web *testweb.Web, pagesPerOrigin int) []string {
+	keys := web.Keys()
+	out := make([]string, 0, len(keys)*(pagesPerOrigin+1))
+	for _, k := range keys {
+		out = append(out, web.URL(k, testweb.RobotsPath))
+	}
+	for n := range pagesPerOrigin {
+		path := "/"
+		if n > 0 {
+			path = "/p/" + strconv.Itoa(n)
+		}
+		for _, k := range keys {
+			out = append(out, web.URL(k, path))
+		}
+	}
+	return out
+}
+
+// programSet says which programs a run starts.
+type programSet struct{ mandelbot, colly, ceiling bool }
+
+func allPrograms() programSet { return programSet{mandelbot: true, colly: true, ceiling: true} }
+
+// parsePrograms reads a comma-separated list of "mandelbot", "colly" and "ceiling".
+func parsePrograms(v string) (programSet, error) {
+	var s programSet
+	for _, name := range strings.Split(v, ",") {
+		switch strings.TrimSpace(name) {
+		case "mandelbot":
+			s.mandelbot = true
+		case "colly":
+			s.colly = true
+		case "ceiling":
+			s.ceiling = true
+		default:
+			return s, fmt.Errorf("unknown program %q: want mandelbot, colly or ceiling", name)
+		}
+	}
+	return s, nil
 }
 
 // checks returns what went wrong in a crawl: it must end because no work was left, ask for
@@ -178,8 +287,8 @@ func oneRun(ctx context.Context, cfg config, gen testweb.GenOptions, bin, self, 
 func checks(c crawlRun) []string {
 	var p []string
 	t := c.Tally
-	if c.StopReason != finishedReason {
-		p = append(p, fmt.Sprintf("the crawl ended with %q, not %q", c.StopReason, finishedReason))
+	if c.StopReason != mandelbotcli.FinishedReason {
+		p = append(p, fmt.Sprintf("the crawl ended with %q, not %q", c.StopReason, mandelbotcli.FinishedReason))
 	}
 	if t.Private > 0 {
 		p = append(p, fmt.Sprintf("%d requests under /private/, which robots.txt disallows: %v", t.Private, t.PrivateSeen))
@@ -196,8 +305,8 @@ func checks(c crawlRun) []string {
 	if t.NonOK > 0 {
 		p = append(p, fmt.Sprintf("%d answers other than 200: %v", t.NonOK, t.NonOKSeen))
 	}
-	if c.BeforeRobots > 0 {
-		p = append(p, fmt.Sprintf("%d requests before their origin's robots.txt (rule 20)", c.BeforeRobots))
+	if t.BeforeRobots > 0 {
+		p = append(p, fmt.Sprintf("%d requests before their origin's robots.txt (rule 20): %v", t.BeforeRobots, t.BeforeRobotsSeen))
 	}
 	return p
 }

@@ -2,14 +2,48 @@ package main
 
 import (
 	"fmt"
-	"github.com/fractle/mandelbot/bench/internal/mdtable"
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/fractle/mandelbot/bench/internal/mdtable"
+	"github.com/fractle/mandelbot/bench/internal/spawn"
 )
 
-// report prints the three tables: throughput against the ceiling, what the crawl asked for,
-// and where the CPU went.
+// figures are one program's measured figures in one run (or their medians).
+type figures struct {
+	pages, requests int
+	wall, cpu       time.Duration
+	rss             int64 // bytes; -1 unknown
+	broken          bool  // the run broke: no figures
+	absent          bool  // the program did not run (-programs)
+}
+
+func (f figures) pagesPerSec() float64 { return float64(f.pages) / f.wall.Seconds() }
+func (f figures) cpuPerPage() float64  { return float64(f.cpu.Microseconds()) / float64(f.pages) }
+
+func measured(r spawn.Run, pages, requests int) figures {
+	return figures{pages: pages, requests: requests, wall: r.Wall, cpu: r.CPU, rss: r.PeakRSS()}
+}
+
+// program names as the tables print them.
+const (
+	nameMandelbot = "mandelbot crawl"
+	nameColly     = "Colly v2.3.0"
+	nameCeiling   = "net/http loop (ceiling)"
+)
+
+// triple is one run's figures of mandelbot (m), Colly (c) and the ceiling (l).
+type triple struct{ m, c, l figures }
+
+// row is one program's figures under a name.
+type row struct {
+	name string
+	f    figures
+}
+
+// report prints the tables: the three programs' speed, CPU and memory; the ratios of
+// mandelbot's to the peers'; what each asked the web for; and the fake web's own CPU.
 func report(out io.Writer, rs []result) error {
 	multi := len(rs) > 1
 	name := func(what string, i int) string {
@@ -18,31 +52,78 @@ func report(out io.Writer, rs []result) error {
 		}
 		return what
 	}
+	var runs []triple
+	for _, r := range rs {
+		t := triple{
+			m: measured(r.crawl.Run, r.crawl.Tally.DistinctPages(), r.crawl.Tally.Total()),
+			c: measured(r.colly.Run, r.colly.Tally.DistinctPages(), r.colly.Tally.Total()),
+			l: measured(r.loop.Run, r.loop.Pages, r.loop.Report.Requests),
+		}
+		t.c.broken = r.colly.Err != nil
+		t.m.absent, t.c.absent, t.l.absent = !r.ran.mandelbot, !r.ran.colly, !r.ran.ceiling
+		runs = append(runs, t)
+	}
 
 	speed := mdtable.Table{
-		Header: []string{"what", "requests", "seconds", "requests/s", "peak RSS MiB", "ratio to ceiling"},
-		Right:  []bool{false, true, true, true, true, true},
+		Header: []string{"program", "pages", "requests", "seconds", "pages/s", "CPU s", "CPU us/page", "peak RSS MiB"},
+		Right:  []bool{false, true, true, true, true, true, true, true},
 	}
-	row := func(what string, requests int, wall time.Duration, rss int64, ceiling float64) {
-		rps := float64(requests) / wall.Seconds()
-		speed.Add(what, strconv.Itoa(requests), mdtable.Secs(wall), fmt.Sprintf("%.0f", rps), mdtable.MiB(rss), fmt.Sprintf("%.2f", rps/ceiling))
+	add := func(r row) {
+		if r.f.absent {
+			return
+		}
+		if r.f.broken {
+			speed.Add(r.name+" (broke, see above)", strconv.Itoa(r.f.pages), strconv.Itoa(r.f.requests), "-", "-", "-", "-", mdtable.MiB(r.f.rss))
+			return
+		}
+		speed.Add(r.name, strconv.Itoa(r.f.pages), strconv.Itoa(r.f.requests), mdtable.Secs(r.f.wall),
+			fmt.Sprintf("%.0f", r.f.pagesPerSec()), mdtable.Secs(r.f.cpu), fmt.Sprintf("%.0f", r.f.cpuPerPage()), mdtable.MiB(r.f.rss))
 	}
-	var cw, lw []time.Duration
-	var crss, lrss []int64
-	for i, r := range rs {
-		ceiling := float64(r.loop.Report.Requests) / r.loop.Wall.Seconds()
-		row(name("mandelbot crawl", i), r.crawl.Tally.Total(), r.crawl.Wall, r.crawl.PeakRSS, ceiling)
-		row(name("net/http loop (ceiling)", i), r.loop.Report.Requests, r.loop.Wall, r.loop.PeakRSS, ceiling)
-		cw, lw = append(cw, r.crawl.Wall), append(lw, r.loop.Wall)
-		crss, lrss = append(crss, r.crawl.PeakRSS), append(lrss, r.loop.PeakRSS)
+	for i, t := range runs {
+		add(row{name(nameMandelbot, i), t.m})
+		add(row{name(nameColly, i), t.c})
+		add(row{name(nameCeiling, i), t.l})
 	}
+	med := triple{m: medianFigures(runs, func(t triple) figures { return t.m }),
+		c: medianFigures(runs, func(t triple) figures { return t.c }),
+		l: medianFigures(runs, func(t triple) figures { return t.l })}
 	if multi {
-		n := rs[0].crawl.Tally.Total() // every run crawls the same web
-		ceiling := float64(rs[0].loop.Report.Requests) / median(lw).Seconds()
-		row("mandelbot crawl, median", n, median(cw), median(crss), ceiling)
-		row("net/http loop (ceiling), median", rs[0].loop.Report.Requests, median(lw), median(lrss), ceiling)
+		add(row{nameMandelbot + ", median", med.m})
+		add(row{nameColly + ", median", med.c})
+		add(row{nameCeiling + ", median", med.l})
 	}
 	if err := speed.Write(out); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "\npages: different pages fetched (a repeat counts once, and only as a request). Mandelbot's pages/s counts until `mandelbot crawl` exited (its index caught up); the ceiling GETs every URL the crawl requested (sitemaps and robots.txt too) and its pages/s counts the pages among them; CPU is the child's user + system time; peak RSS the child's own (see README).")
+
+	if rs[0].ran.mandelbot {
+		if err := writeRatios(out, runs, med, name, multi); err != nil {
+			return err
+		}
+	}
+
+	fmt.Fprintln(out, "\nWhat each program asked the fake web for (counted as the requests arrived):")
+	fmt.Fprintln(out)
+	asked := mdtable.Table{
+		Header: []string{"program", "pages", "robots.txt", "sitemaps", "/private/", "other", "repeated", "pages missed", "non-200", "before robots.txt", "its own count"},
+		Right:  []bool{false, true, true, true, true, true, true, true, true, true, false},
+	}
+	tallyRow := func(what string, t tally, own string) {
+		asked.Add(what, strconv.Itoa(t.Pages), strconv.Itoa(t.Robots), strconv.Itoa(t.Sitemaps),
+			strconv.Itoa(t.Private), strconv.Itoa(t.Other), strconv.Itoa(t.Duplicates), strconv.Itoa(t.Missing),
+			strconv.Itoa(t.NonOK), strconv.Itoa(t.BeforeRobots), own)
+	}
+	for i, r := range rs {
+		if r.ran.mandelbot {
+			tallyRow(name(nameMandelbot, i), r.crawl.Tally, "pages answered "+r.crawl.CrawlerSays)
+		}
+		if !r.ran.colly {
+			continue
+		}
+		tallyRow(name(nameColly, i), r.colly.Tally, fmt.Sprintf("%d responses, %d links refused for robots.txt", r.colly.Report.Responses, r.colly.Report.RobotsBlocked))
+	}
+	if err := asked.Write(out); err != nil {
 		return err
 	}
 	for i, r := range rs {
@@ -50,36 +131,73 @@ func report(out io.Writer, rs []result) error {
 		if multi {
 			prefix = "Run " + strconv.Itoa(i+1) + ": "
 		}
-		fmt.Fprintf(out, "%sthe crawl ended with %q; the loop opened %d connections and read %.1f MB of bodies; the launcher's own peak RSS, the floor of the column, was %s MiB.\n",
-			prefix, r.crawl.StopReason, r.loop.Report.Conns, float64(r.loop.Report.Bytes)/1e6, mdtable.MiB(max(r.crawl.LauncherRSS, r.loop.LauncherRSS)))
+		fmt.Fprintf(out, "%sthe crawl ended with %q; the loop opened %d connections and read %.1f MB of bodies; the launcher's own peak RSS was %s MiB.\n",
+			prefix, r.crawl.StopReason, r.loop.Report.Conns, float64(r.loop.Report.Bytes)/1e6, mdtable.MiB(max(r.crawl.LauncherRSS, r.colly.LauncherRSS, r.loop.LauncherRSS)))
 	}
 
-	fmt.Fprintln(out, "\nWhat the crawl asked for (from the fake web's request log):")
+	fmt.Fprintln(out, "\nCPU time of this process serving the fake web while each program ran (same two cores):")
 	fmt.Fprintln(out)
-	pages := mdtable.Table{
-		Header: []string{"run", "pages", "robots.txt", "sitemaps", "/private/", "other", "repeated", "pages missed", "non-200", "pages/s", "crawler's own count"},
-		Right:  []bool{false, true, true, true, true, true, true, true, true, true, false},
-	}
+	cpu := mdtable.Table{Header: []string{"program", "fake web CPU s"}, Right: []bool{false, true}}
 	for i, r := range rs {
-		t := r.crawl.Tally
-		pages.Add(strconv.Itoa(i+1), strconv.Itoa(t.Pages), strconv.Itoa(t.Robots), strconv.Itoa(t.Sitemaps),
-			strconv.Itoa(t.Private), strconv.Itoa(t.Other), strconv.Itoa(t.Duplicates), strconv.Itoa(t.Missing),
-			strconv.Itoa(t.NonOK), rate(t.Pages, r.crawl.Wall), r.crawl.CrawlerSays)
-	}
-	if err := pages.Write(out); err != nil {
-		return err
-	}
-
-	fmt.Fprintln(out, "\nCPU time (user + system): the child, and this process serving the fake web meanwhile:")
-	fmt.Fprintln(out)
-	cpu := mdtable.Table{
-		Header: []string{"what", "child CPU s", "child CPU us/request", "fake web CPU s"},
-		Right:  []bool{false, true, true, true},
-	}
-	perReq := func(d time.Duration, n int) string { return fmt.Sprintf("%.0f", float64(d.Microseconds())/float64(n)) }
-	for i, r := range rs {
-		cpu.Add(name("mandelbot crawl", i), mdtable.Secs(r.crawl.CPU), perReq(r.crawl.CPU, r.crawl.Tally.Total()), mdtable.Secs(r.crawl.ServerCPU))
-		cpu.Add(name("net/http loop (ceiling)", i), mdtable.Secs(r.loop.CPU), perReq(r.loop.CPU, r.loop.Report.Requests), mdtable.Secs(r.loop.ServerCPU))
+		if r.ran.mandelbot {
+			cpu.Add(name(nameMandelbot, i), mdtable.Secs(r.crawl.ServerCPU))
+		}
+		if r.ran.colly {
+			cpu.Add(name(nameColly, i), mdtable.Secs(r.colly.ServerCPU))
+		}
+		if r.ran.ceiling {
+			cpu.Add(name(nameCeiling, i), mdtable.Secs(r.loop.ServerCPU))
+		}
 	}
 	return cpu.Write(out)
+}
+
+// medianFigures returns the median of each figure of one program over the runs; a program that
+// broke in any run is broken.
+func medianFigures[T any](runs []T, pick func(T) figures) figures {
+	var walls, cpus []time.Duration
+	var rss []int64
+	var f figures
+	for _, r := range runs {
+		x := pick(r)
+		f.broken = f.broken || x.broken
+		f.absent = f.absent || x.absent
+		f.pages, f.requests = x.pages, x.requests
+		walls, cpus, rss = append(walls, x.wall), append(cpus, x.cpu), append(rss, x.rss)
+	}
+	f.wall, f.cpu, f.rss = median(walls), median(cpus), median(rss)
+	return f
+}
+
+// writeRatios prints mandelbot's figures divided by each peer's, per run and of the medians.
+func writeRatios(out io.Writer, runs []triple, med triple, name func(string, int) string, multi bool) error {
+	fmt.Fprintln(out, "\nRatios (mandelbot divided by the peer; pages/s: higher is better for mandelbot, CPU and RSS: lower is):")
+	fmt.Fprintln(out)
+	ratios := mdtable.Table{
+		Header: []string{"ratio", "pages/s", "CPU us/page", "peak RSS"},
+		Right:  []bool{false, true, true, true},
+	}
+	ratio := func(what string, m, p figures) {
+		if m.absent || p.absent {
+			return
+		}
+		if m.broken || p.broken {
+			ratios.Add(what, "-", "-", "-")
+			return
+		}
+		rss := "-"
+		if m.rss > 0 && p.rss > 0 {
+			rss = fmt.Sprintf("%.2f", float64(m.rss)/float64(p.rss))
+		}
+		ratios.Add(what, fmt.Sprintf("%.2f", m.pagesPerSec()/p.pagesPerSec()), fmt.Sprintf("%.2f", m.cpuPerPage()/p.cpuPerPage()), rss)
+	}
+	for i, t := range runs {
+		ratio(name("mandelbot / Colly", i), t.m, t.c)
+		ratio(name("mandelbot / ceiling", i), t.m, t.l)
+	}
+	if multi {
+		ratio("mandelbot / Colly, medians", med.m, med.c)
+		ratio("mandelbot / ceiling, medians", med.m, med.l)
+	}
+	return ratios.Write(out)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/http"
 	"slices"
 	"testing"
 
@@ -97,24 +98,84 @@ func TestTallyKeepsFewExamples(t *testing.T) {
 	}
 }
 
-func TestRequestURLs(t *testing.T) {
-	got := requestURLs([]testweb.Request{req("g0", "/p/1?a=b", 200), req("g1", "/robots.txt", 200)})
+// The recorder keeps the URLs in arrival order when asked, as a plain client asks for them
+// again ("http://" + Host header + path: generated sites serve plain HTTP), and none otherwise.
+func TestRecorderURLs(t *testing.T) {
+	keep, drop := newRecorder(true), newRecorder(false)
+	for _, r := range []testweb.Request{req("g0", "/p/1?a=b", 200), req("g1", "/robots.txt", 200)} {
+		keep.add(r)
+		drop.add(r)
+	}
+	_, got := keep.finish(nil, 0)
 	want := []string{"http://g0.test:1234/p/1?a=b", "http://g1.test:1234/robots.txt"}
 	if !slices.Equal(got, want) {
-		t.Errorf("requestURLs = %q, want %q", got, want)
+		t.Errorf("URLs = %q, want %q", got, want)
+	}
+	if _, got := drop.finish(nil, 0); got != nil {
+		t.Errorf("URLs kept without keepURLs: %q", got)
 	}
 }
 
-// The summary `mandelbot crawl` prints (cmd/mandelbot/summary.go).
-func TestSummaryLines(t *testing.T) {
-	out := "Crawl ended: nothing left to crawl\n\n" +
-		"This run     pages answered            20100  (422.9/s over 47.5s)\n" +
-		"             robots.txt requests       100\n"
-	stop, pages := summaryLines(out)
-	if stop != finishedReason || pages != "20100 (422.9/s over 47.5s)" {
-		t.Errorf("summaryLines = %q, %q", stop, pages)
+// Rule 20 (robots-semantics.md): no URL of an origin before its robots.txt decision is known.
+// A robots.txt answered 200 or 404 settles its origin; 503 (rule 21: retry) does not.
+func TestTallyRule20(t *testing.T) {
+	log := []testweb.Request{
+		req("g0", "/", 200),            // before g0's robots.txt
+		req("g0", "/robots.txt", 200),  // settles g0
+		req("g0", "/p/1", 200),         // fine
+		req("g1", "/robots.txt", 503),  // does not settle g1
+		req("g1", "/", 200),            // before g1's decision
+		req("g1", "/robots.txt", 404),  // settles g1: no rules
+		req("g1", "/p/1", 200),         // fine
+		req("g2", "/sitemap.xml", 200), // anything counts, not only pages
 	}
-	if stop, pages := summaryLines("panic: boom\n"); stop != "" || pages != "" {
-		t.Errorf("summaryLines of no summary = %q, %q, want empty", stop, pages)
+	got := tallyRequests(log, nil, 0)
+	if got.BeforeRobots != 3 || !slices.Equal(got.BeforeRobotsSeen, []string{"g0 /", "g1 /", "g2 /sitemap.xml"}) {
+		t.Errorf("BeforeRobots = %d %q, want 3: g0 /, g1 /, g2 /sitemap.xml", got.BeforeRobots, got.BeforeRobotsSeen)
+	}
+	if got.OK() {
+		t.Error("OK() = true for a crawl that broke rule 20")
+	}
+}
+
+// The streaming rule-20 check agrees with testweb's Web.BeforeRobots, which replays the whole
+// log, on a real generated web (no robots.txt redirects), and the switchboard gives each
+// program's requests to its own recorder.
+func TestRecorderMatchesTheLog(t *testing.T) {
+	var sb switchboard
+	web, err := testweb.Start(testweb.Generate(testweb.GenOptions{Origins: 2, PagesPerOrigin: 3}), testweb.Options{OnRequest: sb.onRequest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(web.Close)
+	first, second := newRecorder(true), newRecorder(false)
+	client := &http.Client{Transport: &http.Transport{DialContext: web.DialContext}}
+	get := func(key, path string) {
+		resp, err := client.Get(web.URL(key, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	sb.start(first)
+	get("g0", "/robots.txt")
+	get("g0", "/")
+	get("g1", "/p/1") // before g1's robots.txt
+	get("g1", "/robots.txt")
+	get("g1", "/p/1") // repeated
+	sb.start(second)
+	get("g0", "/p/2")
+	sb.start(nil)
+	get("g0", "/p/1") // nobody counts it
+
+	got, urls := first.finish(web.Keys(), 3)
+	if want := len(web.BeforeRobots()); got.BeforeRobots != want || want != 1 {
+		t.Errorf("recorder: %d requests before robots.txt, the log: %d, want 1", got.BeforeRobots, want)
+	}
+	if got.Pages != 3 || got.DistinctPages() != 2 || !slices.Equal(got.RepeatedPageSeen, []string{"g1 /p/1"}) || got.Robots != 2 || got.Duplicates != 1 || got.RepeatedPages != 1 || got.Missing != 4 || len(urls) != 5 {
+		t.Errorf("first recorder: %+v and %d URLs", got, len(urls))
+	}
+	if n := second.requests(); n != 1 {
+		t.Errorf("second recorder counted %d requests, want 1", n)
 	}
 }

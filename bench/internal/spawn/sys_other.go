@@ -1,6 +1,6 @@
 //go:build !linux
 
-package main
+package spawn
 
 import (
 	"os"
@@ -16,3 +16,8 @@ func selfCPU() (time.Duration, bool) { return 0, false }
 
 // spawnAttr sets nothing here.
 func spawnAttr() *syscall.SysProcAttr { return nil }
+
+type memory struct{ rss, hwm int64 }
+
+// childMemory is not read here.
+func childMemory(int) (memory, bool) { return memory{}, false }
