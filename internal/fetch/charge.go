@@ -79,8 +79,8 @@ type charge struct {
 	// collecting, shared by a client's charges, is set while one of them
 	// forces a collection, so that waiters do not all force one at once.
 	collecting *atomic.Bool
-	mu   sync.Mutex
-	held int64
+	mu         sync.Mutex
+	held       int64
 }
 
 // take makes sure at least need bytes are held, acquiring up to full (the

@@ -210,10 +210,10 @@ func newConfig(o Options) (config, error) {
 		budget:          o.Budget,
 		bodyIdleTimeout: orDefault("BodyIdleTimeout", o.BodyIdleTimeout, DefaultBodyIdleTimeout),
 		allowPrivate:    o.AllowPrivate,
-		resolver:     o.Resolver,
-		rootCAs:      o.RootCAs,
-		now:          o.Now,
-		onExchange:   o.OnExchange,
+		resolver:        o.Resolver,
+		rootCAs:         o.RootCAs,
+		now:             o.Now,
+		onExchange:      o.OnExchange,
 	}
 	if c.userAgent == "" {
 		c.userAgent = DefaultUserAgent
