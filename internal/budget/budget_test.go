@@ -55,30 +55,76 @@ func TestAcquireGivesUpWithItsContext(t *testing.T) {
 	})
 }
 
-// A large waiter is served before smaller ones that came after it, and one that gives up lets
-// them through.
-func TestFirstComeFirstServed(t *testing.T) {
+// AcquireLeaving waiters are served in arrival order, so a large one is not starved by small
+// ones; one that gives up lets those behind it through. Acquire goes before them.
+func TestAcquireLeavingOrder(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := New(100)
 		b.Acquire(context.Background(), 60)
 		ctx, cancel := context.WithCancel(context.Background())
 		big := make(chan error, 1)
-		go func() { big <- b.Acquire(ctx, 90) }()
+		go func() { big <- b.AcquireLeaving(ctx, 50, 0) }()
 		synctest.Wait()
-		if b.TryAcquire(10) {
-			t.Fatal("TryAcquire jumped the queue ahead of a waiter")
-		}
 		small := make(chan error, 1)
-		go func() { small <- b.Acquire(context.Background(), 10) }()
+		go func() { small <- b.AcquireLeaving(context.Background(), 10, 0) }()
 		synctest.Wait()
 		if len(small) != 0 {
 			t.Fatal("a small request overtook a waiting large one")
 		}
+		if !b.TryAcquire(20) { // a holder's growth goes first
+			t.Fatal("TryAcquire refused with 20 bytes free")
+		}
 		cancel()
 		<-big
 		synctest.Wait()
-		if err := <-small; err != nil || b.Used() != 70 {
+		if err := <-small; err != nil || b.Used() != 90 {
 			t.Fatalf("small: %v, used %d; want granted once the large waiter left", err, b.Used())
+		}
+	})
+}
+
+// AcquireLeaving keeps room for the rest a holder may need: with 30 of 100 held, 50 leaving 40
+// must wait; 50 leaving 20 need not.
+func TestAcquireLeavingKeepsRoom(t *testing.T) {
+	b := New(100)
+	b.Acquire(context.Background(), 30)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := b.AcquireLeaving(ctx, 50, 40); err == nil {
+		t.Fatal("granted 50 leaving 40 with 70 free")
+	}
+	if err := b.AcquireLeaving(context.Background(), 50, 20); err != nil || b.Used() != 80 {
+		t.Fatalf("err %v, used %d", err, b.Used())
+	}
+}
+
+// issue 9: holders that take a first grant with AcquireLeaving and then grow with Acquire while
+// holding it never deadlock, however many start at once (synctest fails the test if every
+// goroutine blocks for good).
+func TestTwoStepHoldersNeverDeadlock(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := New(128)
+		var wg sync.WaitGroup
+		grow := make(chan struct{})
+		for i := range 16 {
+			wg.Go(func() {
+				first, rest := int64(6+i%5), int64(40+i%5)
+				if err := b.AcquireLeaving(context.Background(), first, rest); err != nil {
+					t.Error(err)
+					return
+				}
+				<-grow // as many first grants as admitted are held before anyone grows
+				if err := b.Acquire(context.Background(), rest); err != nil {
+					t.Error(err)
+				}
+				b.Release(first + rest)
+			})
+		}
+		synctest.Wait()
+		close(grow)
+		wg.Wait()
+		if b.Used() != 0 || b.Peak() > b.Size() {
+			t.Fatalf("used %d, peak %d", b.Used(), b.Peak())
 		}
 	})
 }

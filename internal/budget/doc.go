@@ -7,9 +7,9 @@
 // context ends. The budget therefore bounds what is charged to it, not what
 // the process allocates: code that buffers must charge what it buffers.
 //
-// Deadlock: a holder that waits for more while keeping what it holds can wait
-// for ever if every other holder does the same. Callers avoid that by taking
-// at most two steps per request (a small first grant, then everything the
-// request could still need at once) and by waiting under a context with a
-// deadline; see internal/fetch for the scheme used there.
+// Deadlock: a holder that waits for more while keeping what it holds could
+// wait for ever if every other holder did the same. [Budget.AcquireLeaving]
+// prevents that: a holder takes its first bytes leaving room for the rest it
+// may need, and takes the rest with [Budget.Acquire], which goes first. See
+// internal/fetch for the two steps of a response body.
 package budget

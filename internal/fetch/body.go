@@ -78,9 +78,9 @@ type bodyReader struct {
 // Content-Length, or -1) only sizes the first buffer. With keepRaw the raw
 // bytes are kept too.
 //
-// Every buffer but the raw copy is charged to br.charge before it is
-// allocated: the decoder's cost first, then the decoded buffer as it grows
-// (past firstGrant, everything the limits allow at once).
+// Every buffer is charged to br.charge before it is allocated: the raw copy
+// and the decoder's cost with the first buffer, then the decoded buffer as
+// it grows (past firstGrant, everything the limits allow at once).
 //
 // The error is nil when the body was read to its end or to a limit. A
 // decoder complaining after the raw limit cut its input is not an error: the
@@ -92,9 +92,10 @@ func (br bodyReader) readBody(r io.Reader, c coding, lim limits, sizeHint int64,
 	raw := &limitReader{r: r, n: lim.raw, kind: LimitRaw, first: &b.truncatedBy}
 	var rawBuf bytes.Buffer
 	var src io.Reader = raw
-	var fixed int64 // charged whatever the body's size: the decoder
+	var fixed int64 // charged whatever the body's size: the raw copy, the decoder
 	if keepRaw {
-		src = io.TeeReader(raw, &rawBuf) // charged by the caller, see Get
+		src = io.TeeReader(raw, &rawBuf)
+		fixed = lim.raw + 1 // released by Get once OnExchange returned
 	}
 	finish := func(err error) (body, error) {
 		b.rawBytes = raw.read
@@ -177,11 +178,11 @@ func (br bodyReader) grower(fixed int64, hint int, full int64) (func(size int) e
 		return func(int) error { return nil }, nil
 	}
 	first := min(full, fixed+max(int64(hint), firstGrant))
-	if err := br.charge.take(br.ctx, first, first, br.idle); err != nil {
+	if err := br.charge.first(br.ctx, first, full, br.idle); err != nil {
 		return nil, budgetError{err}
 	}
 	return func(size int) error {
-		if err := br.charge.take(br.ctx, fixed+int64(size), full, br.idle); err != nil {
+		if err := br.charge.grow(br.ctx, fixed+int64(size), full, br.idle); err != nil {
 			return budgetError{err}
 		}
 		return nil

@@ -83,29 +83,61 @@ type charge struct {
 	held       int64
 }
 
-// take makes sure at least need bytes are held, acquiring up to full (the
-// most this request can ever need) in one step once need passes what is
-// held. pauseIdle stops the body's idle timer while it waits for budget.
-func (c *charge) take(ctx context.Context, need, full int64, idle *idleTimer) error {
-	c.mu.Lock()
-	held := c.held
-	c.mu.Unlock()
+// first takes a request's first n bytes, leaving room in the budget for the
+// rest it may need (full-n), so that holders waiting to grow never deadlock
+// (see budget.Budget). It must be the charge's first acquisition.
+func (c *charge) first(ctx context.Context, n, full int64, idle *idleTimer) error {
+	if n <= 0 {
+		return nil
+	}
+	if err := c.wait(ctx, idle, func(ctx context.Context) error { return c.b.AcquireLeaving(ctx, n, full-n) }); err != nil {
+		return err
+	}
+	c.add(n)
+	return nil
+}
+
+// grow makes sure at least need bytes are held: past what is held it takes
+// everything up to full at once, so a request grows at most once.
+func (c *charge) grow(ctx context.Context, need, full int64, idle *idleTimer) error {
+	held := c.Held()
 	if need <= held {
 		return nil
 	}
 	want := max(need, full) - held
 	if !c.b.TryAcquire(want) && !c.collectAndRetry(want) {
-		idle.pause()
-		err := c.b.Acquire(ctx, want)
-		idle.resume()
-		if err != nil {
-			return fmt.Errorf("memory budget: %w", err)
+		if err := c.wait(ctx, idle, func(ctx context.Context) error { return c.b.Acquire(ctx, want) }); err != nil {
+			return err
 		}
 	}
-	c.mu.Lock()
-	c.held += want
-	c.mu.Unlock()
+	c.add(want)
 	return nil
+}
+
+// wait runs acquire with the body's idle timer paused: waiting for memory
+// is not the server stalling.
+func (c *charge) wait(ctx context.Context, idle *idleTimer, acquire func(context.Context) error) error {
+	idle.pause()
+	defer idle.resume()
+	if err := acquire(ctx); err != nil {
+		return fmt.Errorf("memory budget: %w", err)
+	}
+	return nil
+}
+
+func (c *charge) add(n int64) {
+	c.mu.Lock()
+	c.held += n
+	c.mu.Unlock()
+}
+
+// releaseSome gives back n of the bytes held (at most what is held).
+func (c *charge) releaseSome(n int64) {
+	c.mu.Lock()
+	n = min(n, c.held)
+	c.held -= n
+	c.mu.Unlock()
+	c.b.Release(n)
 }
 
 // collectAndRetry runs a garbage collection, so that Responses dropped

@@ -105,15 +105,6 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 
 	cod, codingList := parseContentEncoding(hresp.Header.Values("Content-Encoding"))
 	keepRaw := c.cfg.onExchange != nil
-	if keepRaw {
-		// The raw copy lives until OnExchange returns (Exchange: the callee
-		// copies what it keeps).
-		rawCh := c.newCharge()
-		defer rawCh.release()
-		if err := rawCh.take(x.ctx, x.lim.raw+1, x.lim.raw+1, x.idle); err != nil {
-			return nil, fmt.Errorf("fetch: %s: %w", x.target, c.withCause(x.ctx, err))
-		}
-	}
 	ch := c.newCharge()
 	br := bodyReader{ctx: x.ctx, charge: ch, idle: x.idle}
 	b, bodyErr := br.readBody(x.body, cod, x.lim, hresp.ContentLength, keepRaw)
@@ -126,8 +117,13 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 	if cod == codingUnknown {
 		resp.UnknownEncoding = codingList
 	}
-	resp.hold(ch)
 	c.exchange(x, b.raw, b.truncatedBy, bodyErr)
+	if keepRaw {
+		// The raw copy lived until OnExchange returned (Exchange: the
+		// callee copies what it keeps).
+		ch.releaseSome(x.lim.raw + 1)
+	}
+	resp.hold(ch)
 	return resp, bodyErr
 }
 
