@@ -184,7 +184,7 @@ func (h *Handler) other(w http.ResponseWriter, r *http.Request, path string) {
 		tail := `<a href="/after-the-line">after</a>`
 		bw := bufio.NewWriter(w)
 		bw.WriteString(head)
-		writeRepeat(bw, "word ", LongLineSize-len(head)-len(tail))
+		writeRepeat(bw, "<span>one long line</span> ", LongLineSize-len(head)-len(tail))
 		bw.WriteString(tail)
 		bw.Flush()
 	case PathNoLength:

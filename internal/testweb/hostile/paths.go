@@ -58,8 +58,9 @@ const (
 	// PathPrivatePrefix+n redirects to the n-th of PrivateTargets.
 	PathPrivatePrefix = "/redirect/private/"
 
-	// PathLongLine is a 10 MB HTML document on one line (LongLineSize) with
-	// a link at its end.
+	// PathLongLine is a 10 MB HTML document on one line (LongLineSize), as
+	// minified pages are: small elements without a newline, and a link at
+	// the end.
 	PathLongLine = "/long-line"
 	// PathNoLength is a 50 MB HTML body (NoLengthSize) sent chunked, without
 	// Content-Length.
