@@ -65,13 +65,11 @@ type body struct {
 }
 
 // bodyReader holds what readBody needs besides the body: the request's
-// context (budget waits end with it), its charge on the memory budget and
-// the idle timer to pause while waiting for budget. With a nil charge
-// nothing is charged (tests of the decoding alone).
+// context (budget waits end with it) and its charge on the memory budget.
+// With a nil charge nothing is charged (tests of the decoding alone).
 type bodyReader struct {
 	ctx    context.Context
 	charge *charge
-	idle   *idleTimer
 }
 
 // readBody reads r, undoes coding c and applies both limits. sizeHint (the
@@ -157,7 +155,9 @@ func (br bodyReader) readBody(r io.Reader, c coding, lim limits, sizeHint int64,
 
 // bufferPeak is the most readAll holds for a body of at most limit bytes:
 // the final buffer of limit+1 bytes and, while it is filled by a copy, the
-// half-size buffer it replaces (readAll doubles its buffer).
+// buffer of at most half that size it replaces (readAll doubles its buffer
+// and jumps to the limit from at most half of it). A first buffer sized by
+// Content-Length never grows: net/http reads no more than it announced.
 func bufferPeak(limit int64) int64 {
 	return limit + 1 + (limit+1)/2
 }
@@ -177,12 +177,15 @@ func (br bodyReader) grower(fixed int64, hint int, full int64) (func(size int) e
 	if br.charge == nil {
 		return func(int) error { return nil }, nil
 	}
-	first := min(full, fixed+max(int64(hint), firstGrant))
-	if err := br.charge.first(br.ctx, first, full, br.idle); err != nil {
+	first := min(full, fixed+firstGrant)
+	if int64(hint) > firstGrant {
+		first = full // a large body is announced: take everything at once
+	}
+	if err := br.charge.first(br.ctx, first, full); err != nil {
 		return nil, budgetError{err}
 	}
 	return func(size int) error {
-		if err := br.charge.grow(br.ctx, fixed+int64(size), full, br.idle); err != nil {
+		if err := br.charge.grow(br.ctx, fixed+int64(size), full); err != nil {
 			return budgetError{err}
 		}
 		return nil
@@ -240,6 +243,11 @@ func readAll(r io.Reader, hint int, limit int64, grow func(size int) error) ([]b
 		}
 		if len(b) == cap(b) {
 			size := min(2*cap(b), maxCap)
+			if size > maxCap/2 {
+				// Go straight to the limit from at most half of it, so
+				// the buffer and its copy never pass bufferPeak.
+				size = maxCap
+			}
 			if size <= len(b) { // r broke its limit; keep reading anyway
 				size = 2 * len(b)
 			}

@@ -86,11 +86,11 @@ type charge struct {
 // first takes a request's first n bytes, leaving room in the budget for the
 // rest it may need (full-n), so that holders waiting to grow never deadlock
 // (see budget.Budget). It must be the charge's first acquisition.
-func (c *charge) first(ctx context.Context, n, full int64, idle *idleTimer) error {
+func (c *charge) first(ctx context.Context, n, full int64) error {
 	if n <= 0 {
 		return nil
 	}
-	if err := c.wait(ctx, idle, func(ctx context.Context) error { return c.b.AcquireLeaving(ctx, n, full-n) }); err != nil {
+	if err := c.wait(ctx, func(ctx context.Context) error { return c.b.AcquireLeaving(ctx, n, full-n) }); err != nil {
 		return err
 	}
 	c.add(n)
@@ -99,14 +99,14 @@ func (c *charge) first(ctx context.Context, n, full int64, idle *idleTimer) erro
 
 // grow makes sure at least need bytes are held: past what is held it takes
 // everything up to full at once, so a request grows at most once.
-func (c *charge) grow(ctx context.Context, need, full int64, idle *idleTimer) error {
+func (c *charge) grow(ctx context.Context, need, full int64) error {
 	held := c.Held()
 	if need <= held {
 		return nil
 	}
 	want := max(need, full) - held
 	if !c.b.TryAcquire(want) && !c.collectAndRetry(want) {
-		if err := c.wait(ctx, idle, func(ctx context.Context) error { return c.b.Acquire(ctx, want) }); err != nil {
+		if err := c.wait(ctx, func(ctx context.Context) error { return c.b.Acquire(ctx, want) }); err != nil {
 			return err
 		}
 	}
@@ -114,11 +114,9 @@ func (c *charge) grow(ctx context.Context, need, full int64, idle *idleTimer) er
 	return nil
 }
 
-// wait runs acquire with the body's idle timer paused: waiting for memory
-// is not the server stalling.
-func (c *charge) wait(ctx context.Context, idle *idleTimer, acquire func(context.Context) error) error {
-	idle.pause()
-	defer idle.resume()
+// wait runs acquire. The body's idle timer is not running (it runs only
+// inside a read of the body): waiting for memory is not the server stalling.
+func (c *charge) wait(ctx context.Context, acquire func(context.Context) error) error {
 	if err := acquire(ctx); err != nil {
 		return fmt.Errorf("memory budget: %w", err)
 	}

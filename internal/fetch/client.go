@@ -106,7 +106,7 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 	cod, codingList := parseContentEncoding(hresp.Header.Values("Content-Encoding"))
 	keepRaw := c.cfg.onExchange != nil
 	ch := c.newCharge()
-	br := bodyReader{ctx: x.ctx, charge: ch, idle: x.idle}
+	br := bodyReader{ctx: x.ctx, charge: ch}
 	b, bodyErr := br.readBody(x.body, cod, x.lim, hresp.ContentLength, keepRaw)
 	if bodyErr != nil {
 		bodyErr = fmt.Errorf("fetch: %s: %w", x.target, c.withCause(x.ctx, bodyErr))

@@ -9,9 +9,9 @@ import (
 
 // idleTimer cancels a request when its body makes no progress for d: a
 // server that sent its header and then stalls (or drips nothing) is a
-// network failure, not a slow success. It is reset by every read that
-// returns bytes, and paused while the reader waits for memory budget, which
-// is not the server's fault. A nil *idleTimer does nothing.
+// network failure, not a slow success. It runs only while a read of the
+// body waits for the network (see idleReader), so neither decoding nor a
+// wait for memory budget counts. A nil *idleTimer does nothing.
 type idleTimer struct {
 	d      time.Duration
 	cancel context.CancelCauseFunc
@@ -21,9 +21,7 @@ type idleTimer struct {
 }
 
 func newIdleTimer(d time.Duration, cancel context.CancelCauseFunc) *idleTimer {
-	it := &idleTimer{d: d, cancel: cancel}
-	it.resume()
-	return it
+	return &idleTimer{d: d, cancel: cancel}
 }
 
 func (it *idleTimer) fire() { it.cancel(ErrBodyStalled) }
@@ -55,16 +53,17 @@ func (it *idleTimer) pause() {
 	}
 }
 
-// idleReader resets its timer whenever r returns bytes.
+// idleReader runs its timer only while a Read waits on r: the time a
+// decoder spends working on what arrived, or a consumer on what it was
+// given, is not the server's.
 type idleReader struct {
 	r     io.Reader
 	timer *idleTimer
 }
 
 func (ir idleReader) Read(p []byte) (int, error) {
+	ir.timer.resume()
 	n, err := ir.r.Read(p)
-	if n > 0 {
-		ir.timer.resume()
-	}
+	ir.timer.pause()
 	return n, err
 }

@@ -60,7 +60,7 @@ func (c *Client) Stream(ctx context.Context, req Request, consume func(resp *Res
 	}
 	ch := c.newCharge()
 	defer ch.release()
-	if err := ch.first(x.ctx, cost, cost, x.idle); err != nil {
+	if err := ch.first(x.ctx, cost, cost); err != nil {
 		return resp, fmt.Errorf("fetch: %s: %w", x.target, c.withCause(x.ctx, err))
 	}
 
