@@ -159,15 +159,21 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	if err == crawler.ErrNoSeeds {
 		return usageErrorf("%v: give SEED URLs", err)
 	}
+	// A signal, not the caller, ended ctx: Ctrl-C or SIGTERM (exit 130 once the crawler saved
+	// what it received). AtLimit and NothingFetched are for the crawler's stats to tell.
+	end := crawlEnd{Interrupted: ctx.Err() != nil && cmd.Context().Err() == nil}
 	counts, cerr := st.Counts(context.WithoutCancel(ctx), time.Now())
 	writeSummary(cmd.OutOrStdout(), stats, counts, f.location())
-	if err != nil {
+	if end.code() != exitOK {
+		fmt.Fprintln(cmd.OutOrStdout(), end.exitLine())
+	}
+	if err != nil && !end.Interrupted {
 		return fmt.Errorf("crawl: %w", err)
 	}
 	if cerr != nil {
 		return fmt.Errorf("crawl: %w", cerr)
 	}
-	return nil
+	return end.err()
 }
 
 func parseSiteDelays(values []string) (map[string]time.Duration, error) {

@@ -21,32 +21,6 @@ func main() {
 	os.Exit(code)
 }
 
-// Exit statuses shared by every command.
-const (
-	exitOK      = 0
-	exitFailure = 1 // the command ran and its answer is "no" (robots test: something is disallowed)
-	exitUsage   = 2 // bad flags or arguments, or input that could not be read
-)
-
-// exitError carries an exit status out of a command. A nil err means "exit quietly".
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit status %d", e.code)
-	}
-	return e.err.Error()
-}
-
-func (e *exitError) Unwrap() error { return e.err }
-
-func usageErrorf(format string, args ...any) error {
-	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
-}
-
 // run executes the command line args and returns the process exit status. It is main without
 // the process: tests call it directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -4,11 +4,13 @@ import (
 	"fmt"
 
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/trap"
 	"github.com/fractle/mandelbot/urlnorm"
 )
 
-// scope decides which discovered URLs the crawl follows: in --scope of a seed, and within
-// --max-depth. It is immutable and shared by the workers.
+// scope decides which discovered URLs the crawl follows: in --scope of a seed, within
+// --max-depth, and not rejected by a trap heuristic (issue 9; the reason names the heuristic).
+// It is immutable and shared by the workers.
 type scope struct {
 	kind     urlnorm.Scope
 	hosts    map[string]bool
@@ -35,6 +37,10 @@ func (s *scope) newURL(u *urlnorm.URL, kind store.Kind, depth, hops int) store.N
 		n.State, n.Reason = store.StateOutOfScope, fmt.Sprintf("domain %s is outside --scope domain", u.RegistrableDomain())
 	case s.maxDepth >= 0 && depth > s.maxDepth:
 		n.State, n.Reason = store.StateOutOfScope, fmt.Sprintf("depth %d is beyond --max-depth %d", depth, s.maxDepth)
+	default:
+		if v := trap.Check(u.Path(), u.Query()); v.Rejected() {
+			n.State, n.Reason = store.StateOutOfScope, v.Reason
+		}
 	}
 	return n
 }

@@ -67,8 +67,14 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 	resp, err := w.opts.Fetcher.Get(ctx, req)
 	now := w.opts.Clock.Now()
 	res = result{task: t}
+	if err != nil && resp != nil && fetch.Classify(err) != fetch.KindDecode {
+		// The status arrived but the body stalled or broke off (issue 9): a network error,
+		// retried like one and after the retries an error state, never "fetched".
+		resp.Release()
+		resp = nil
+	}
 	if err != nil && resp != nil {
-		// The status arrived but the body could not be read: the status still counts (a 503
+		// The status arrived but the body's coding is corrupt: the status still counts (a 503
 		// still pauses the origin), the body does not.
 		resp.Body, resp.Truncated = nil, false
 		msg := "body unreadable: " + err.Error()

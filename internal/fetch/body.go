@@ -3,6 +3,7 @@ package fetch
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -63,22 +64,36 @@ type body struct {
 	truncatedBy Limit  // the first limit that cut the body, if any
 }
 
+// bodyReader holds what readBody needs besides the body: the request's
+// context (budget waits end with it) and its charge on the memory budget.
+// With a nil charge nothing is charged (tests of the decoding alone).
+type bodyReader struct {
+	ctx    context.Context
+	charge *charge
+}
+
 // readBody reads r, undoes coding c and applies both limits. sizeHint (the
 // Content-Length, or -1) only sizes the first buffer. With keepRaw the raw
 // bytes are kept too.
+//
+// Every buffer is charged to br.charge before it is allocated: the raw copy
+// and the decoder's cost with the first buffer, then the decoded buffer as
+// it grows (past firstGrant, everything the limits allow at once).
 //
 // The error is nil when the body was read to its end or to a limit. A
 // decoder complaining after the raw limit cut its input is not an error: the
 // body is truncated, not corrupt. Otherwise a failure to read r is returned
 // as is, and a corrupt coding wraps ErrDecode. Even with an error, the
 // returned body holds what was read before it.
-func readBody(r io.Reader, c coding, lim limits, sizeHint int64, keepRaw bool) (body, error) {
+func (br bodyReader) readBody(r io.Reader, c coding, lim limits, sizeHint int64, keepRaw bool) (body, error) {
 	var b body
 	raw := &limitReader{r: r, n: lim.raw, kind: LimitRaw, first: &b.truncatedBy}
 	var rawBuf bytes.Buffer
 	var src io.Reader = raw
+	var fixed int64 // charged whatever the body's size: the raw copy, the decoder
 	if keepRaw {
 		src = io.TeeReader(raw, &rawBuf)
+		fixed = lim.raw + 1 // released by Get once OnExchange returned
 	}
 	finish := func(err error) (body, error) {
 		b.rawBytes = raw.read
@@ -94,19 +109,27 @@ func readBody(r io.Reader, c coding, lim limits, sizeHint int64, keepRaw bool) (
 			return b, fmt.Errorf("read body: %w", err)
 		case b.truncatedBy == LimitRaw:
 			return b, nil
+		case errors.As(err, new(budgetError)):
+			return b, err
 		}
 		return b, fmt.Errorf("decode body: %w (%v): %w", ErrDecode, c, err)
 	}
 
 	if c == codingIdentity || c == codingUnknown {
+		limit := min(lim.raw, lim.decoded)
+		hint := capHint(sizeHint, limit)
+		grow, err := br.grower(fixed, hint, fixed+bufferPeak(limit))
+		if err != nil {
+			return finish(err)
+		}
 		out := &limitReader{r: src, n: lim.decoded, kind: LimitDecoded, first: &b.truncatedBy}
-		var err error
-		b.decoded, err = readAll(out, capHint(sizeHint, min(lim.raw, lim.decoded)), lim.decoded)
+		b.decoded, err = readAll(out, hint, lim.decoded, grow)
 		return finish(err)
 	}
 
-	br := bufio.NewReader(src)
-	if _, err := br.Peek(1); err != nil {
+	bsrc := bufio.NewReader(src)
+	first, err := bsrc.Peek(1)
+	if err != nil {
 		// An empty body (HEAD-like answers, 204, 304) has nothing to
 		// decode, whatever Content-Encoding says.
 		if errors.Is(err, io.EOF) {
@@ -114,14 +137,59 @@ func readBody(r io.Reader, c coding, lim limits, sizeHint int64, keepRaw bool) (
 		}
 		return finish(err)
 	}
-	dec, err := newDecoder(c, br)
+	fixed += decoderCost(c, first[0])
+	hint := capHint(-1, lim.decoded)
+	grow, err := br.grower(fixed, hint, fixed+bufferPeak(lim.decoded))
+	if err != nil {
+		return finish(err)
+	}
+	dec, err := newDecoder(c, bsrc)
 	if err != nil {
 		return finish(err)
 	}
 	defer dec.Close()
 	out := &limitReader{r: dec, n: lim.decoded, kind: LimitDecoded, first: &b.truncatedBy}
-	b.decoded, err = readAll(out, capHint(-1, lim.decoded), lim.decoded)
+	b.decoded, err = readAll(out, hint, lim.decoded, grow)
 	return finish(err)
+}
+
+// bufferPeak is the most readAll holds for a body of at most limit bytes:
+// the final buffer of limit+1 bytes and, while it is filled by a copy, the
+// buffer of at most half that size it replaces (readAll doubles its buffer
+// and jumps to the limit from at most half of it). A first buffer sized by
+// Content-Length never grows: net/http reads no more than it announced.
+func bufferPeak(limit int64) int64 {
+	return limit + 1 + (limit+1)/2
+}
+
+// budgetError marks a failure to get memory budget (the request's context
+// ended while it waited), so it is not taken for a corrupt coding.
+type budgetError struct{ err error }
+
+func (e budgetError) Error() string { return e.err.Error() }
+func (e budgetError) Unwrap() error { return e.err }
+
+// grower charges the first buffer (fixed plus hint bytes, at most full) and
+// returns the function readAll calls before growing the buffer to size
+// bytes: it charges fixed+size, and past the first grant everything up to
+// full at once.
+func (br bodyReader) grower(fixed int64, hint int, full int64) (func(size int) error, error) {
+	if br.charge == nil {
+		return func(int) error { return nil }, nil
+	}
+	first := min(full, fixed+firstGrant)
+	if int64(hint) > firstGrant {
+		first = full // a large body is announced: take everything at once
+	}
+	if err := br.charge.first(br.ctx, first, full); err != nil {
+		return nil, budgetError{err}
+	}
+	return func(size int) error {
+		if err := br.charge.grow(br.ctx, fixed+int64(size), full); err != nil {
+			return budgetError{err}
+		}
+		return nil
+	}, nil
 }
 
 // capHint is the first buffer size for a body of expected size n (-1 when
@@ -154,8 +222,15 @@ func readSome(r io.Reader, p []byte) (int, error) {
 // past limit+1 bytes: r (a limitReader) passes at most limit bytes, and the
 // one spare byte lets it report EOF without another growth. Doubling past
 // the limit would make a body at the limit cost twice its size.
-func readAll(r io.Reader, hint int, limit int64) ([]byte, error) {
+//
+// grow is called before each allocation with the bytes live once it is made
+// (the new buffer, plus the old one while it is copied); its error ends the
+// read. At most bufferPeak(limit) bytes are asked for.
+func readAll(r io.Reader, hint int, limit int64, grow func(size int) error) ([]byte, error) {
 	maxCap := int(limit) + 1
+	if err := grow(min(hint, maxCap)); err != nil {
+		return nil, err
+	}
 	b := make([]byte, 0, min(hint, maxCap))
 	for {
 		n, err := readSome(r, b[len(b):cap(b)])
@@ -168,8 +243,16 @@ func readAll(r io.Reader, hint int, limit int64) ([]byte, error) {
 		}
 		if len(b) == cap(b) {
 			size := min(2*cap(b), maxCap)
+			if size > maxCap/2 {
+				// Go straight to the limit from at most half of it, so
+				// the buffer and its copy never pass bufferPeak.
+				size = maxCap
+			}
 			if size <= len(b) { // r broke its limit; keep reading anyway
 				size = 2 * len(b)
+			}
+			if err := grow(size + cap(b)); err != nil { // both live while copying
+				return b, err
 			}
 			nb := make([]byte, len(b), size)
 			copy(nb, b)

@@ -1,8 +1,12 @@
 package fetch
 
 import (
-	"github.com/fractle/mandelbot/urlnorm"
+	"io"
 	"strings"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/budget"
+	"github.com/fractle/mandelbot/urlnorm"
 
 	"cmp"
 	"context"
@@ -13,6 +17,7 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"sync"
+	"sync/atomic"
 )
 
 // Client fetches URLs. It is safe for concurrent use; create one per crawl
@@ -20,6 +25,8 @@ import (
 // not usable.
 type Client struct {
 	cfg       config
+	budget    *budget.Budget
+	gc        atomic.Bool // see charge.collecting
 	transport *http.Transport
 	http      *http.Client
 }
@@ -55,6 +62,7 @@ func New(opts Options) (*Client, error) {
 	}
 	return &Client{
 		cfg:       cfg,
+		budget:    cfg.budget,
 		transport: t,
 		http: &http.Client{
 			Transport: t,
@@ -79,8 +87,88 @@ func (c *Client) Close() {
 // timeout fired first. When the header arrived but reading or decoding the
 // body failed, Get returns the Response (status, header, the body read so
 // far) together with the error, so that a 503 is seen even if its body is
-// corrupt. Errors wrap the package's sentinels; see Classify.
+// corrupt. A body that stalls ([ErrBodyStalled]) or breaks off mid-way is
+// such an error: a body is complete only when err is nil. Errors wrap the
+// package's sentinels; see Classify.
+//
+// The body is charged to the client's memory budget while it is read and
+// until the caller calls [Response.Release]: the caller owns the Response
+// and must release it once it no longer needs Body. Get waits for budget
+// when the budget is spent, within the total timeout.
 func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
+	x, err := c.start(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer x.end()
+	hresp := x.hresp
+
+	cod, codingList := parseContentEncoding(hresp.Header.Values("Content-Encoding"))
+	keepRaw := c.cfg.onExchange != nil
+	ch := c.newCharge()
+	br := bodyReader{ctx: x.ctx, charge: ch}
+	b, bodyErr := br.readBody(x.body, cod, x.lim, hresp.ContentLength, keepRaw)
+	if bodyErr != nil {
+		bodyErr = fmt.Errorf("fetch: %s: %w", x.target, c.withCause(x.ctx, bodyErr))
+	}
+	resp := x.response(c.cfg.now())
+	resp.Body = b.decoded
+	resp.Truncated, resp.TruncatedBy, resp.RawBytes = b.truncatedBy != LimitNone, b.truncatedBy, b.rawBytes
+	if cod == codingUnknown {
+		resp.UnknownEncoding = codingList
+	}
+	c.exchange(x, b.raw, b.truncatedBy, bodyErr)
+	if keepRaw {
+		// The raw copy lived until OnExchange returned (Exchange: the
+		// callee copies what it keeps).
+		ch.releaseSome(x.lim.raw + 1)
+	}
+	resp.hold(ch)
+	return resp, bodyErr
+}
+
+func (c *Client) newCharge() *charge { return &charge{b: c.budget, collecting: &c.gc} }
+
+// exchange reports one exchange to Options.OnExchange, if set.
+func (c *Client) exchange(x *inflight, raw []byte, cut Limit, err error) {
+	if c.cfg.onExchange == nil {
+		return
+	}
+	c.cfg.onExchange(Exchange{
+		Started:        x.started,
+		RemoteAddr:     x.trace.remoteAddr(),
+		Method:         x.hreq.Method,
+		URL:            x.target,
+		Host:           cmp.Or(x.hreq.Host, x.hreq.URL.Host),
+		RequestHeader:  x.hreq.Header,
+		Proto:          x.hresp.Proto,
+		StatusCode:     x.hresp.StatusCode,
+		Status:         x.hresp.Status,
+		ResponseHeader: x.hresp.Header,
+		RawBody:        raw,
+		TruncatedBy:    cut,
+		Err:            err,
+	})
+}
+
+// inflight is one request whose response header has arrived and whose body
+// is still to be read.
+type inflight struct {
+	ctx     context.Context // ends at the total timeout, a stall or the caller's end
+	cancel  context.CancelCauseFunc
+	stop    context.CancelFunc
+	trace   *connTrace
+	hreq    *http.Request
+	hresp   *http.Response
+	body    io.Reader // hresp.Body, watched by idle
+	idle    *idleTimer
+	target  string
+	lim     limits
+	started time.Time
+}
+
+// start sends the request and waits for the response header.
+func (c *Client) start(ctx context.Context, req Request) (*inflight, error) {
 	target, err := parseTarget(req.URL)
 	if err != nil {
 		return nil, err
@@ -89,13 +177,14 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, c.cfg.totalTimeout, ErrTotalTimeout)
-	defer cancel()
-	var trace connTrace
-	ctx = httptrace.WithClientTrace(ctx, trace.hooks())
+	ctx, stop := context.WithTimeoutCause(ctx, c.cfg.totalTimeout, ErrTotalTimeout)
+	ctx, cancel := context.WithCancelCause(ctx)
+	x := &inflight{ctx: ctx, cancel: cancel, stop: stop, trace: &connTrace{}, target: target, lim: lim}
+	ctx = httptrace.WithClientTrace(ctx, x.trace.hooks())
 
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 	if err != nil {
+		x.end()
 		return nil, fmt.Errorf("fetch: %w: %w", ErrInvalidURL, err)
 	}
 	raw, _, _ := strings.Cut(req.URL, "#")
@@ -111,56 +200,45 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 	}
 	hreq.Header.Set("User-Agent", c.cfg.userAgent)
 	hreq.Header.Set("Accept-Encoding", AcceptEncoding)
+	x.hreq = hreq
 
-	started := c.cfg.now()
+	x.started = c.cfg.now()
 	hresp, err := c.http.Do(hreq)
 	if err != nil {
-		return nil, c.requestError(ctx, &trace, err)
+		err = c.requestError(x.ctx, x.trace, err)
+		x.end()
+		return nil, err
 	}
-	defer hresp.Body.Close()
+	x.hresp = hresp
+	x.idle = newIdleTimer(c.cfg.bodyIdleTimeout, cancel)
+	x.body = idleReader{r: hresp.Body, timer: x.idle}
+	return x, nil
+}
 
-	cod, codingList := parseContentEncoding(hresp.Header.Values("Content-Encoding"))
-	keepRaw := c.cfg.onExchange != nil
-	b, bodyErr := readBody(hresp.Body, cod, lim, hresp.ContentLength, keepRaw)
-	if bodyErr != nil {
-		bodyErr = fmt.Errorf("fetch: %s: %w", target, c.withTimeoutCause(ctx, bodyErr))
+// end stops the idle timer, closes the body and releases the contexts.
+func (x *inflight) end() {
+	x.idle.pause()
+	if x.hresp != nil {
+		x.hresp.Body.Close()
 	}
-	resp := &Response{
-		URL:         target,
-		Status:      hresp.StatusCode,
-		Proto:       hresp.Proto,
-		Header:      hresp.Header,
-		Body:        b.decoded,
-		Truncated:   b.truncatedBy != LimitNone,
-		TruncatedBy: b.truncatedBy,
-		RawBytes:    b.rawBytes,
-		ContentType: mediaType(hresp.Header.Get("Content-Type")),
-		Location:    resolveLocation(target, hresp.Header.Get("Location")),
-		RemoteAddr:  trace.remoteAddr(),
-		Started:     started,
-		Duration:    c.cfg.now().Sub(started),
+	x.cancel(nil)
+	x.stop()
+}
+
+// response is the Response for x without its body fields.
+func (x *inflight) response(now time.Time) *Response {
+	h := x.hresp
+	return &Response{
+		URL:         x.target,
+		Status:      h.StatusCode,
+		Proto:       h.Proto,
+		Header:      h.Header,
+		ContentType: mediaType(h.Header.Get("Content-Type")),
+		Location:    resolveLocation(x.target, h.Header.Get("Location")),
+		RemoteAddr:  x.trace.remoteAddr(),
+		Started:     x.started,
+		Duration:    now.Sub(x.started),
 	}
-	if cod == codingUnknown {
-		resp.UnknownEncoding = codingList
-	}
-	if c.cfg.onExchange != nil {
-		c.cfg.onExchange(Exchange{
-			Started:        started,
-			RemoteAddr:     resp.RemoteAddr,
-			Method:         hreq.Method,
-			URL:            target,
-			Host:           cmp.Or(hreq.Host, hreq.URL.Host),
-			RequestHeader:  hreq.Header,
-			Proto:          hresp.Proto,
-			StatusCode:     hresp.StatusCode,
-			Status:         hresp.Status,
-			ResponseHeader: hresp.Header,
-			RawBody:        b.raw,
-			TruncatedBy:    b.truncatedBy,
-			Err:            bodyErr,
-		})
-	}
-	return resp, bodyErr
 }
 
 // parseTarget checks that raw is an absolute http(s) URL with a host and
@@ -183,17 +261,23 @@ func parseTarget(raw string) (string, error) {
 // requestError wraps an error from http.Client.Do, adding ErrTotalTimeout
 // or ErrTLS when the trace shows that is what happened.
 func (c *Client) requestError(ctx context.Context, trace *connTrace, err error) error {
-	err = c.withTimeoutCause(ctx, err)
+	err = c.withCause(ctx, err)
 	if tlsErr := trace.handshakeErr(); tlsErr != nil && errors.Is(err, tlsErr) {
 		return fmt.Errorf("fetch: %w: %w", ErrTLS, err)
 	}
 	return fmt.Errorf("fetch: %w", err)
 }
 
-// withTimeoutCause makes sure err wraps ErrTotalTimeout, and names the
-// timeout, when the total timeout is what ended ctx (net/http reports the
+// withCause makes sure err wraps ErrTotalTimeout or ErrBodyStalled, and
+// names the timeout, when that is what ended ctx (net/http reports the
 // context's cause on most paths, not all).
-func (c *Client) withTimeoutCause(ctx context.Context, err error) error {
+func (c *Client) withCause(ctx context.Context, err error) error {
+	if context.Cause(ctx) == ErrBodyStalled {
+		if errors.Is(err, ErrBodyStalled) {
+			return err
+		}
+		return fmt.Errorf("%w (nothing for %v): %w", ErrBodyStalled, c.cfg.bodyIdleTimeout, err)
+	}
 	if context.Cause(ctx) != ErrTotalTimeout {
 		return err
 	}

@@ -240,7 +240,7 @@ func (stuckReader) Read([]byte) (int, error) { return 0, nil }
 // A reader that makes no progress ends the read with io.ErrNoProgress
 // instead of spinning until the total timeout.
 func TestReadBodyNoProgress(t *testing.T) {
-	_, err := readBody(stuckReader{}, codingIdentity, limits{raw: 10, decoded: 10}, -1, false)
+	_, err := bodyReader{}.readBody(stuckReader{}, codingIdentity, limits{raw: 10, decoded: 10}, -1, false)
 	if !errors.Is(err, io.ErrNoProgress) || errors.Is(err, ErrDecode) {
 		t.Errorf("err = %v, want io.ErrNoProgress and not ErrDecode", err)
 	}

@@ -21,6 +21,14 @@
 //     ([Options.AllowPrivate], [Options.Resolve]), checking the address
 //     actually dialled so DNS rebinding cannot get around it.
 //
+// Memory has one bound (issue 9): every body Get buffers, with its decoder's
+// window, is charged to a byte budget ([Options.Budget], by default
+// [DefaultMaxBufferedBytes] per client) until the caller calls
+// [Response.Release]; a request that would exceed it waits. [Client.Stream]
+// hands a body to a consumer (sitemap.Parse) as it arrives, charging only
+// its buffers. A body that stalls ([Options.BodyIdleTimeout]) or breaks off
+// after the header is an error, never a short success.
+//
 // A non-2xx status is a result, not an error. Errors can be sorted into the
 // kinds the robots.txt status rules need with [Classify].
 package fetch

@@ -43,3 +43,9 @@ func (e timeoutError) Error() string   { return string(e) }
 func (e timeoutError) Timeout() bool   { return true }
 func (e timeoutError) Temporary() bool { return true }
 func (e timeoutError) Unwrap() error   { return context.DeadlineExceeded }
+
+// ErrBodyStalled means the body made no progress for [Options.BodyIdleTimeout]
+// after the header arrived: the server stalled mid-body. It is a timeout
+// ([Classify] reports KindTimeout): a network failure to retry, never a
+// complete body.
+var ErrBodyStalled error = timeoutError("body stalled")

@@ -20,7 +20,7 @@ func FuzzReadBody(f *testing.F) {
 	f.Fuzz(func(t *testing.T, c uint8, data []byte, rawLimit, decodedLimit uint16) {
 		cod := coding(c % uint8(codingUnknown+1))
 		lim := limits{raw: int64(rawLimit) + 1, decoded: int64(decodedLimit) + 1}
-		b, err := readBody(bytes.NewReader(data), cod, lim, -1, true)
+		b, err := bodyReader{}.readBody(bytes.NewReader(data), cod, lim, -1, true)
 		if err != nil && !errors.Is(err, ErrDecode) {
 			t.Fatalf("%v: error %v does not wrap ErrDecode", cod, err)
 		}

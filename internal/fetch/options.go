@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/net/http/httpguts"
+
+	"github.com/fractle/mandelbot/internal/budget"
 )
 
 // Defaults used where a field of [Options] is zero.
@@ -40,6 +42,16 @@ const (
 	// DefaultMaxDecodedBytes caps the body after content decoding; it is the
 	// bound on what a decompression bomb can make us hold.
 	DefaultMaxDecodedBytes = 32 << 20
+
+	// DefaultMaxBufferedBytes is the memory budget of a client that is given
+	// none: what all its responses in flight or not yet released may hold
+	// (bodies, raw copies, decoder windows) together. With the process's
+	// other memory and the garbage collector's headroom it keeps a crawl
+	// under 256 MiB (issue 9).
+	DefaultMaxBufferedBytes = 128 << 20
+	// DefaultBodyIdleTimeout is how long a body may send nothing before the
+	// request fails with ErrBodyStalled.
+	DefaultBodyIdleTimeout = 20 * time.Second
 )
 
 // Options configures a [Client]. The zero value is valid and means every
@@ -85,6 +97,26 @@ type Options struct {
 	// (default DefaultMaxDecodedBytes). Request.MaxDecodedBytes overrides it.
 	MaxDecodedBytes int64
 
+	// Budget is the memory budget every body this client buffers is charged
+	// to, shared with whatever else the process charges to it. Nil means a
+	// budget of its own of MaxBufferedBytes.
+	//
+	// A request charges up to 1 MiB (firstGrant) plus its decoder's window
+	// first; a body that grows past that takes everything its limits allow
+	// at once (the limit and a half, for the buffer copy, plus the decoder),
+	// so requests never deadlock each other as long as the budget holds one
+	// such largest request plus 1 MiB per other request in flight. New
+	// rejects limits whose largest request exceeds the budget.
+	Budget *budget.Budget
+	// MaxBufferedBytes is the size of the budget New creates when Budget is
+	// nil (default DefaultMaxBufferedBytes).
+	MaxBufferedBytes int64
+	// BodyIdleTimeout is how long the body may send nothing, after the
+	// header, before Get fails with ErrBodyStalled
+	// (default DefaultBodyIdleTimeout). TotalTimeout still bounds a body
+	// that drips.
+	BodyIdleTimeout time.Duration
+
 	// Resolve pins host names to addresses like curl's --resolve: the key is
 	// "host:port" (as in the URL; an IPv6 host in brackets), the value an IP
 	// address, and the port stays the same. A pinned address is dialled even
@@ -125,6 +157,8 @@ type config struct {
 	maxIdleConnsPerHost   int
 	maxHeaderBytes        int64
 	limits                limits
+	budget                *budget.Budget
+	bodyIdleTimeout       time.Duration
 	resolve               map[string]string
 	allowPrivate          bool
 	resolver              *net.Resolver
@@ -173,11 +207,13 @@ func newConfig(o Options) (config, error) {
 			raw:     sizeOrDefault("MaxRawBytes", o.MaxRawBytes, DefaultMaxRawBytes),
 			decoded: sizeOrDefault("MaxDecodedBytes", o.MaxDecodedBytes, DefaultMaxDecodedBytes),
 		},
-		allowPrivate: o.AllowPrivate,
-		resolver:     o.Resolver,
-		rootCAs:      o.RootCAs,
-		now:          o.Now,
-		onExchange:   o.OnExchange,
+		budget:          o.Budget,
+		bodyIdleTimeout: orDefault("BodyIdleTimeout", o.BodyIdleTimeout, DefaultBodyIdleTimeout),
+		allowPrivate:    o.AllowPrivate,
+		resolver:        o.Resolver,
+		rootCAs:         o.RootCAs,
+		now:             o.Now,
+		onExchange:      o.OnExchange,
 	}
 	if c.userAgent == "" {
 		c.userAgent = DefaultUserAgent
@@ -188,6 +224,12 @@ func newConfig(o Options) (config, error) {
 	if c.now == nil {
 		c.now = time.Now
 	}
+	if c.budget == nil {
+		c.budget = budget.New(sizeOrDefault("MaxBufferedBytes", o.MaxBufferedBytes, DefaultMaxBufferedBytes))
+	}
+	if need := largestCharge(c.limits, o.OnExchange != nil); need > c.budget.Size() {
+		errs = append(errs, fmt.Errorf("the memory budget (%d bytes) is smaller than one request at the body limits (%d bytes)", c.budget.Size(), need))
+	}
 	resolve, err := normalizeResolve(o.Resolve)
 	if err != nil {
 		errs = append(errs, err)
@@ -197,6 +239,17 @@ func newConfig(o Options) (config, error) {
 		return config{}, fmt.Errorf("fetch: options: %w", err)
 	}
 	return c, nil
+}
+
+// largestCharge is the most one Get can charge under lim: the decoded
+// buffer at its peak, the largest decoder window and, with keepRaw, the raw
+// copy.
+func largestCharge(lim limits, keepRaw bool) int64 {
+	n := bufferPeak(lim.decoded) + brotliMaxWindow + brotliOverhead
+	if keepRaw {
+		n += lim.raw + 1
+	}
+	return n
 }
 
 // limitsFor returns the limits for one request: the client's, overridden

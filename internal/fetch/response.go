@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"net/http"
+	"runtime"
 	"strings"
 	"time"
 
@@ -37,6 +38,13 @@ func (l Limit) String() string {
 // Response is what the server answered to one GET. Whatever the status, it
 // is a result: 3xx, 4xx and 5xx are not errors. The caller owns the
 // Response and everything it holds.
+//
+// Memory: a Response from Get holds a charge on the client's memory budget
+// for its Body until Release. The caller calls Release once, when it no
+// longer reads Body (or anything sliced from it): typically
+// `defer resp.Release()` right after Get. A Response that is dropped
+// without Release gives its charge back when the garbage collector frees
+// it, which may be much later: until then other requests may wait.
 type Response struct {
 	// URL is the URL requested, without its fragment.
 	URL string
@@ -80,6 +88,30 @@ type Response struct {
 	Started time.Time
 	// Duration is how long Get took, by Options.Now, body included.
 	Duration time.Duration
+
+	charge *charge // nil: nothing held
+}
+
+// Release gives the memory charged for the body back to the budget and sets
+// Body to nil. The caller must not use the old Body afterwards. Release is
+// safe to call more than once and on a nil Response; it must not be called
+// concurrently with reads of Body.
+func (r *Response) Release() {
+	if r == nil || r.charge == nil {
+		return
+	}
+	r.charge.release()
+	r.charge, r.Body = nil, nil
+}
+
+// hold attaches ch to r, with a cleanup that releases it should the caller
+// drop r without Release.
+func (r *Response) hold(ch *charge) {
+	if ch.Held() == 0 {
+		return
+	}
+	r.charge = ch
+	runtime.AddCleanup(r, func(ch *charge) { ch.release() }, ch)
 }
 
 // mediaType returns the media type of a Content-Type value, lower-cased

@@ -57,6 +57,10 @@ type Decision struct {
 	Err error
 	// FetchedAt is the caller's clock when the fetch started.
 	FetchedAt time.Time
+	// DoneAt is the caller's clock when the fetch ended: the answer that
+	// counted was read, or the attempt failed. A retry is timed from it, so
+	// a server that stalled for a minute is not asked again at once.
+	DoneAt time.Time
 	// MaxAge is the Cache-Control max-age of the answer, or -1 when it gave none.
 	MaxAge time.Duration
 	// RetryAfter is the delay a 429 or 503 answer asked for in Retry-After, or 0.

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -43,16 +44,24 @@ var ErrRedirectWithoutLocation = errors.New("redirect without a usable Location"
 // KindUnreachable with Err set, because to the crawler an unreadable robots.txt is a result
 // ("crawl none of it, try later"), not a reason to stop. Redirects are followed to any origin;
 // the final answer counts as the robots.txt of the origin of robotsURL.
-func Fetch(ctx context.Context, g Getter, robotsURL string, opts FetchOptions) Decision {
+func Fetch(ctx context.Context, g Getter, robotsURL string, opts FetchOptions) (d Decision) {
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now
 	}
-	d := Decision{URL: robotsURL, Final: robotsURL, FetchedAt: now(), MaxAge: -1}
+	d = Decision{URL: robotsURL, Final: robotsURL, FetchedAt: now(), MaxAge: -1}
+	defer func() { d.DoneAt = now() }() // the named result: every return sets it
 	limit := max(opts.MaxBytes, robotstxt.DefaultMaxBytes)
 	header := opts.Header
 	for hop := 0; ; hop++ {
 		resp, err := g.Get(ctx, fetch.Request{URL: d.Final, Header: header, MaxDecodedBytes: int64(limit) + 1})
+		// The body is kept (Decision.Body) as an exact-size copy, so the
+		// response's buffer and its memory budget go back at once.
+		var body []byte
+		if resp != nil {
+			body = bytes.Clone(resp.Body)
+			resp.Release()
+		}
 		header = nil // validators belong to the first URL only
 		if err != nil && resp != nil && resp.Status >= 400 && resp.Status < 500 && resp.Status != http.StatusTooManyRequests {
 			err = nil // a 4xx means "no robots.txt" whatever its body holds
@@ -66,8 +75,8 @@ func Fetch(ctx context.Context, g Getter, robotsURL string, opts FetchOptions) D
 		case resp.Status >= 200 && resp.Status < 300:
 			d.Kind = KindRules
 			d.Truncated = resp.Truncated
-			d.Body = resp.Body
-			d.Robots = robotstxt.Parse(resp.Body, robotstxt.MaxBytes(opts.MaxBytes))
+			d.Body = body
+			d.Robots = robotstxt.Parse(body, robotstxt.MaxBytes(opts.MaxBytes))
 			d.readCacheHeaders(resp.Header)
 			return d
 		case resp.Status == http.StatusNotModified && hop == 0 && len(opts.Header) > 0:

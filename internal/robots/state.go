@@ -207,7 +207,13 @@ func (s *State) unreachable(d Decision, p Policy) {
 	if d.RetryAfter > retry {
 		retry = min(d.RetryAfter, p.or(p.RetryMax, DefaultRetryMax))
 	}
-	s.rec.RetryAt = now.Add(retry)
+	// The retry is timed from the end of the failed attempt (issue 9): a robots.txt that
+	// stalled for the whole timeout is not asked again the moment it gave up.
+	end := d.DoneAt
+	if end.Before(now) {
+		end = now // a Decision made without DoneAt
+	}
+	s.rec.RetryAt = end.Add(retry)
 	if s.rec.GoodBody {
 		s.rec.Reason = fmt.Sprintf("%s; using the copy fetched %s until it can be read again", d.Reason(), s.rec.FetchedAt.Format(time.RFC3339))
 	} else {

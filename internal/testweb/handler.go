@@ -24,6 +24,7 @@ type response struct {
 	header http.Header
 	body   []byte
 	action Action
+	raw    http.Handler // answers instead of the fields above
 }
 
 func (w *Web) handler(s *site) http.Handler {
@@ -49,7 +50,7 @@ func (w *Web) handler(s *site) http.Handler {
 			At:     now,
 			Action: resp.action,
 		}
-		if resp.action == Serve || resp.action == Stall {
+		if resp.raw == nil && (resp.action == Serve || resp.action == Stall) {
 			entry.Status = resp.status
 			entry.Location = resp.header.Get("Location")
 			entry.RetryAfter = resp.header.Get("Retry-After")
@@ -127,6 +128,9 @@ func (w *Web) decide(s *site, target string, r *http.Request, now time.Time) *re
 	h := make(http.Header)
 	h.Set("Date", now.UTC().Format(http.TimeFormat))
 	p, found, st, generated := w.lookup(s, target)
+	if !found && s.raw != nil {
+		return &response{raw: s.raw}
+	}
 	if !found {
 		return textAnswer(h, http.StatusNotFound, "")
 	}
@@ -308,6 +312,10 @@ func trimASCII(s string) string {
 
 // answer writes the decided response, or does the step's Action to the connection.
 func (w *Web) answer(rw http.ResponseWriter, r *http.Request, resp *response) {
+	if resp.raw != nil {
+		resp.raw.ServeHTTP(rw, r.WithContext(w.untilClose(r.Context())))
+		return
+	}
 	switch resp.action {
 	case Reset:
 		abortConn(rw, r, true)
@@ -336,6 +344,20 @@ func (w *Web) answer(rw http.ResponseWriter, r *http.Request, resp *response) {
 	}
 	rw.WriteHeader(resp.status)
 	rw.Write(body) // a client that went away is not the web's error
+}
+
+// untilClose returns ctx, also ended when the web closes, so a Raw handler
+// that waits on its request's context is released by Close.
+func (w *Web) untilClose(ctx context.Context) context.Context {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-w.done:
+		case <-ctx.Done():
+		}
+		cancel()
+	}()
+	return ctx
 }
 
 // hang blocks until the client gives up or the web closes.

@@ -44,6 +44,14 @@ type Site struct {
 	// and must be deterministic: the same path must always give the same page.
 	Fallback func(pathAndQuery string) (Page, bool)
 
+	// Raw, when non-nil, answers every request that no page of Pages (or of
+	// [Web.Set]) matches, instead of Fallback and 404, after the request is
+	// logged (with Status 0: the web does not know what Raw answers). It is
+	// for answers a Page cannot describe: bodies streamed without end,
+	// decompression bombs, bogus status lines (see package hostile). It is
+	// called concurrently.
+	Raw http.Handler
+
 	// Refused makes the origin refuse connections: Start reserves a port for the site
 	// and releases it at once, so nothing listens there (rule 21, "network errors").
 	// Another process could in principle take the port later; on Linux ephemeral ports

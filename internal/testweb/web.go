@@ -70,6 +70,7 @@ type site struct {
 	port     int
 	origin   string // "http://a.test:41234"
 	fallback func(string) (Page, bool)
+	raw      http.Handler
 
 	pages  map[string]*pageState // guarded by Web.mu
 	fbHits map[string]int        // script positions of Fallback pages; guarded by Web.mu
@@ -118,7 +119,7 @@ func Start(sites []Site, opts Options) (*Web, error) {
 		if !validHost(host) {
 			return nil, fmt.Errorf("testweb: start: site %q: invalid host %q", s.Key, host)
 		}
-		rs := &site{key: s.Key, host: host, tls: s.TLS, fallback: s.Fallback}
+		rs := &site{key: s.Key, host: host, tls: s.TLS, fallback: s.Fallback, raw: s.Raw}
 		w.sites = append(w.sites, rs)
 		w.byKey[s.Key] = rs
 	}
