@@ -28,8 +28,6 @@ const (
 	MaxSitemapBytes = 50 << 20
 	// DefaultLeaseTTL is how long a lease on an origin lasts without renewal.
 	DefaultLeaseTTL = 5 * time.Minute
-	// writeBatchMax bounds how many outcomes one store transaction groups.
-	writeBatchMax = 256
 )
 
 // Fetcher performs one GET without following redirects; *fetch.Client implements it.

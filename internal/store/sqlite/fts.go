@@ -7,8 +7,6 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/fractle/mandelbot/internal/store"
 )
 
 // indexSchema (version 2) is the search index: fts holds the searchable text of each entry
@@ -42,15 +40,6 @@ type entry struct {
 	inlinks                   int
 }
 
-// insertMeta writes the entry's docs row.
-func (e entry) insertMeta(ctx context.Context, tx writeTx) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks)
-		VALUES (?, ?, ?, ?, ?)`, e.id, boolInt(e.linkOnly), boolInt(e.nosnippet), unix(e.unavailableAfter), e.inlinks); err != nil {
-		return fmt.Errorf("index: entry %d: %w", e.id, err)
-	}
-	return nil
-}
-
 // insertText writes the entry's FTS5 row; see writeFTS for when.
 func (e entry) insertText(ctx context.Context, tx writeTx) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO fts (rowid, title, anchors, body, urlwords) VALUES (?, ?, ?, ?, ?)`,
@@ -58,36 +47,6 @@ func (e entry) insertText(ctx context.Context, tx writeTx) error {
 		return fmt.Errorf("index: entry %d: %w", e.id, err)
 	}
 	return nil
-}
-
-// anchorsOf returns the distinct anchor texts of links to id (most used first, at most
-// MaxAnchorsPerURL) and how many pages link to it.
-func anchorsOf(ctx context.Context, tx writeTx, id int64) (string, int, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT anchor FROM links WHERE to_id = ? AND anchor != ''
-		GROUP BY anchor ORDER BY COUNT(*) DESC, anchor LIMIT ?`, id, store.MaxAnchorsPerURL)
-	if err != nil {
-		return "", 0, fmt.Errorf("index: anchors of %d: %w", id, err)
-	}
-	defer rows.Close()
-	var b strings.Builder
-	for rows.Next() {
-		var a string
-		if err := rows.Scan(&a); err != nil {
-			return "", 0, fmt.Errorf("index: anchors of %d: %w", id, err)
-		}
-		if b.Len() > 0 {
-			b.WriteString(" \u2022 ")
-		}
-		b.WriteString(a)
-	}
-	if err := rows.Err(); err != nil {
-		return "", 0, fmt.Errorf("index: anchors of %d: %w", id, err)
-	}
-	var inlinks int
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(DISTINCT from_id) FROM links WHERE to_id = ?`, id).Scan(&inlinks); err != nil {
-		return "", 0, fmt.Errorf("index: inlinks of %d: %w", id, err)
-	}
-	return b.String(), inlinks, nil
 }
 
 // urlWords makes the words of a URL searchable: host labels and path segments, without the scheme.

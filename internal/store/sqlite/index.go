@@ -3,9 +3,12 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/fractle/mandelbot/internal/store"
 )
 
 // indexChunk bounds how many staged documents, or dirty entries, one indexing transaction
@@ -74,7 +77,8 @@ type stagedDoc struct {
 // links replace the old ones, the targets of old and new links and the documents themselves are
 // marked dirty, and the document's metadata row is written. The text stays staged until
 // refreshDirty writes the FTS5 row: FTS5 rows are the expensive part, so each is written once per
-// refresh, not once per fold and again per anchor change.
+// refresh, not once per fold and again per anchor change. Every step is one statement for the
+// whole chunk (or a few multi-row ones), not one per document or link.
 func (s *Store) indexStaged(ctx context.Context, limit int) (int, error) {
 	var n int
 	err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
@@ -83,32 +87,59 @@ func (s *Store) indexStaged(ctx context.Context, limit int) (int, error) {
 			return err
 		}
 		n = len(docs)
-		dirty := map[int64]bool{}
-		for _, d := range docs {
-			if err := replaceLinks(ctx, tx, d, dirty); err != nil {
-				return err
+		ids := make([]int64, len(docs))
+		for i, d := range docs {
+			ids[i] = d.id
+		}
+		set := idSet(ids)
+		dirty := make(map[int64]bool, 8*len(docs))
+		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT to_id FROM links WHERE from_id `+inSet, set)
+		if err != nil {
+			return fmt.Errorf("index: old links: %w", err)
+		}
+		for rows.Next() {
+			var to int64
+			if err := rows.Scan(&to); err != nil {
+				rows.Close()
+				return fmt.Errorf("index: old links: %w", err)
 			}
+			dirty[to] = true
+		}
+		if err := rows.Close(); err != nil {
+			return fmt.Errorf("index: old links: %w", err)
+		}
+		for _, q := range []string{
+			`DELETE FROM links WHERE from_id ` + inSet,
+			`UPDATE staged SET folded = 1, links = NULL WHERE url_id ` + inSet,
+			`DELETE FROM docs WHERE url_id ` + inSet,
+		} {
+			if _, err := tx.ExecContext(ctx, q, set); err != nil {
+				return fmt.Errorf("index: fold: %w", err)
+			}
+		}
+		var links, meta [][]any
+		for _, d := range docs {
 			dirty[d.id] = true
-		}
-		for _, d := range docs {
-			if _, err := tx.ExecContext(ctx, `UPDATE staged SET folded = 1, links = NULL WHERE url_id = ?`, d.id); err != nil {
-				return fmt.Errorf("index: fold %d: %w", d.id, err)
+			for _, l := range d.links {
+				links = append(links, []any{d.id, l.to, l.anchor})
+				dirty[l.to] = true
 			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM docs WHERE url_id = ?`, d.id); err != nil {
-				return fmt.Errorf("index: document %d: %w", d.id, err)
-			}
-			if !d.index {
-				continue // rule 27: not searchable, not even as a link-only entry
-			}
-			e := entry{id: d.id, nosnippet: d.nosnippet, unavailableAfter: d.unavailableAfter}
-			if err := e.insertMeta(ctx, tx); err != nil {
-				return err
+			if d.index { // else rule 27: not searchable, not even as a link-only entry
+				meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), 0})
 			}
 		}
+		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO links (from_id, to_id, anchor)`, 3, "", links); err != nil {
+			return fmt.Errorf("index: links: %w", err)
+		}
+		if err := insertRows(ctx, tx, `INSERT INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks)`, 5, "", meta); err != nil {
+			return fmt.Errorf("index: documents: %w", err)
+		}
+		marks := make([][]any, 0, len(dirty))
 		for id := range dirty {
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO dirty (url_id) VALUES (?)`, id); err != nil {
-				return fmt.Errorf("index: mark %d: %w", id, err)
-			}
+			marks = append(marks, []any{id})
+		}
+		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO dirty (url_id)`, 1, "", marks); err != nil {
+			return fmt.Errorf("index: mark dirty: %w", err)
 		}
 		return nil
 	})
@@ -116,14 +147,6 @@ func (s *Store) indexStaged(ctx context.Context, limit int) (int, error) {
 		return 0, fmt.Errorf("sqlite: index: %w", err)
 	}
 	return n, nil
-}
-
-func docIDs(docs []stagedDoc) []int64 {
-	ids := make([]int64, len(docs))
-	for i, d := range docs {
-		ids[i] = d.id
-	}
-	return ids
 }
 
 func readStaged(ctx context.Context, tx writeTx, limit int) ([]stagedDoc, error) {
@@ -154,37 +177,6 @@ func readStaged(ctx context.Context, tx writeTx, limit int) ([]stagedDoc, error)
 	return docs, nil
 }
 
-// replaceLinks makes d's outgoing links the staged ones, adding the targets of the old and the
-// new links to dirty (their anchor text changes).
-func replaceLinks(ctx context.Context, tx writeTx, d stagedDoc, dirty map[int64]bool) error {
-	rows, err := tx.QueryContext(ctx, `SELECT to_id FROM links WHERE from_id = ?`, d.id)
-	if err != nil {
-		return fmt.Errorf("index: links of %d: %w", d.id, err)
-	}
-	for rows.Next() {
-		var to int64
-		if err := rows.Scan(&to); err != nil {
-			rows.Close()
-			return fmt.Errorf("index: links of %d: %w", d.id, err)
-		}
-		dirty[to] = true
-	}
-	if err := rows.Close(); err != nil {
-		return fmt.Errorf("index: links of %d: %w", d.id, err)
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE from_id = ?`, d.id); err != nil {
-		return fmt.Errorf("index: links of %d: %w", d.id, err)
-	}
-	for _, l := range d.links {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO links (from_id, to_id, anchor) VALUES (?, ?, ?)`,
-			d.id, l.to, l.anchor); err != nil {
-			return fmt.Errorf("index: link from %d: %w", d.id, err)
-		}
-		dirty[l.to] = true
-	}
-	return nil
-}
-
 // writeFTS removes the FTS5 rows of ids and inserts entries: the last statements of an indexing
 // transaction.
 func writeFTS(ctx context.Context, tx writeTx, ids []int64, entries []entry) error {
@@ -202,54 +194,57 @@ func writeFTS(ctx context.Context, tx writeTx, ids []int64, entries []entry) err
 }
 
 // refreshDirty rewrites up to limit dirty entries with their current anchor text, in one
-// transaction: a document keeps its title and text; a URL never fetched becomes (or stays) a
-// link-only entry while links point to it; a fetched URL without a document (noindex, not 2xx,
-// a sitemap) stays out of the index.
+// transaction: a document keeps its title and text (the staged text if it was folded since, else
+// the FTS5 row's); a URL never fetched becomes (or stays) a link-only entry while links point to
+// it; a fetched URL without a document (noindex, not 2xx, a sitemap) stays out of the index.
+// Reads and deletes are one statement for the whole chunk; FTS5 rows are written last.
 func (s *Store) refreshDirty(ctx context.Context, limit int) (int, error) {
 	var n int
 	err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT url_id FROM dirty LIMIT ?`, limit)
+		ids, err := queryIDs(ctx, tx, `SELECT url_id FROM dirty LIMIT ?`, limit)
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		n = len(ids)
+		set := idSet(ids)
+		plans, err := planEntries(ctx, tx, set)
 		if err != nil {
 			return err
 		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
+		for _, q := range []string{
+			`DELETE FROM dirty WHERE url_id ` + inSet,
+			`DELETE FROM staged WHERE folded = 1 AND url_id ` + inSet,
+		} {
+			if _, err := tx.ExecContext(ctx, q, set); err != nil {
+				return fmt.Errorf("refresh: %w", err)
 			}
-			ids = append(ids, id)
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		entries := make([]entry, 0, len(ids))
+		var touched []int64 // entries rewritten (kept) or removed
+		var entries []entry
+		var meta [][]any
 		for _, id := range ids {
-			e, keep, err := planEntry(ctx, tx, id)
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM dirty WHERE url_id = ?`, id); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM staged WHERE url_id = ? AND folded = 1`, id); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM docs WHERE url_id = ?`, id); err != nil {
-				return err
-			}
-			if !keep {
+			p, ok := plans[id]
+			if !ok || p.unknownText {
+				// Unknown URL; or a document whose newer text is staged but not folded yet:
+				// its fold marks it dirty again.
 				continue
 			}
-			if err := e.insertMeta(ctx, tx); err != nil {
-				return err
+			touched = append(touched, id)
+			if !p.keep {
+				continue
 			}
+			e := p.e
 			entries = append(entries, e)
+			meta = append(meta, []any{e.id, boolInt(e.linkOnly), boolInt(e.nosnippet), unix(e.unavailableAfter), e.inlinks})
 		}
-		n = len(ids)
-		return writeFTS(ctx, tx, ids, entries)
+		tset := idSet(touched)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM docs WHERE url_id `+inSet, tset); err != nil {
+			return fmt.Errorf("refresh: %w", err)
+		}
+		if err := insertRows(ctx, tx, `INSERT INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks)`, 5, "", meta); err != nil {
+			return fmt.Errorf("refresh: %w", err)
+		}
+		return writeFTS(ctx, tx, touched, entries)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: refresh index: %w", err)
@@ -257,44 +252,179 @@ func (s *Store) refreshDirty(ctx context.Context, limit int) (int, error) {
 	return n, nil
 }
 
-// planEntry reads what id's entry must be now; keep is false when it must have none.
-func planEntry(ctx context.Context, tx writeTx, id int64) (entry, bool, error) {
-	var rawURL string
-	var fetchedAt int64
-	var kind int
-	var hasDoc, linkOnly, nosnippet sql.NullInt64
-	var ua sql.NullInt64
-	err := tx.QueryRowContext(ctx, `SELECT u.url, u.fetched_at, u.kind, d.url_id IS NOT NULL, d.link_only, d.nosnippet, d.unavailable_after
-		FROM urls u LEFT JOIN docs d ON d.url_id = u.id WHERE u.id = ?`, id).
-		Scan(&rawURL, &fetchedAt, &kind, &hasDoc, &linkOnly, &nosnippet, &ua)
-	if errors.Is(err, sql.ErrNoRows) {
-		return entry{}, false, nil
-	}
+// plan is what one dirty entry must become.
+type plan struct {
+	e           entry
+	keep        bool // write e; else the entry is removed
+	unknownText bool // a document whose text is neither folded nor in FTS5 yet: leave it
+}
+
+// planEntries reads what each entry of the id set must be now, in a few queries for the whole set.
+func planEntries(ctx context.Context, tx writeTx, set string) (map[int64]*plan, error) {
+	plans := map[int64]*plan{}
+	rows, err := tx.QueryContext(ctx, `SELECT u.id, u.url, u.fetched_at, u.kind, d.url_id IS NOT NULL, d.link_only,
+			d.nosnippet, d.unavailable_after, s.url_id IS NOT NULL, s.title, s.body
+		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN staged s ON s.url_id = u.id AND s.folded = 1
+		WHERE u.id `+inSet, set)
 	if err != nil {
-		return entry{}, false, fmt.Errorf("entry %d: %w", id, err)
+		return nil, fmt.Errorf("refresh: read entries: %w", err)
 	}
-	isDoc := hasDoc.Int64 == 1 && linkOnly.Int64 == 0
-	if !isDoc && (fetchedAt != 0 || kind != 0) {
-		return entry{}, false, nil // fetched but not searchable, or a sitemap
+	var needText []int64
+	for rows.Next() {
+		var id, fetchedAt int64
+		var rawURL string
+		var kind int
+		var hasDoc, hasStaged int
+		var linkOnly, nosnippet, ua sql.NullInt64
+		var title, body sql.NullString
+		if err := rows.Scan(&id, &rawURL, &fetchedAt, &kind, &hasDoc, &linkOnly, &nosnippet, &ua, &hasStaged, &title, &body); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("refresh: read entries: %w", err)
+		}
+		isDoc := hasDoc == 1 && linkOnly.Int64 == 0
+		p := &plan{e: entry{id: id, url: rawURL, linkOnly: !isDoc}}
+		plans[id] = p
+		switch {
+		case !isDoc && (fetchedAt != 0 || kind != 0):
+			continue // fetched but not searchable, or a sitemap: no entry
+		case isDoc && hasStaged == 1:
+			p.e.title, p.e.body = title.String, body.String
+		case isDoc:
+			needText = append(needText, id)
+		}
+		p.keep = true
+		if isDoc {
+			p.e.nosnippet, p.e.unavailableAfter = nosnippet.Int64 == 1, fromUnix(ua.Int64)
+		}
 	}
-	anchors, inlinks, err := anchorsOf(ctx, tx, id)
+	if err := rows.Close(); err != nil {
+		return nil, fmt.Errorf("refresh: read entries: %w", err)
+	}
+	if err := readFTSText(ctx, tx, needText, plans); err != nil {
+		return nil, err
+	}
+	if err := readAnchors(ctx, tx, set, plans); err != nil {
+		return nil, err
+	}
+	for _, p := range plans {
+		if p.keep && p.e.linkOnly && p.e.inlinks == 0 {
+			p.keep = false // nothing links to it any more: a link-only entry has nothing to stand on
+		}
+	}
+	return plans, nil
+}
+
+// readFTSText fills the title and text of documents whose entry is rewritten for its anchors.
+func readFTSText(ctx context.Context, tx writeTx, ids []int64, plans map[int64]*plan) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	found := make(map[int64]bool, len(ids))
+	rows, err := tx.QueryContext(ctx, `SELECT rowid, title, body FROM fts WHERE rowid `+inSet, idSet(ids))
 	if err != nil {
-		return entry{}, false, err
+		return fmt.Errorf("refresh: read text: %w", err)
 	}
-	e := entry{id: id, anchors: anchors, url: rawURL, inlinks: inlinks, linkOnly: !isDoc}
-	if isDoc {
-		// A folded staged document is newer than the FTS5 row, if there is one.
-		err := tx.QueryRowContext(ctx, `SELECT title, body FROM staged WHERE url_id = ? AND folded = 1`, id).Scan(&e.title, &e.body)
-		if errors.Is(err, sql.ErrNoRows) {
-			err = tx.QueryRowContext(ctx, `SELECT title, body FROM fts WHERE rowid = ?`, id).Scan(&e.title, &e.body)
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var title, body string
+		if err := rows.Scan(&id, &title, &body); err != nil {
+			return fmt.Errorf("refresh: read text: %w", err)
 		}
-		if err != nil {
-			return entry{}, false, fmt.Errorf("entry %d: %w", id, err)
+		plans[id].e.title, plans[id].e.body = title, body
+		found[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("refresh: read text: %w", err)
+	}
+	for _, id := range ids {
+		if !found[id] {
+			plans[id].unknownText = true
 		}
-		e.nosnippet, e.unavailableAfter = nosnippet.Int64 == 1, fromUnix(ua.Int64)
 	}
-	if !isDoc && inlinks == 0 {
-		return entry{}, false, nil // nothing links to it any more: a link-only entry has nothing to stand on
+	return nil
+}
+
+// readAnchors fills each entry's anchor text (the distinct anchors of links to it, most used
+// first, at most store.MaxAnchorsPerURL) and how many pages link to it.
+func readAnchors(ctx context.Context, tx writeTx, set string, plans map[int64]*plan) error {
+	type anchor struct {
+		text string
+		n    int
 	}
-	return e, true, nil
+	anchors := map[int64][]anchor{}
+	rows, err := tx.QueryContext(ctx, `SELECT to_id, anchor, COUNT(*) FROM links
+		WHERE to_id `+inSet+` AND anchor != '' GROUP BY to_id, anchor`, set)
+	if err != nil {
+		return fmt.Errorf("refresh: anchors: %w", err)
+	}
+	for rows.Next() {
+		var id int64
+		var a anchor
+		if err := rows.Scan(&id, &a.text, &a.n); err != nil {
+			rows.Close()
+			return fmt.Errorf("refresh: anchors: %w", err)
+		}
+		anchors[id] = append(anchors[id], a)
+	}
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("refresh: anchors: %w", err)
+	}
+	for id, as := range anchors {
+		p := plans[id]
+		if p == nil {
+			continue
+		}
+		slices.SortFunc(as, func(a, b anchor) int {
+			if a.n != b.n {
+				return b.n - a.n
+			}
+			return strings.Compare(a.text, b.text)
+		})
+		var b strings.Builder
+		for i, a := range as {
+			if i == store.MaxAnchorsPerURL {
+				break
+			}
+			if b.Len() > 0 {
+				b.WriteString(" \u2022 ")
+			}
+			b.WriteString(a.text)
+		}
+		p.e.anchors = b.String()
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT to_id, COUNT(DISTINCT from_id) FROM links WHERE to_id `+inSet+` GROUP BY to_id`, set)
+	if err != nil {
+		return fmt.Errorf("refresh: inlinks: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return fmt.Errorf("refresh: inlinks: %w", err)
+		}
+		if p := plans[id]; p != nil {
+			p.e.inlinks = n
+		}
+	}
+	return rows.Err()
+}
+
+// queryIDs runs a query returning one integer column.
+func queryIDs(ctx context.Context, tx writeTx, q string, args ...any) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }

@@ -1,0 +1,58 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// idSet renders IDs as a JSON array, for `IN (SELECT value FROM json_each(?))`: one parameter
+// however many IDs, and one statement text.
+func idSet(ids []int64) string {
+	b := make([]byte, 0, 2+20*len(ids))
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ']'))
+}
+
+// inSet is the SQL of a membership test against an idSet parameter.
+const inSet = `IN (SELECT value FROM json_each(?))`
+
+// maxBulkRows bounds the rows of one multi-row statement; insertRows splits larger sets into
+// power-of-two runs, so each table needs at most log2(maxBulkRows)+1 statement texts (they stay
+// in the writer's statement cache).
+const maxBulkRows = 128
+
+// insertRows inserts rows (each len(cols) values) with `prefix (cols) VALUES (...), ... suffix`.
+func insertRows(ctx context.Context, tx writeTx, prefix string, cols int, suffix string, rows [][]any) error {
+	for len(rows) > 0 {
+		n := maxBulkRows
+		for n > len(rows) {
+			n /= 2
+		}
+		var q strings.Builder
+		q.WriteString(prefix)
+		q.WriteString(" VALUES ")
+		one := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
+		args := make([]any, 0, n*cols)
+		for i := range n {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString(one)
+			args = append(args, rows[i]...)
+		}
+		q.WriteString(suffix)
+		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+			return fmt.Errorf("insert %d rows: %w", n, err)
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
