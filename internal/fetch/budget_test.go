@@ -132,3 +132,25 @@ func TestWaitingForBudgetIsNotAStall(t *testing.T) {
 		t.Fatalf("err %v, want the total timeout, not a stall", err)
 	}
 }
+
+// A body read to its decoded limit never holds more than bufferPeak of it: the buffer grows to
+// the limit from at most half of it. (Doubling from 32 KiB, a 50 MiB limit was reached from a
+// 32 MiB buffer: 82 MiB at once, and a second request for memory while holding the first.)
+func TestBufferNeverPassesItsPeak(t *testing.T) {
+	const limit = 50 << 20
+	compressed := encode(t, codingGzip, make([]byte, limit+(1<<20)))
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(compressed)
+	})
+	b := budget.New(DefaultMaxBufferedBytes)
+	c := newClient(t, loopback(Options{Budget: b}))
+	resp, err := c.Get(context.Background(), Request{URL: srv.URL, MaxDecodedBytes: limit})
+	if err != nil || len(resp.Body) != limit || cap(resp.Body) > limit+1 {
+		t.Fatalf("err %v, body %d bytes (cap %d)", err, len(resp.Body), cap(resp.Body))
+	}
+	resp.Release()
+	if want := int64(flateCost + bufferPeak(limit)); b.Peak() > want {
+		t.Errorf("budget peak %d, want at most %d", b.Peak(), want)
+	}
+}
