@@ -123,7 +123,7 @@ func (br bodyReader) readBody(r io.Reader, c coding, lim limits, sizeHint int64,
 			return finish(err)
 		}
 		out := &limitReader{r: src, n: lim.decoded, kind: LimitDecoded, first: &b.truncatedBy}
-		b.decoded, err = readAll(out, hint, lim.decoded, grow)
+		b.decoded, err = readAll(out, hint, limit, grow) // the raw limit bounds it too
 		return finish(err)
 	}
 

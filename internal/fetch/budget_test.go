@@ -154,3 +154,25 @@ func TestBufferNeverPassesItsPeak(t *testing.T) {
 		t.Errorf("budget peak %d, want at most %d", b.Peak(), want)
 	}
 }
+
+// An identity body without Content-Length is bounded by the raw limit too: its buffer grows to
+// that limit, not to the larger decoded one.
+func TestIdentityBufferBoundedByTheRawLimit(t *testing.T) {
+	body := strings.Repeat("z", 12<<20)
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		for i := 0; i < len(body); i += 1 << 20 { // chunked: no Content-Length
+			io.WriteString(w, body[i:i+1<<20])
+			w.(http.Flusher).Flush()
+		}
+	})
+	b := budget.New(DefaultMaxBufferedBytes)
+	c := newClient(t, loopback(Options{Budget: b}))
+	resp := get(t, c, Request{URL: srv.URL})
+	if len(resp.Body) != len(body) || cap(resp.Body) > DefaultMaxRawBytes+1 {
+		t.Fatalf("body %d bytes, cap %d", len(resp.Body), cap(resp.Body))
+	}
+	resp.Release()
+	if want := int64(bufferPeak(DefaultMaxRawBytes)); b.Peak() > want {
+		t.Errorf("budget peak %d, want at most %d", b.Peak(), want)
+	}
+}
