@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -175,4 +176,26 @@ func TestIdentityBufferBoundedByTheRawLimit(t *testing.T) {
 	if want := int64(bufferPeak(DefaultMaxRawBytes)); b.Peak() > want {
 		t.Errorf("budget peak %d, want at most %d", b.Peak(), want)
 	}
+}
+
+// The collection that frees dropped Responses runs only when a request has to wait for
+// memory: with the budget free, a hundred requests force none.
+func TestNoForcedCollectionWithoutWaiting(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "small page") })
+	b := budget.New(DefaultMaxBufferedBytes)
+	c := newClient(t, loopback(Options{Budget: b}))
+	held := get(t, c, Request{URL: srv.URL}) // something is held throughout
+	forced := func() uint64 {
+		s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	before := forced()
+	for range 100 {
+		get(t, c, Request{URL: srv.URL}).Release()
+	}
+	if n := forced() - before; n != 0 {
+		t.Errorf("%d forced collections for requests that never waited", n)
+	}
+	held.Release()
 }

@@ -94,12 +94,16 @@ func (c *charge) first(ctx context.Context, n, full int64) error {
 	if n <= 0 {
 		return nil
 	}
+	try := func() bool { return c.b.TryAcquireLeaving(n, full-n) }
 	acquire := func(ctx context.Context) error { return c.b.AcquireLeaving(ctx, n, full-n) }
 	if n >= full {
+		try = func() bool { return c.b.TryAcquire(n) }
 		acquire = func(ctx context.Context) error { return c.b.Acquire(ctx, n) }
 	}
-	if err := c.wait(ctx, acquire); err != nil {
-		return err
+	if !try() {
+		if err := c.wait(ctx, acquire); err != nil {
+			return err
+		}
 	}
 	c.add(n)
 	return nil
@@ -122,8 +126,9 @@ func (c *charge) grow(ctx context.Context, need, full int64) error {
 	return nil
 }
 
-// wait runs acquire. The body's idle timer is not running (it runs only
-// inside a read of the body): waiting for memory is not the server stalling.
+// wait runs acquire, which has to wait: the memory is not free now. The
+// body's idle timer is not running (it runs only inside a read of the
+// body): waiting for memory is not the server stalling.
 func (c *charge) wait(ctx context.Context, acquire func(context.Context) error) error {
 	if c.b.Used() > 0 {
 		c.collectSoon()
