@@ -138,6 +138,21 @@ func (b *Budget) TryAcquire(n int64) bool {
 	return true
 }
 
+// TryAcquireLeaving takes n bytes if they are free now with leave more to
+// spare and nobody waits, and reports whether it did.
+func (b *Budget) TryAcquireLeaving(n, leave int64) bool {
+	if n <= 0 {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.fits(&waiter{n: n, leave: max(leave, 0)}, false) {
+		return false
+	}
+	b.take(n)
+	return true
+}
+
 // Release gives back n bytes taken by Acquire or TryAcquire. Releasing more
 // than is held panics: it is a bookkeeping bug that would silently lift the
 // bound.

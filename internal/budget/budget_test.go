@@ -172,3 +172,10 @@ func TestConcurrentNeverOverSize(t *testing.T) {
 		t.Fatalf("worst %d, peak %d, used %d", worst, b.Peak(), b.Used())
 	}
 }
+
+func TestTryAcquireLeaving(t *testing.T) {
+	b := New(100)
+	if !b.TryAcquireLeaving(50, 50) || b.TryAcquireLeaving(10, 41) || !b.TryAcquireLeaving(10, 40) || b.Used() != 60 {
+		t.Fatalf("used %d", b.Used())
+	}
+}

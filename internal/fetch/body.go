@@ -118,12 +118,12 @@ func (br bodyReader) readBody(r io.Reader, c coding, lim limits, sizeHint int64,
 	if c == codingIdentity || c == codingUnknown {
 		limit := min(lim.raw, lim.decoded)
 		hint := capHint(sizeHint, limit)
-		grow, err := br.grower(fixed, hint, fixed+bufferPeak(limit))
+		grow, err := br.grower(fixed, hint, fixed+bufferPeak(limit), sizeHint >= 0)
 		if err != nil {
 			return finish(err)
 		}
 		out := &limitReader{r: src, n: lim.decoded, kind: LimitDecoded, first: &b.truncatedBy}
-		b.decoded, err = readAll(out, hint, lim.decoded, grow)
+		b.decoded, err = readAll(out, hint, limit, grow) // the raw limit bounds it too
 		return finish(err)
 	}
 
@@ -139,7 +139,7 @@ func (br bodyReader) readBody(r io.Reader, c coding, lim limits, sizeHint int64,
 	}
 	fixed += decoderCost(c, first[0])
 	hint := capHint(-1, lim.decoded)
-	grow, err := br.grower(fixed, hint, fixed+bufferPeak(lim.decoded))
+	grow, err := br.grower(fixed, hint, fixed+bufferPeak(lim.decoded), false)
 	if err != nil {
 		return finish(err)
 	}
@@ -173,13 +173,22 @@ func (e budgetError) Unwrap() error { return e.err }
 // returns the function readAll calls before growing the buffer to size
 // bytes: it charges fixed+size, and past the first grant everything up to
 // full at once.
-func (br bodyReader) grower(fixed int64, hint int, full int64) (func(size int) error, error) {
+//
+// known says that hint comes from the Content-Length of an identity body:
+// then the first grant is all the request takes.
+func (br bodyReader) grower(fixed int64, hint int, full int64, known bool) (func(size int) error, error) {
 	if br.charge == nil {
 		return func(int) error { return nil }, nil
 	}
 	first := min(full, fixed+firstGrant)
-	if int64(hint) > firstGrant {
-		first = full // a large body is announced: take everything at once
+	switch {
+	case known:
+		// Content-Length sized the buffer: net/http reads no more than it
+		// announced, so the body never grows past it.
+		first = min(full, fixed+int64(hint))
+		full = first
+	case int64(hint) > firstGrant:
+		first = full // a large body is expected: take everything at once
 	}
 	if err := br.charge.first(br.ctx, first, full); err != nil {
 		return nil, budgetError{err}

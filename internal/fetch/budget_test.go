@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -131,4 +132,70 @@ func TestWaitingForBudgetIsNotAStall(t *testing.T) {
 	if !errors.Is(err, ErrTotalTimeout) || errors.Is(err, ErrBodyStalled) {
 		t.Fatalf("err %v, want the total timeout, not a stall", err)
 	}
+}
+
+// A body read to its decoded limit never holds more than bufferPeak of it: the buffer grows to
+// the limit from at most half of it. (Doubling from 32 KiB, a 50 MiB limit was reached from a
+// 32 MiB buffer: 82 MiB at once, and a second request for memory while holding the first.)
+func TestBufferNeverPassesItsPeak(t *testing.T) {
+	const limit = 50 << 20
+	compressed := encode(t, codingGzip, make([]byte, limit+(1<<20)))
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(compressed)
+	})
+	b := budget.New(DefaultMaxBufferedBytes)
+	c := newClient(t, loopback(Options{Budget: b}))
+	resp, err := c.Get(context.Background(), Request{URL: srv.URL, MaxDecodedBytes: limit})
+	if err != nil || len(resp.Body) != limit || cap(resp.Body) > limit+1 {
+		t.Fatalf("err %v, body %d bytes (cap %d)", err, len(resp.Body), cap(resp.Body))
+	}
+	resp.Release()
+	if want := int64(flateCost + bufferPeak(limit)); b.Peak() > want {
+		t.Errorf("budget peak %d, want at most %d", b.Peak(), want)
+	}
+}
+
+// An identity body without Content-Length is bounded by the raw limit too: its buffer grows to
+// that limit, not to the larger decoded one.
+func TestIdentityBufferBoundedByTheRawLimit(t *testing.T) {
+	body := strings.Repeat("z", 12<<20)
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		for i := 0; i < len(body); i += 1 << 20 { // chunked: no Content-Length
+			io.WriteString(w, body[i:i+1<<20])
+			w.(http.Flusher).Flush()
+		}
+	})
+	b := budget.New(DefaultMaxBufferedBytes)
+	c := newClient(t, loopback(Options{Budget: b}))
+	resp := get(t, c, Request{URL: srv.URL})
+	if len(resp.Body) != len(body) || cap(resp.Body) > DefaultMaxRawBytes+1 {
+		t.Fatalf("body %d bytes, cap %d", len(resp.Body), cap(resp.Body))
+	}
+	resp.Release()
+	if want := int64(bufferPeak(DefaultMaxRawBytes)); b.Peak() > want {
+		t.Errorf("budget peak %d, want at most %d", b.Peak(), want)
+	}
+}
+
+// The collection that frees dropped Responses runs only when a request has to wait for
+// memory: with the budget free, a hundred requests force none.
+func TestNoForcedCollectionWithoutWaiting(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "small page") })
+	b := budget.New(DefaultMaxBufferedBytes)
+	c := newClient(t, loopback(Options{Budget: b}))
+	held := get(t, c, Request{URL: srv.URL}) // something is held throughout
+	forced := func() uint64 {
+		s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	before := forced()
+	for range 100 {
+		get(t, c, Request{URL: srv.URL}).Release()
+	}
+	if n := forced() - before; n != 0 {
+		t.Errorf("%d forced collections for requests that never waited", n)
+	}
+	held.Release()
 }

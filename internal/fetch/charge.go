@@ -85,13 +85,25 @@ type charge struct {
 
 // first takes a request's first n bytes, leaving room in the budget for the
 // rest it may need (full-n), so that holders waiting to grow never deadlock
-// (see budget.Budget). It must be the charge's first acquisition.
+// (see budget.Budget). A request that will never grow (n == full: a body
+// whose Content-Length fits its first buffer, a stream) never waits while
+// holding, so it takes its bytes as soon as they are free, ahead of requests
+// that may grow: a small page is not held up behind a bomb. It must be the
+// charge's first acquisition.
 func (c *charge) first(ctx context.Context, n, full int64) error {
 	if n <= 0 {
 		return nil
 	}
-	if err := c.wait(ctx, func(ctx context.Context) error { return c.b.AcquireLeaving(ctx, n, full-n) }); err != nil {
-		return err
+	try := func() bool { return c.b.TryAcquireLeaving(n, full-n) }
+	acquire := func(ctx context.Context) error { return c.b.AcquireLeaving(ctx, n, full-n) }
+	if n >= full {
+		try = func() bool { return c.b.TryAcquire(n) }
+		acquire = func(ctx context.Context) error { return c.b.Acquire(ctx, n) }
+	}
+	if !try() {
+		if err := c.wait(ctx, acquire); err != nil {
+			return err
+		}
 	}
 	c.add(n)
 	return nil
@@ -105,7 +117,7 @@ func (c *charge) grow(ctx context.Context, need, full int64) error {
 		return nil
 	}
 	want := max(need, full) - held
-	if !c.b.TryAcquire(want) && !c.collectAndRetry(want) {
+	if !c.b.TryAcquire(want) {
 		if err := c.wait(ctx, func(ctx context.Context) error { return c.b.Acquire(ctx, want) }); err != nil {
 			return err
 		}
@@ -114,9 +126,13 @@ func (c *charge) grow(ctx context.Context, need, full int64) error {
 	return nil
 }
 
-// wait runs acquire. The body's idle timer is not running (it runs only
-// inside a read of the body): waiting for memory is not the server stalling.
+// wait runs acquire, which has to wait: the memory is not free now. The
+// body's idle timer is not running (it runs only inside a read of the
+// body): waiting for memory is not the server stalling.
 func (c *charge) wait(ctx context.Context, acquire func(context.Context) error) error {
+	if c.b.Used() > 0 {
+		c.collectSoon()
+	}
 	if err := acquire(ctx); err != nil {
 		return fmt.Errorf("memory budget: %w", err)
 	}
@@ -138,18 +154,21 @@ func (c *charge) releaseSome(n int64) {
 	c.b.Release(n)
 }
 
-// collectAndRetry runs a garbage collection, so that Responses dropped
-// without Release give their charge back (their cleanups run after it), and
-// tries once more. It is the safety net for a caller that forgets Release:
-// without it, a spent budget with nothing left allocating could wait for
-// the next periodic collection.
-func (c *charge) collectAndRetry(n int64) bool {
+// collectSoon starts a garbage collection in the background, unless one
+// started by a charge of the same client is still running, so that
+// Responses dropped without Release give their charge back (their cleanups
+// run after it) and wake the waiters. It is the safety net for a caller
+// that forgets Release: without it, with every request waiting for memory,
+// nothing would allocate and the collection that frees it might not come
+// until the runtime's two-minute forced one.
+func (c *charge) collectSoon() {
 	if c.collecting == nil || !c.collecting.CompareAndSwap(false, true) {
-		return false
+		return
 	}
-	runtime.GC()
-	c.collecting.Store(false)
-	return c.b.TryAcquire(n)
+	go func() {
+		runtime.GC()
+		c.collecting.Store(false)
+	}()
 }
 
 // release gives back everything held. It is safe to call more than once.

@@ -42,9 +42,10 @@ func (k bombKind) parts() (prefix, unit string) {
 	return "<!doctype html><title>bomb</title><p>", strings.Repeat("\x00", 64)
 }
 
-// bombs compresses each bomb once, on first use, and keeps the result. It is
-// safe for concurrent use.
-type bombs struct {
+// Bombs compresses each bomb once, on first use, and keeps the result, for
+// the Handlers that share it (Options.Bombs). The zero value is ready to
+// use; it is safe for concurrent use.
+type Bombs struct {
 	mu   sync.Mutex
 	made map[bombKey][]byte
 }
@@ -54,7 +55,7 @@ type bombKey struct {
 	c    coding
 }
 
-func (b *bombs) get(kind bombKind, c coding) []byte {
+func (b *Bombs) get(kind bombKind, c coding) []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	k := bombKey{kind, c}
@@ -67,6 +68,17 @@ func (b *bombs) get(kind bombKind, c coding) []byte {
 	data := makeBomb(kind, c)
 	b.made[k] = data
 	return data
+}
+
+// Warm makes every bomb now, so that no request waits while one is made
+// (some hundreds of milliseconds each; a client with a short header timeout
+// would time out).
+func (b *Bombs) Warm() {
+	for _, k := range []bombKind{pageBomb, sitemapBomb, robotsBomb} {
+		for _, c := range []coding{gzipCoding, brotliCoding, zstdCoding} {
+			b.get(k, c)
+		}
+	}
 }
 
 // makeBomb compresses prefix + unit* (BombSize bytes) in coding c, at the

@@ -25,9 +25,14 @@ type Options struct {
 	// (PathRobotsGzipBomb, PathDrip, ...), served as if it were asked for.
 	// Empty: a plain robots.txt that allows everything but /private.
 	Robots string
+	// Sitemaps makes the plain robots.txt name the four sitemap bombs.
+	Sitemaps bool
 	// DripEvery is the gap between two bytes of PathDrip (default
 	// DefaultDripEvery).
 	DripEvery time.Duration
+	// Bombs, when set, is the bomb cache to use, shared with other
+	// Handlers (and warmed beforehand); nil means one of its own.
+	Bombs *Bombs
 }
 
 // Handler serves the paths of a hostile origin. Create it with NewHandler;
@@ -35,7 +40,7 @@ type Options struct {
 // when the client goes away or the request's context ends.
 type Handler struct {
 	opts  Options
-	bombs bombs
+	bombs *Bombs
 }
 
 // NewHandler returns a Handler for opts.
@@ -43,13 +48,36 @@ func NewHandler(opts Options) *Handler {
 	if opts.DripEvery <= 0 {
 		opts.DripEvery = DefaultDripEvery
 	}
-	return &Handler{opts: opts}
+	if opts.Bombs == nil {
+		opts.Bombs = &Bombs{}
+	}
+	return &Handler{opts: opts, bombs: opts.Bombs}
 }
 
 // Site returns a testweb site with key whose every request is answered by a
 // Handler for opts.
 func Site(key string, opts Options) testweb.Site {
 	return testweb.Site{Key: key, Raw: NewHandler(opts)}
+}
+
+// RobotsVariants are the robots.txt answers Sites serves, one site each.
+var RobotsVariants = []string{
+	PathRobotsGzipBomb, PathRobotsBrotliBomb, PathRobotsZstdBomb,
+	PathRobotsLarge, PathRobotsBinary, PathRobotsHTML,
+	PathDrip, PathStall, PathHang, PathBreak, PathReset, PathLoopA, PathChain,
+}
+
+// Sites is a whole hostile web: the site "hostile" (seed it at PathIndex to
+// reach every page; its robots.txt names the sitemap bombs) and one site per robots.txt answer of RobotsVariants,
+// keyed "robots-1", "robots-2", ... in that order, each also serving every
+// hostile page, all sharing bombs (nil: each its own). Add a normal site
+// beside them to check that it is still crawled completely.
+func Sites(bombs *Bombs) []testweb.Site {
+	sites := []testweb.Site{Site("hostile", Options{Sitemaps: true, Bombs: bombs})}
+	for i, v := range RobotsVariants {
+		sites = append(sites, Site("robots-"+strconv.Itoa(i+1), Options{Robots: v, Bombs: bombs}))
+	}
+	return sites
 }
 
 // ServeHTTP answers one request.
@@ -59,9 +87,18 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if h.opts.Robots == "" {
 			w.Header().Set("Content-Type", "text/plain")
 			fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+			for _, p := range sitemapBombs {
+				if h.opts.Sitemaps {
+					fmt.Fprintf(w, "Sitemap: http://%s%s\n", r.Host, p)
+				}
+			}
 			return
 		}
 		path = h.opts.Robots
+	}
+	if path == PathIndex {
+		index(w)
+		return
 	}
 	switch {
 	case h.bomb(w, path):
@@ -223,6 +260,30 @@ func (h *Handler) other(w http.ResponseWriter, r *http.Request, path string) {
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+var sitemapBombs = []string{PathSitemapGzipBomb, PathSitemapBrotliBomb, PathSitemapZstdBomb, PathSitemapGzipFile}
+
+// index links to every hostile page but the robots.txt variants.
+func index(w http.ResponseWriter) {
+	links := []string{PathGzipBomb, PathBrotliBomb, PathZstdBomb, PathDrip, PathStall, PathHang, PathBreak, PathReset,
+		PathLoopA, PathChain, PathLongLine, PathNoLength, PathManyLinks, PathInvalidUTF8, PathDeepNesting,
+		PathHugeHeader, PathManyHeaders, PathCalendarPrefix + "2026/11", PathGrowth}
+	for _, s := range Schemes {
+		links = append(links, PathSchemePrefix+s)
+	}
+	for i := range PrivateTargets {
+		links = append(links, PathPrivatePrefix+strconv.Itoa(i))
+	}
+	for i := range BogusResponses {
+		links = append(links, PathBogusPrefix+strconv.Itoa(i))
+	}
+	var b strings.Builder
+	b.WriteString("<!doctype html><title>A hostile origin</title>\n")
+	for _, l := range links {
+		fmt.Fprintf(&b, "<a href=\"%s\">%s</a>\n", l, l)
+	}
+	html(w, b.String())
 }
 
 // bomb serves path if it is one of the bombs, and reports whether it was.

@@ -1,7 +1,13 @@
 package hostile
 
 // Paths of a hostile origin. Each answers the same way on every request.
+// Without Options.Robots, /robots.txt allows everything but /private (and
+// names the four sitemap bombs with Options.Sitemaps).
 const (
+	// PathIndex links to every page below (the robots.txt variants aside):
+	// the seed of a crawl of all of them.
+	PathIndex = "/"
+
 	// PathGzipBomb, PathBrotliBomb and PathZstdBomb are HTML pages sent with
 	// Content-Encoding gzip, br and zstd that decode to BombSize bytes.
 	PathGzipBomb   = "/bomb/gzip"
