@@ -188,9 +188,10 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 	tags := robotstag.FromHeader(resp.Header, agent)
 	doc := store.Document{URLID: u.ID}
 	var links []extract.Link
+	parsed := make(map[string]*urlnorm.URL)
 	switch {
 	case robotstag.IsHTML(resp.ContentType):
-		page, err := extract.HTML(resp.Body, u.URL, resp.Header.Get("Content-Type"), extract.Options{NewResolver: w.resolver})
+		page, err := extract.HTML(resp.Body, u.URL, resp.Header.Get("Content-Type"), extract.Options{NewResolver: w.resolver(parsed)})
 		if err != nil {
 			u.Reason = fmt.Sprintf("not extracted: %v", err)
 			res.doc = &doc
@@ -237,7 +238,11 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 		if l.NoFollow {
 			continue // rel=nofollow: the site asks us not to follow this one link
 		}
-		target, err := w.parser.Parse(l.URL)
+		target := parsed[l.URL] // parsed once, by the resolver
+		var err error
+		if target == nil {
+			target, err = w.parser.Parse(l.URL)
+		}
 		if err != nil {
 			res.bad++
 			continue
@@ -248,20 +253,25 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 	}
 }
 
-// resolver resolves a document's links as browsers do (WHATWG), into the canonical form the
-// frontier de-duplicates on.
-func (w *worker) resolver(base string) (extract.ResolveFunc, error) {
-	b, err := w.parser.Parse(base)
-	if err != nil {
-		return nil, err
-	}
-	return func(href string) (string, error) {
-		u, err := w.parser.Resolve(b, href)
+// resolver returns the extractor's resolver for one document: it resolves links as browsers do
+// (WHATWG), into the canonical form the frontier de-duplicates on, and keeps each parsed URL in
+// parsed under its canonical string so that the link is not parsed again.
+func (w *worker) resolver(parsed map[string]*urlnorm.URL) func(base string) (extract.ResolveFunc, error) {
+	return func(base string) (extract.ResolveFunc, error) {
+		b, err := w.parser.Parse(base)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		return u.String(), nil
-	}, nil
+		return func(href string) (string, error) {
+			u, err := w.parser.Resolve(b, href)
+			if err != nil {
+				return "", err
+			}
+			s := u.String()
+			parsed[s] = u
+			return s, nil
+		}, nil
+	}
 }
 
 func sourceNames(src []robotstag.Source) string {
