@@ -65,6 +65,9 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 		req.MaxDecodedBytes = MaxSitemapBytes
 	}
 	resp, err := w.opts.Fetcher.Get(ctx, req)
+	// The body is charged to the fetcher's memory budget until released; everything kept from it
+	// (title, text, links) is copied out before page returns.
+	defer resp.Release()
 	now := w.opts.Clock.Now()
 	res = result{task: t}
 	if err != nil && resp != nil && fetch.Classify(err) != fetch.KindDecode {
