@@ -71,7 +71,6 @@ type crawl struct {
 	acks    chan ack
 	loads   chan loadReq
 	loaded  chan loadResp
-	wake    chan struct{} // tells the indexer that documents were committed
 	index   chan indexed
 
 	inflight, pendingWrites, pendingLoads int
@@ -126,7 +125,6 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	c.acks = make(chan ack, 1)
 	c.loads = make(chan loadReq, loadQueue)
 	c.loaded = make(chan loadResp, loadQueue)
-	c.wake = make(chan struct{}, 1)
 	c.index = make(chan indexed, 1)
 	var wg sync.WaitGroup
 	for range c.opts.Concurrency {
@@ -143,7 +141,7 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	go writer(saveCtx, st, c.writes, c.acks)
 	go loader{queue: st, leases: st, owner: c.opts.Owner, ttl: DefaultLeaseTTL}.run(saveCtx, c.loads, c.loaded)
 	stopIndex := make(chan struct{})
-	go indexer(saveCtx, st, c.wake, stopIndex, c.index)
+	go indexer(saveCtx, st, stopIndex, c.index)
 
 	c.loop(ctx, cancelWork)
 

@@ -17,6 +17,7 @@ import (
 // bounded.
 const (
 	indexBatch   = 2000
+	foldEvery    = 500 * time.Millisecond
 	refreshEvery = 30 * time.Second
 	refreshLag   = 50_000
 	MaxIndexLag  = 100_000
@@ -30,9 +31,10 @@ type indexed struct {
 }
 
 // indexer indexes until stop is closed, then brings the index fully up to date (RefreshIndex)
-// and returns, closing out. wake tells it that documents were committed. refreshEvery is measured
-// on the wall clock: it spaces out disk work, it decides no crawl policy.
-func indexer(ctx context.Context, st store.Indexer, wake, stop <-chan struct{}, out chan<- indexed) {
+// and returns, closing out. When a fold finds less than a full batch it waits foldEvery before
+// the next, so that its transactions do not crowd the crawl's commits. foldEvery and
+// refreshEvery are wall-clock times: they space out disk work, they decide no crawl policy.
+func indexer(ctx context.Context, st store.Indexer, stop <-chan struct{}, out chan<- indexed) {
 	defer close(out)
 	lastRefresh := time.Now()
 	for {
@@ -58,12 +60,11 @@ func indexer(ctx context.Context, st store.Indexer, wake, stop <-chan struct{}, 
 			}
 		}
 		out <- indexed{lag: lag}
-		if n > 0 {
+		if n == indexBatch {
 			continue
 		}
 		select {
-		case <-wake:
-		case <-time.After(refreshEvery):
+		case <-time.After(foldEvery):
 		case <-stop:
 			_, err := st.RefreshIndex(ctx)
 			if err != nil {

@@ -134,13 +134,7 @@ func (c *crawl) handleAck(a ack) {
 		c.f.OverflowPersisted(o, now)
 	}
 	c.countAdded(a.added)
-	if a.docs > 0 {
-		c.indexLag += a.docs // until the indexer's next report
-		select {
-		case c.wake <- struct{}{}:
-		default:
-		}
-	}
+	c.indexLag += a.docs // until the indexer's next report
 }
 
 // countAdded counts URLs the store recorded as new.

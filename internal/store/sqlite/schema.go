@@ -87,7 +87,8 @@ var migrations = []string{
 	CREATE INDEX urls_origin ON urls (origin, next_at, id);
 	DELETE FROM links; DELETE FROM docs; DELETE FROM fts; DELETE FROM dirty;
 	CREATE TABLE staged (
-		url_id INTEGER PRIMARY KEY,
+		seq INTEGER PRIMARY KEY,
+		url_id INTEGER NOT NULL UNIQUE,
 		idx INTEGER NOT NULL,
 		title TEXT NOT NULL DEFAULT '',
 		body TEXT NOT NULL DEFAULT '',
@@ -96,7 +97,8 @@ var migrations = []string{
 		links BLOB,
 		folded INTEGER NOT NULL DEFAULT 0
 	);
-	CREATE INDEX staged_unfolded ON staged (folded) WHERE folded = 0;`,
+	CREATE INDEX staged_folded ON staged (folded);
+	INSERT INTO fts (fts, rank) VALUES ('automerge', 8);`,
 }
 
 // oldIDsVersion is the last schema whose URL IDs were not store.IDOf: a store at or below it

@@ -10,7 +10,8 @@ import (
 )
 
 // stage records the batch's documents with their outgoing links in the staged table, one row per
-// document, replacing an earlier staged copy. Nothing of the search index is touched here: the
+// document, replacing an earlier staged copy. Rows are appended in commit order (seq), so staging
+// writes sequential pages; only the small url_id index is written at random. Nothing of the search index is touched here: the
 // crawl's commit stays a handful of row writes per page, and IndexPending folds staged rows into
 // the index later, in large batches.
 func (s *Store) stage(ctx context.Context, b store.Batch) error {
