@@ -151,6 +151,8 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	for a := range c.acks {
 		c.handleAck(a)
 	}
+	c.stats.CrawlEnded = c.opts.Clock.Now()
+	c.opts.Log.Info("crawl requests done; the index catches up", "index_lag", c.indexLag)
 	close(c.loads)
 	for r := range c.loaded {
 		c.pendingLoads--

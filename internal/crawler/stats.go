@@ -5,6 +5,9 @@ import "time"
 // Stats describe a crawl run so far. It is a value: the scheduler hands out copies.
 type Stats struct {
 	Started, Now time.Time
+	// CrawlEnded is when the last request's outcome was saved; the run then waits for the index
+	// to catch up (Now - CrawlEnded at the end of a run).
+	CrawlEnded time.Time
 
 	Pages      int // page and sitemap requests answered in this run
 	Robots     int // robots.txt requests made
