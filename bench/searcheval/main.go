@@ -13,6 +13,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/fractle/mandelbot/bench/internal/mandelbotcli"
 	"io"
 	"os"
 	"path/filepath"
@@ -117,7 +118,7 @@ func evaluate(ctx context.Context, cfg config, qs QuerySet, stdout io.Writer) er
 	defer os.RemoveAll(tmp)
 	bin := cfg.bin
 	if bin == "" {
-		if bin, err = buildMandelbot(ctx, cfg.src, tmp); err != nil {
+		if bin, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
 			return err
 		}
 	}
@@ -152,8 +153,8 @@ func evaluate(ctx context.Context, cfg config, qs QuerySet, stdout io.Writer) er
 		if err != nil {
 			return err
 		}
-		if cr.StopReason != finishedReason {
-			return fmt.Errorf("the crawl ended with %q, not %q", cr.StopReason, finishedReason)
+		if cr.StopReason != mandelbotcli.FinishedReason {
+			return fmt.Errorf("the crawl ended with %q, not %q", cr.StopReason, mandelbotcli.FinishedReason)
 		}
 	}
 	for _, q := range qs.Queries {

@@ -7,29 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/fractle/mandelbot/internal/index"
 )
-
-// finishedReason is the stop reason of a crawl that ran out of work, as `mandelbot crawl`
-// prints it ("Crawl ended: nothing left to crawl").
-const finishedReason = "nothing left to crawl"
-
-// buildMandelbot compiles the CLI from the main module's source directory src into dir and
-// returns the binary's path.
-func buildMandelbot(ctx context.Context, src, dir string) (string, error) {
-	bin := filepath.Join(dir, "mandelbot")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/mandelbot")
-	cmd.Dir = src
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build mandelbot in %s: %w\n%s", src, err, out)
-	}
-	return bin, nil
-}
 
 // crawlResult is what `mandelbot crawl` said about its run.
 type crawlResult struct {
