@@ -39,6 +39,7 @@ type result struct {
 	bad      int             // discovered references that could not be parsed
 	doc      *store.Document // index content of a fetched page; nil when there is none
 	links    []store.Link
+	page     *Document // for Options.OnDocument; nil when it is not set
 }
 
 // worker performs tasks; it is shared by the worker goroutines and holds only immutable state.
@@ -113,6 +114,11 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 	}
 	u.State, u.FetchedAt, u.NextAt, u.Reason = store.StateFetched, now, now.Add(w.opts.Revisit), ""
 	u.Indexed, u.NoIndex, u.NoFollow, u.Canonical = false, false, false, ""
+	if u.Kind == store.KindPage && w.opts.OnDocument != nil {
+		res.page = &Document{URL: u.URL, Depth: u.Depth, Status: resp.Status, Header: resp.Header,
+			ContentType: resp.ContentType, Location: resp.Location, FetchedAt: now, Truncated: resp.Truncated}
+		defer func() { w.opts.OnDocument(*res.page) }()
+	}
 	if u.Kind == store.KindPage {
 		// Until a 2xx page says otherwise, this fetch leaves nothing in the index (rule 27: a
 		// page that now answers 404 or redirects leaves it).
@@ -224,6 +230,13 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 	doc.Index = tags.Indexable(now)
 	doc.NoSnippet, doc.UnavailableAfter = tags.NoSnippet, tags.UnavailableAfter
 	u.Indexed, u.NoIndex, u.NoFollow = doc.Index, !doc.Index, tags.NoFollow
+	if p := res.page; p != nil {
+		p.Title, p.Text, p.Robots, p.Indexable = doc.Title, doc.Text, tags, doc.Index
+		p.Links = make([]Link, len(links))
+		for i, l := range links {
+			p.Links[i] = Link{URL: l.URL, Anchor: l.Anchor, NoFollow: l.NoFollow || tags.NoFollow}
+		}
+	}
 	if len(tags.Sources) > 0 {
 		u.Reason = joinReason(u.Reason, "robot tags: "+tags.String()+" ("+sourceNames(tags.Sources)+")")
 	}
