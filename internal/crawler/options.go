@@ -68,6 +68,11 @@ type Options struct {
 	// fetched the page, before the outcome is saved, concurrently with other calls: it must be
 	// safe for concurrent use, and the worker waits for it.
 	OnDocument func(Document)
+	// Filter, if set, is asked about every page URL discovered by a link, a redirect or a
+	// sitemap that is otherwise in scope; a non-empty answer keeps the URL out of the crawl
+	// (state out-of-scope) with that answer as the reason. It is called on worker goroutines,
+	// concurrently.
+	Filter func(canonicalURL string) (reason string)
 }
 
 func (o Options) withDefaults() Options {

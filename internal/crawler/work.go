@@ -155,7 +155,7 @@ func (w *worker) redirect(res *result, u *store.URL, resp *fetch.Response) {
 		return
 	}
 	// The target is a new frontier URL: the robots check and the politeness delay apply to it.
-	res.found = append(res.found, w.scope.newURL(target, u.Kind, u.Depth, u.Hops+1))
+	res.found = append(res.found, w.newURL(target, u.Kind, u.Depth, u.Hops+1))
 	u.Reason = "redirects to " + target.String()
 }
 
@@ -172,10 +172,10 @@ func (w *worker) sitemap(res *result, u *store.URL, resp *fetch.Response) {
 				return nil
 			}
 			sitemaps++
-			res.found = append(res.found, w.scope.newURL(loc, store.KindSitemap, u.Depth, 0))
+			res.found = append(res.found, w.newURL(loc, store.KindSitemap, u.Depth, 0))
 			return nil
 		}
-		res.found = append(res.found, w.scope.newURL(loc, store.KindPage, u.Depth+1, 0))
+		res.found = append(res.found, w.newURL(loc, store.KindPage, u.Depth+1, 0))
 		return nil
 	})
 	res.bad += r.Skipped
@@ -263,10 +263,22 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 			res.bad++
 			continue
 		}
-		n := w.scope.newURL(target, store.KindPage, u.Depth+1, 0)
+		n := w.newURL(target, store.KindPage, u.Depth+1, 0)
 		res.found = append(res.found, n)
 		res.links = append(res.links, store.Link{FromID: u.ID, To: n.URL, Anchor: l.Anchor})
 	}
+}
+
+// newURL classifies a discovered URL as the scope does, then asks Options.Filter about a page
+// URL the scope keeps.
+func (w *worker) newURL(u *urlnorm.URL, kind store.Kind, depth, hops int) store.NewURL {
+	n := w.scope.newURL(u, kind, depth, hops)
+	if w.opts.Filter != nil && kind == store.KindPage && n.State == store.StateQueued {
+		if reason := w.opts.Filter(n.URL); reason != "" {
+			n.State, n.Reason = store.StateOutOfScope, reason
+		}
+	}
+	return n
 }
 
 // resolver returns the extractor's resolver for one document: it resolves links as browsers do
