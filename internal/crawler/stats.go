@@ -24,6 +24,11 @@ type Stats struct {
 	Origins        int
 	OriginsPaused  int // origins paused now
 	OriginsBlocked int // origins whose robots.txt is unreachable with no good copy
+	// IndexLag is how many saved documents are not searchable yet (the indexer folds them in
+	// off the crawl path).
+	IndexLag int
+	// PausedUntil is the soonest time a paused origin may be asked again (zero: none paused).
+	PausedUntil time.Time
 	StopReason     string
 	NextDue        time.Time // when the run ended waiting: when work is due next (zero: none known)
 }
