@@ -331,3 +331,17 @@ func TestGetSendsTheCanonicalTargetAsIs(t *testing.T) {
 		t.Fatalf("server saw %q", uri)
 	}
 }
+
+// HostClass answers as the dialer does (issue 10: the CLI's seed check was a weaker copy): the
+// ranges netip does not name, such as carrier NAT, are refused too.
+func TestHostClassMatchesDialer(t *testing.T) {
+	for host, want := range map[string]string{
+		"127.0.0.1": "loopback", "localhost": "loopback", "a.localhost": "loopback", "[::1]": "loopback",
+		"10.1.2.3": "private", "100.64.0.1": "shared", "0.1.2.3": "this-network", "198.18.0.1": "benchmarking",
+		"[::ffff:127.0.0.1]": "loopback", "93.184.216.34": "", "example.com": "",
+	} {
+		if got := HostClass(host); got != want {
+			t.Errorf("HostClass(%q) = %q, want %q", host, got, want)
+		}
+	}
+}
