@@ -1,0 +1,136 @@
+package crawl
+
+import (
+	"crypto/x509"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/fractle/mandelbot/internal/clock"
+	"github.com/fractle/mandelbot/internal/crawler"
+	"github.com/fractle/mandelbot/internal/frontier"
+	"github.com/fractle/mandelbot/internal/pause"
+	"github.com/fractle/mandelbot/internal/robots"
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+// Defaults of a crawl, used where a Config field is zero.
+const (
+	// DefaultAgent is the product token matched against robots.txt User-agent lines and robot
+	// tags.
+	DefaultAgent = "Mandelbot"
+	// DefaultDelay is the gap between two requests to one origin: polite by default.
+	DefaultDelay       = time.Second
+	DefaultScope       = "host"
+	DefaultPerOrigin   = frontier.DefaultPerOrigin
+	DefaultConcurrency = crawler.DefaultConcurrency
+	DefaultRobotsTTL   = robots.DefaultTTL
+	DefaultAs404After  = robots.DefaultAs404After
+	DefaultMaxPause    = pause.DefaultMax
+	DefaultMaxWait     = crawler.DefaultMaxWait
+	DefaultRevisit     = crawler.DefaultRevisit
+	// DefaultProgressEvery is how often OnProgress is called at most.
+	DefaultProgressEvery = 200 * time.Millisecond
+	// SeedsOnly as Config.MaxDepth follows no link: only the seeds are requested.
+	SeedsOnly = -1
+	// MaxHeaderFields bounds Config.Header.
+	MaxHeaderFields = 32
+)
+
+// Config describes a crawl. Seeds (or a store holding an earlier crawl) is required; the zero
+// value of every other field means its default. Run does not modify the Config; the callbacks
+// are called as documented on each.
+type Config struct {
+	// Seeds are the URLs the crawl starts from. With a store that holds an earlier crawl, Seeds
+	// may be empty: the crawl resumes.
+	Seeds []string
+	// Scope names which links are followed: "host" (the seeds' hosts, the default), "domain"
+	// (their registrable domains) or "any".
+	Scope string
+	// Include and Exclude are regular expressions (Go syntax, matched anywhere in the canonical
+	// URL unless anchored) that further limit which discovered URLs are followed: a URL must
+	// match one Include pattern, when there are any, and no Exclude pattern. Seeds are not
+	// checked.
+	Include, Exclude []*regexp.Regexp
+	// MaxDepth bounds how many links are followed from a seed; 0 means no limit, SeedsOnly none.
+	MaxDepth int
+	// MaxPages stops the crawl after this many page requests; 0 means no limit.
+	MaxPages int
+	// MaxTime stops the crawl after this long; 0 means no limit. Requests in flight finish.
+	MaxTime time.Duration
+	// MaxWait ends the crawl when the next due work (a paused origin, a retry) is further away
+	// than this; a later Run on the same store resumes it. 0 means DefaultMaxWait.
+	MaxWait time.Duration
+	// Revisit is when a fetched page is due again; 0 means DefaultRevisit.
+	Revisit time.Duration
+
+	// Agent is the product token robots.txt rules and robot tags are matched against; "" means
+	// DefaultAgent. UserAgent is the User-Agent header; "" means Agent/VERSION (+contact URL).
+	Agent, UserAgent string
+	// Header holds extra request header fields sent with every request (at most
+	// MaxHeaderFields). User-Agent and Accept-Encoding are always the crawler's own.
+	Header http.Header
+	// Delay is the gap between two requests to one origin: 0 means DefaultDelay, a negative
+	// value no gap (for servers you run yourself). SiteDelay overrides it per host name.
+	Delay     time.Duration
+	SiteDelay map[string]time.Duration
+	// HonorCrawlDelay lets a robots.txt Crawl-delay raise the gap (capped at a minute).
+	HonorCrawlDelay bool
+	// PerOrigin bounds requests in flight to one origin, Concurrency over all origins.
+	PerOrigin, Concurrency int
+	// RobotsTTL is how long a robots.txt decision is reused; RobotsAs404After is how long a
+	// robots.txt that keeps answering 5xx blocks its origin before it counts as absent;
+	// MaxPause caps a pause after 503 or 429, whatever Retry-After asks.
+	RobotsTTL, RobotsAs404After, MaxPause time.Duration
+
+	// Resolve pins host names to addresses, as curl's --resolve: "HOST:PORT:ADDR". A pinned
+	// address may be a loopback or private one.
+	Resolve []string
+	// AllowPrivate lets the crawl connect to loopback and private addresses; by default the
+	// dialer refuses them, whatever a name resolves to.
+	AllowPrivate bool
+	// RootCAs, if set, replaces the system's certificate authorities.
+	RootCAs *x509.CertPool
+
+	// StorePath is the SQLite file the crawl is saved in (created when missing); a Run on the
+	// same file resumes the crawl. "" means a temporary file removed when Run returns.
+	StorePath string
+	// Store, if set, is used instead of StorePath and is not closed by Run. (Its type is
+	// internal: it is how the mandelbot command passes the store it opened.)
+	Store store.Store
+	// Clock, if set, replaces the wall clock (tests). Its type is internal too.
+	Clock clock.Clock
+
+	// Log receives the crawl's events (robots.txt decisions, pauses, give-ups; each request at
+	// Debug level). Nil discards them.
+	Log *slog.Logger
+	// OnDocument, if set, receives every page answer except 503 and 429 (which pause the
+	// origin; the page is asked again later): 2xx pages with their title, text and links, and
+	// 3xx, 4xx and other 5xx answers with their status and header. Calls are serialized (never
+	// two at once); the crawl's workers wait for it, so it should return quickly.
+	OnDocument func(Document)
+	// OnProgress, if set, receives a snapshot of the crawl at most every ProgressEvery (0:
+	// DefaultProgressEvery), on the crawl's scheduler goroutine: it must return quickly.
+	OnProgress    func(Stats)
+	ProgressEvery time.Duration
+	// Metrics, if set, receives the crawl's Prometheus metrics (requests by status class and
+	// error kind, latency and size histograms, robots.txt outcomes, pauses, frontier size and
+	// index lag). Register it once per registry: a second Run on the same registry fails.
+	Metrics prometheus.Registerer
+}
+
+// Document is one page answer; see crawler.Document for its fields.
+type Document = crawler.Document
+
+// Link is one link of a Document, with its anchor text.
+type Link = crawler.Link
+
+// Stats describe a crawl so far: pages fetched, the queue, origins active, paused and
+// unreachable, errors. Stats.Rate is pages per second.
+type Stats = crawler.Stats
+
+// ErrNoSeeds reports a crawl with no seed and no queued work in its store.
+var ErrNoSeeds = crawler.ErrNoSeeds

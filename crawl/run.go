@@ -1,0 +1,281 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sync"
+
+	"github.com/fractle/mandelbot/internal/crawler"
+	"github.com/fractle/mandelbot/internal/fetch"
+	"github.com/fractle/mandelbot/internal/frontier"
+	"github.com/fractle/mandelbot/internal/pause"
+	"github.com/fractle/mandelbot/internal/robots"
+	"github.com/fractle/mandelbot/internal/store/sqlite"
+	"github.com/fractle/mandelbot/robotstxt"
+	"github.com/fractle/mandelbot/urlnorm"
+)
+
+// Run crawls as c describes until nothing is due within MaxWait, a limit is reached or ctx is
+// done, and returns the run's Stats. A cancelled ctx is not an error: what was received is
+// saved, and the error is nil with Stats.StopReason saying why the run ended. Run checks the
+// whole Config (Check) before it sends any request or opens any store.
+func Run(ctx context.Context, c Config) (Stats, error) {
+	p, err := c.plan()
+	if err != nil {
+		return Stats{}, err
+	}
+	client, err := fetch.New(p.fetch)
+	if err != nil {
+		return Stats{}, fmt.Errorf("crawl: %w", err)
+	}
+	defer client.Close()
+	var fetcher crawler.Fetcher = client
+	if len(c.Header) > 0 {
+		fetcher = withHeader{next: fetcher, header: c.Header}
+	}
+	if c.Metrics != nil {
+		m, err := newMetrics(c.Metrics, c.Clock)
+		if err != nil {
+			return Stats{}, fmt.Errorf("crawl: metrics: %w", err)
+		}
+		fetcher = m.wrap(fetcher)
+		p.crawl.OnProgress = chainProgress(m.observe, p.crawl.OnProgress)
+	}
+	p.crawl.Fetcher = fetcher
+
+	st := c.Store
+	if st == nil {
+		path, cleanup, err := storePath(c.StorePath)
+		if err != nil {
+			return Stats{}, err
+		}
+		defer cleanup()
+		s, err := sqlite.Open(ctx, path, sqlite.Options{})
+		if err != nil {
+			return Stats{}, fmt.Errorf("crawl: open the store: %w", err)
+		}
+		defer s.Close()
+		st = s
+	}
+	p.crawl.Store = st
+	return crawler.Run(ctx, p.crawl)
+}
+
+// Check reports the first problem with c, in words for the person who wrote it, without
+// sending a request or opening a store: a seed that is not an http(s) URL or is on a loopback
+// or private address without AllowPrivate or Resolve, an unknown Scope, a bad Resolve entry, a
+// negative limit, an Agent that is not a product token.
+func (c Config) Check() error {
+	_, err := c.plan()
+	return err
+}
+
+// plan is a checked Config turned into the options of the parts that run it.
+type plan struct {
+	fetch fetch.Options
+	crawl crawler.Options
+}
+
+func (c Config) plan() (plan, error) {
+	var p plan
+	switch {
+	case c.MaxDepth < SeedsOnly:
+		return p, errors.New("crawl: MaxDepth must be SeedsOnly (-1), 0 (no limit) or more")
+	case c.MaxPages < 0, c.MaxTime < 0, c.MaxWait < 0, c.Revisit < 0, c.PerOrigin < 0, c.Concurrency < 0,
+		c.RobotsTTL < 0, c.RobotsAs404After < 0, c.MaxPause < 0, c.ProgressEvery < 0:
+		return p, errors.New("crawl: limits, durations and counts must not be negative (0 means the default)")
+	case len(c.Header) > MaxHeaderFields:
+		return p, fmt.Errorf("crawl: at most %d extra header fields", MaxHeaderFields)
+	}
+	agent := c.Agent
+	if agent == "" {
+		agent = DefaultAgent
+	}
+	if !robotstxt.IsAgentToken(agent) {
+		return p, fmt.Errorf("crawl: agent %q is not a product token (letters, digits, '-' and '_' only, as robots.txt User-agent lines match)", agent)
+	}
+	for name := range c.Header {
+		if err := checkHeaderName(name); err != nil {
+			return p, err
+		}
+	}
+	scopeName := c.Scope
+	if scopeName == "" {
+		scopeName = DefaultScope
+	}
+	scope, err := urlnorm.ParseScope(scopeName)
+	if err != nil {
+		return p, fmt.Errorf("crawl: scope: %w", err)
+	}
+	resolve := make(map[string]string, len(c.Resolve))
+	for _, r := range c.Resolve {
+		hp, addr, err := fetch.ParseResolve(r)
+		if err != nil {
+			return p, fmt.Errorf("crawl: resolve %q: %w", r, err)
+		}
+		resolve[hp] = addr
+	}
+	seeds, err := checkSeeds(c.Seeds, resolve, c.AllowPrivate)
+	if err != nil {
+		return p, err
+	}
+	ua := c.UserAgent
+	if ua == "" {
+		ua = fetch.FormatUserAgent(agent, fetch.Version, fetch.ContactURL)
+	}
+	p.fetch = fetch.Options{UserAgent: ua, Resolve: resolve, AllowPrivate: c.AllowPrivate, RootCAs: c.RootCAs}
+	if c.Clock != nil {
+		p.fetch.Now = c.Clock.Now
+	}
+
+	delay := c.Delay
+	switch {
+	case delay == 0:
+		delay = DefaultDelay
+	case delay < 0:
+		delay = 0
+	}
+	maxDepth := c.MaxDepth
+	switch maxDepth {
+	case 0:
+		maxDepth = -1 // the crawler's "no limit"
+	case SeedsOnly:
+		maxDepth = 0
+	}
+	every := c.ProgressEvery
+	if every == 0 {
+		every = DefaultProgressEvery
+	}
+	p.crawl = crawler.Options{
+		Seeds: seeds, Scope: scope, MaxDepth: maxDepth, MaxPages: c.MaxPages,
+		Concurrency: c.Concurrency, MaxWait: c.MaxWait, MaxTime: c.MaxTime, Revisit: c.Revisit,
+		Frontier: frontier.Options{
+			Agent: agent, Delay: delay, SiteDelay: c.SiteDelay, HonorCrawlDelay: c.HonorCrawlDelay,
+			PerOrigin: c.PerOrigin,
+			Robots:    robots.Policy{TTL: c.RobotsTTL, As404After: c.RobotsAs404After},
+			Pause:     pause.Policy{Max: c.MaxPause},
+		},
+		Clock: c.Clock, Log: c.Log,
+		OnProgress: c.OnProgress, ProgressEvery: every,
+		OnDocument: serialize(c.OnDocument),
+		Filter:     patternFilter(c.Include, c.Exclude),
+	}
+	return p, nil
+}
+
+// checkSeeds parses every seed: a bad seed is an error before anything starts, and a seed on a
+// loopback or private address needs AllowPrivate or a Resolve entry (so a typo cannot make the
+// crawler scan a private network). The address rule is the dialer's own (fetch.HostClass).
+func checkSeeds(args []string, resolve map[string]string, allowPrivate bool) ([]string, error) {
+	seeds := make([]string, 0, len(args))
+	for _, a := range args {
+		u, err := urlnorm.Parse(a)
+		if err != nil {
+			return nil, fmt.Errorf("crawl: seed %q: %w", a, err)
+		}
+		if !allowPrivate {
+			if _, pinned := resolve[u.HostPort()]; !pinned {
+				if class := fetch.HostClass(u.Host()); class != "" {
+					return nil, fmt.Errorf("crawl: seed %s is on a %s address: allow private addresses, or pin the host to an address (--resolve HOST:PORT:ADDR)", u, class)
+				}
+			}
+		}
+		seeds = append(seeds, u.String())
+	}
+	return seeds, nil
+}
+
+// checkHeaderName refuses header fields the crawler owns.
+func checkHeaderName(name string) error {
+	switch http.CanonicalHeaderKey(name) {
+	case "User-Agent", "Accept-Encoding", "Host", "Content-Length", "Connection", "Transfer-Encoding":
+		return fmt.Errorf("crawl: header %s is the crawler's own and cannot be set", name)
+	}
+	return nil
+}
+
+// patternFilter is the crawler's Filter for Config.Include and Exclude (nil when both are
+// empty); the reason names the pattern, as the export and the URL lookup show it.
+func patternFilter(include, exclude []*regexp.Regexp) func(string) string {
+	if len(include) == 0 && len(exclude) == 0 {
+		return nil
+	}
+	return func(u string) string {
+		for _, re := range exclude {
+			if re.MatchString(u) {
+				return fmt.Sprintf("matches --exclude %s", re)
+			}
+		}
+		if len(include) == 0 {
+			return ""
+		}
+		for _, re := range include {
+			if re.MatchString(u) {
+				return ""
+			}
+		}
+		return "matches no --include pattern"
+	}
+}
+
+// serialize makes fn safe to call from the crawl's workers at once: calls take turns.
+func serialize(fn func(Document)) func(Document) {
+	if fn == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	return func(d Document) {
+		mu.Lock()
+		defer mu.Unlock()
+		fn(d)
+	}
+}
+
+func chainProgress(fns ...func(Stats)) func(Stats) {
+	return func(s Stats) {
+		for _, fn := range fns {
+			if fn != nil {
+				fn(s)
+			}
+		}
+	}
+}
+
+// storePath returns the SQLite file to use, and what to do when the run is over: a temporary
+// directory is removed.
+func storePath(path string) (string, func(), error) {
+	if path != "" {
+		return path, func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", "mandelbot-crawl-")
+	if err != nil {
+		return "", nil, fmt.Errorf("crawl: temporary store: %w", err)
+	}
+	return filepath.Join(dir, "crawl.db"), func() { os.RemoveAll(dir) }, nil
+}
+
+// withHeader adds the caller's header fields to every request; fields the request already has
+// (a conditional request's validators) win, and the client replaces User-Agent whatever it says.
+type withHeader struct {
+	next   crawler.Fetcher
+	header http.Header
+}
+
+func (h withHeader) Get(ctx context.Context, req fetch.Request) (*fetch.Response, error) {
+	hd := req.Header.Clone()
+	if hd == nil {
+		hd = make(http.Header, len(h.header))
+	}
+	for k, v := range h.header {
+		if hd.Values(k) == nil {
+			hd[http.CanonicalHeaderKey(k)] = v
+		}
+	}
+	req.Header = hd
+	return h.next.Get(ctx, req)
+}
