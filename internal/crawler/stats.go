@@ -29,8 +29,8 @@ type Stats struct {
 	IndexLag int
 	// PausedUntil is the soonest time a paused origin may be asked again (zero: none paused).
 	PausedUntil time.Time
-	StopReason     string
-	NextDue        time.Time // when the run ended waiting: when work is due next (zero: none known)
+	StopReason  string
+	NextDue     time.Time // when the run ended waiting: when work is due next (zero: none known)
 }
 
 // Rate is pages per second of crawl-clock time.
