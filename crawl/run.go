@@ -2,13 +2,14 @@ package crawl
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sync"
+
+	"golang.org/x/net/http/httpguts"
 
 	"github.com/fractle/mandelbot/internal/crawler"
 	"github.com/fractle/mandelbot/internal/fetch"
@@ -85,23 +86,28 @@ func (c Config) plan() (plan, error) {
 	var p plan
 	switch {
 	case c.MaxDepth < SeedsOnly:
-		return p, errors.New("crawl: MaxDepth must be SeedsOnly (-1), 0 (no limit) or more")
+		return p, configErr("MaxDepth", "must be SeedsOnly (-1), 0 (no limit) or more")
 	case c.MaxPages < 0, c.MaxTime < 0, c.MaxWait < 0, c.Revisit < 0, c.PerOrigin < 0, c.Concurrency < 0,
 		c.RobotsTTL < 0, c.RobotsAs404After < 0, c.MaxPause < 0, c.ProgressEvery < 0:
-		return p, errors.New("crawl: limits, durations and counts must not be negative (0 means the default)")
+		return p, configErr("limits", "limits, durations and counts must not be negative (0 means the default)")
 	case len(c.Header) > MaxHeaderFields:
-		return p, fmt.Errorf("crawl: at most %d extra header fields", MaxHeaderFields)
+		return p, configErr("Header", fmt.Sprintf("at most %d extra header fields", MaxHeaderFields))
 	}
 	agent := c.Agent
 	if agent == "" {
 		agent = DefaultAgent
 	}
 	if !robotstxt.IsAgentToken(agent) {
-		return p, fmt.Errorf("crawl: agent %q is not a product token (letters, digits, '-' and '_' only, as robots.txt User-agent lines match)", agent)
+		return p, configErr("Agent", fmt.Sprintf("%q is not a product token (letters, digits, '-' and '_' only, as robots.txt User-agent lines match)", agent))
 	}
-	for name := range c.Header {
+	for name, values := range c.Header {
 		if err := checkHeaderName(name); err != nil {
 			return p, err
+		}
+		for _, v := range values {
+			if !httpguts.ValidHeaderFieldValue(v) {
+				return p, configErr("Header", fmt.Sprintf("%s: %q is not a valid header value", name, v))
+			}
 		}
 	}
 	scopeName := c.Scope
@@ -110,13 +116,13 @@ func (c Config) plan() (plan, error) {
 	}
 	scope, err := urlnorm.ParseScope(scopeName)
 	if err != nil {
-		return p, fmt.Errorf("crawl: scope: %w", err)
+		return p, configErr("Scope", fmt.Sprintf("%q: want host, domain or any", scopeName))
 	}
 	resolve := make(map[string]string, len(c.Resolve))
 	for _, r := range c.Resolve {
 		hp, addr, err := fetch.ParseResolve(r)
 		if err != nil {
-			return p, fmt.Errorf("crawl: resolve %q: %w", r, err)
+			return p, configErr("Resolve", fmt.Sprintf("%q: want HOST:PORT:ADDR, e.g. example.com:443:192.0.2.1", r))
 		}
 		resolve[hp] = addr
 	}
@@ -176,12 +182,12 @@ func checkSeeds(args []string, resolve map[string]string, allowPrivate bool) ([]
 	for _, a := range args {
 		u, err := urlnorm.Parse(a)
 		if err != nil {
-			return nil, fmt.Errorf("crawl: seed %q: %w", a, err)
+			return nil, configErr("Seeds", fmt.Sprintf("%q is not a URL the crawler can fetch: %v", a, err))
 		}
 		if !allowPrivate {
 			if _, pinned := resolve[u.HostPort()]; !pinned {
 				if class := fetch.HostClass(u.Host()); class != "" {
-					return nil, fmt.Errorf("crawl: seed %s is on a %s address: allow private addresses, or pin the host to an address (--resolve HOST:PORT:ADDR)", u, class)
+					return nil, configErr("Seeds", fmt.Sprintf("%s is on a %s address", u, class), "AllowPrivate", "Resolve")
 				}
 			}
 		}
@@ -192,9 +198,12 @@ func checkSeeds(args []string, resolve map[string]string, allowPrivate bool) ([]
 
 // checkHeaderName refuses header fields the crawler owns.
 func checkHeaderName(name string) error {
+	if !httpguts.ValidHeaderFieldName(name) {
+		return configErr("Header", fmt.Sprintf("%q is not a valid header name", name))
+	}
 	switch http.CanonicalHeaderKey(name) {
 	case "User-Agent", "Accept-Encoding", "Host", "Content-Length", "Connection", "Transfer-Encoding":
-		return fmt.Errorf("crawl: header %s is the crawler's own and cannot be set", name)
+		return configErr("Header", fmt.Sprintf("%s is the crawler's own and cannot be set", name))
 	}
 	return nil
 }

@@ -2,23 +2,23 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net/netip"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fractle/mandelbot/crawl"
 	"github.com/fractle/mandelbot/internal/crawler"
-	"github.com/fractle/mandelbot/internal/fetch"
 	"github.com/fractle/mandelbot/internal/frontier"
 	"github.com/fractle/mandelbot/internal/pause"
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/robotstxt"
-	"github.com/fractle/mandelbot/urlnorm"
 )
 
 // Defaults of `mandelbot crawl` that are policy, not library defaults.
@@ -42,6 +42,9 @@ type crawlFlags struct {
 	maxTime, maxWait        time.Duration
 	revisit                 time.Duration
 	verbose                 bool
+	seedsFile               string
+	include, exclude        []string
+	headers                 []string
 }
 
 func newCrawlCommand() *cobra.Command {
@@ -77,6 +80,10 @@ command (seeds may be omitted) resumes the crawl from the store.`,
 	fl.DurationVar(&f.maxWait, "max-wait", crawler.DefaultMaxWait, "end the run when the next due work (a pause, a retry) is further away than this")
 	fl.DurationVar(&f.revisit, "revisit", crawler.DefaultRevisit, "a fetched page is due again after this long")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every request")
+	fl.StringVar(&f.seedsFile, "seeds-file", "", "read more seed URLs from FILE, one a line (blank lines and lines starting with # are skipped; - is standard input)")
+	fl.StringArrayVar(&f.include, "include", nil, "follow only discovered URLs matching this regular expression (Go syntax, unanchored; repeatable: any may match)")
+	fl.StringArrayVar(&f.exclude, "exclude", nil, "never follow discovered URLs matching this regular expression (repeatable; wins over --include)")
+	fl.StringArrayVar(&f.headers, "header", nil, "'Name: value' sent with every request (repeatable; User-Agent cannot be set this way: use --user-agent)")
 	return cmd
 }
 
@@ -108,32 +115,19 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	scope, err := urlnorm.ParseScope(f.scope)
-	if err != nil {
-		return usageErrorf("--scope: %v", err)
-	}
-	siteDelay, err := parseSiteDelays(f.siteDelays)
+	cfg, err := f.config(args)
 	if err != nil {
 		return err
 	}
-	resolve, err := parseResolves(f.resolves)
-	if err != nil {
-		return usageErrorf("%v", err)
+	// Everything the flags say is checked before the store is opened or a request is sent.
+	if err := cfg.Check(); err != nil {
+		return configUsageError(err)
 	}
-	seeds, err := parseSeeds(args, resolve, f.allowPrivate)
-	if err != nil {
-		return err
-	}
-	ua := f.userAgent
-	if ua == "" {
-		ua = fetch.FormatUserAgent(fetch.Product, version, fetch.ContactURL)
-	}
-	client, err := fetch.New(fetch.Options{UserAgent: ua, Resolve: resolve, AllowPrivate: f.allowPrivate})
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	defer client.Close()
 
+	if len(cfg.Seeds) == 0 && !f.exists() {
+		// Nothing to resume and nothing to start from: say so without leaving an empty store.
+		return usageErrorf("%v: give SEED URLs (there is no crawl at %s to resume)", crawl.ErrNoSeeds, f.location())
+	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	st, err := f.open(ctx, true)
@@ -143,20 +137,10 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	defer st.Close()
 
 	out := newProgress(cmd.ErrOrStderr(), f.verbose)
-	opts := crawler.Options{
-		Seeds: seeds, Scope: scope, MaxDepth: f.maxDepth, MaxPages: f.maxPages,
-		Concurrency: f.concurrency, MaxWait: f.maxWait, MaxTime: f.maxTime, Revisit: f.revisit,
-		Frontier: frontier.Options{
-			Agent: f.agent, Delay: f.delay, SiteDelay: siteDelay, HonorCrawlDelay: f.honorCrawlDelay,
-			PerOrigin: f.perOrigin,
-			Robots:    robots.Policy{TTL: f.robotsTTL, As404After: f.robots5xx404},
-			Pause:     pause.Policy{Max: f.maxPause},
-		},
-		Fetcher: client, Store: st, Log: out.logger(), OnProgress: out.update, ProgressEvery: progressEvery,
-	}
-	stats, err := crawler.Run(ctx, opts)
+	cfg.Store, cfg.Log, cfg.OnProgress = st, out.logger(), out.update
+	stats, err := crawl.Run(ctx, cfg)
 	out.close()
-	if err == crawler.ErrNoSeeds {
+	if errors.Is(err, crawl.ErrNoSeeds) {
 		return usageErrorf("%v: give SEED URLs", err)
 	}
 	// A signal, not the caller, ended ctx: Ctrl-C or SIGTERM (exit 130 once the crawler saved
@@ -176,6 +160,56 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	return end.err()
 }
 
+// config turns the flags and seed arguments into the crawl's Config (the store, log and
+// progress are the caller's to add).
+func (f crawlFlags) config(args []string) (crawl.Config, error) {
+	siteDelay, err := parseSiteDelays(f.siteDelays)
+	if err != nil {
+		return crawl.Config{}, err
+	}
+	seeds := args
+	if f.seedsFile != "" {
+		more, err := readSeedsFile(f.seedsFile)
+		if err != nil {
+			return crawl.Config{}, err
+		}
+		seeds = append(slices.Clone(args), more...)
+	}
+	include, err := compilePatterns("--include", f.include)
+	if err != nil {
+		return crawl.Config{}, err
+	}
+	exclude, err := compilePatterns("--exclude", f.exclude)
+	if err != nil {
+		return crawl.Config{}, err
+	}
+	header, err := parseHeaders(f.headers)
+	if err != nil {
+		return crawl.Config{}, err
+	}
+	maxDepth := f.maxDepth // the flag's -1 is "no limit", 0 "the seeds only"
+	switch maxDepth {
+	case -1:
+		maxDepth = 0
+	case 0:
+		maxDepth = crawl.SeedsOnly
+	}
+	delay := f.delay
+	if delay == 0 {
+		delay = -1 // --delay 0: no gap (Config's 0 is the default)
+	}
+	return crawl.Config{
+		Seeds: seeds, Scope: f.scope, Include: include, Exclude: exclude,
+		MaxDepth: maxDepth, MaxPages: f.maxPages, MaxTime: f.maxTime, MaxWait: f.maxWait, Revisit: f.revisit,
+		Agent: f.agent, UserAgent: f.userAgent, Header: header,
+		Delay: delay, SiteDelay: siteDelay, HonorCrawlDelay: f.honorCrawlDelay,
+		PerOrigin: f.perOrigin, Concurrency: f.concurrency,
+		RobotsTTL: f.robotsTTL, RobotsAs404After: f.robots5xx404, MaxPause: f.maxPause,
+		Resolve: f.resolves, AllowPrivate: f.allowPrivate,
+		ProgressEvery: progressEvery,
+	}, nil
+}
+
 func parseSiteDelays(values []string) (map[string]time.Duration, error) {
 	out := map[string]time.Duration{}
 	for _, v := range values {
@@ -189,46 +223,31 @@ func parseSiteDelays(values []string) (map[string]time.Duration, error) {
 	return out, nil
 }
 
-// parseSeeds checks every seed before anything starts: a bad seed is a usage error, and a seed
-// on a loopback or private address needs --allow-private or --resolve (so a typo cannot make the
-// crawler scan a private network).
-func parseSeeds(args []string, resolve map[string]string, allowPrivate bool) ([]string, error) {
-	var seeds []string
-	for _, a := range args {
-		u, err := urlnorm.Parse(a)
-		if err != nil {
-			return nil, usageErrorf("seed %q: %v", a, err)
-		}
-		if !allowPrivate {
-			if _, pinned := resolve[u.HostPort()]; !pinned && isPrivateHost(u.Host()) {
-				return nil, usageErrorf("seed %s is on a loopback or private address: pass --allow-private, or --resolve HOST:PORT:ADDR", u)
+// flagOf names the flag that sets each crawl.Config field the checks can complain about.
+var flagOf = map[string]string{
+	"Seeds": "seed", "Scope": "--scope", "Resolve": "--resolve", "AllowPrivate": "--allow-private",
+	"Header": "--header", "Agent": "--agent", "MaxDepth": "--max-depth",
+}
+
+// configUsageError words a crawl.ConfigError with the command's flags.
+func configUsageError(err error) error {
+	var ce *crawl.ConfigError
+	if !errors.As(err, &ce) {
+		return usageErrorf("%v", err)
+	}
+	msg := ce.Msg
+	if f, ok := flagOf[ce.Field]; ok {
+		msg = f + " " + msg
+	}
+	if len(ce.Fixes) > 0 {
+		fixes := make([]string, len(ce.Fixes))
+		for i, f := range ce.Fixes {
+			fixes[i] = flagOf[f]
+			if f == "Resolve" {
+				fixes[i] += " HOST:PORT:ADDR"
 			}
 		}
-		seeds = append(seeds, u.String())
+		msg += ": pass " + strings.Join(fixes, ", or ")
 	}
-	return seeds, nil
-}
-
-func isPrivateHost(host string) bool {
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
-	if err != nil {
-		return false // a name: the dialer checks the address it resolves to
-	}
-	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() || ip.IsMulticast()
-}
-
-// parseResolves turns curl-style HOST:PORT:ADDR values into the fetch client's Resolve map.
-func parseResolves(values []string) (map[string]string, error) {
-	resolve := make(map[string]string, len(values))
-	for _, r := range values {
-		hp, addr, err := fetch.ParseResolve(r)
-		if err != nil {
-			return nil, fmt.Errorf("--resolve %q: %w", r, err)
-		}
-		resolve[hp] = addr
-	}
-	return resolve, nil
+	return usageErrorf("%s", msg)
 }

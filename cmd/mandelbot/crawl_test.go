@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,11 +101,51 @@ func TestCrawlBadInputExitsTwo(t *testing.T) {
 		{[]string{"crawl", "--data", data, "--warc", data, "http://a.test/"}, "not implemented"},
 		{[]string{"crawl", "--store", "postgres://u:secret@localhost/db", "http://a.test/"}, "u:***@localhost"},
 		{[]string{"crawl", "--data", data}, "nothing to crawl"},
+		{[]string{"crawl", "--data", filepath.Join(data, "new")}, "no crawl at"},
 		{[]string{"export", "--data", filepath.Join(data, "none")}, "no crawl at"},
+		// Issue 10: the new flags are checked before any work, a mistyped flag gets a suggestion.
+		{[]string{"crawl", "--data", data, "--header", "User-Agent: me", "http://a.test/"}, "--header User-Agent is the crawler's own"},
+		{[]string{"crawl", "--data", data, "--header", "no colon", "http://a.test/"}, "'Name: value'"},
+		{[]string{"crawl", "--data", data, "--include", "(", "http://a.test/"}, "--include"},
+		{[]string{"crawl", "--data", data, "--seeds-file", filepath.Join(data, "none.txt")}, "--seeds-file"},
+		{[]string{"crawl", "--data", data, "--dealy", "1s", "http://a.test/"}, "did you mean --delay?"},
+		{[]string{"crawl", "--data", data, "--max-page", "1", "http://a.test/"}, "did you mean --max-pages?"},
 	} {
 		code, out, errOut := runCLI(t, "", tt.args...)
+		if _, err := os.Stat(filepath.Join(data, "new")); err == nil {
+			t.Errorf("%v: a failed first run left a store behind (issue 10)", tt.args)
+		}
 		if code != exitUsage || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "secret") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 mentioning %q", tt.args, code, out, errOut, tt.want)
+		}
+	}
+}
+
+// Issue 10, data in: seeds from a file (comments and blank lines skipped), --include and
+// --exclude patterns, and --header fields sent with every request, robots.txt included.
+func TestCrawlSeedsFileIncludeExcludeHeader(t *testing.T) {
+	web := startWeb(t, []testweb.Site{{Key: "a", Pages: []testweb.Page{
+		{Path: "/", Links: []string{"/docs/one", "/docs/two.pdf", "/blog/x"}},
+		{Path: "/docs/one"}, {Path: "/docs/two.pdf"}, {Path: "/blog/x"}, {Path: "/second"},
+	}}})
+	dir := t.TempDir()
+	seeds := filepath.Join(dir, "seeds.txt")
+	if err := os.WriteFile(seeds, []byte("# our seeds\n"+web.URL("a", "/")+"\n\n  "+web.URL("a", "/second")+"  \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"crawl", "--data", filepath.Join(dir, "data"), "--delay", "0", "--seeds-file", seeds,
+		"--include", "/docs/", "--exclude", `\.pdf$`, "--header", "From: ops@example.com"}, resolveArgs(web)...)
+	if code, out, errOut := runCLI(t, "", args...); code != exitOK {
+		t.Fatalf("crawl: exit %d\n%s\n%s", code, out, errOut)
+	}
+	for path, want := range map[string]int{"/": 1, "/second": 1, "/docs/one": 1, "/docs/two.pdf": 0, "/blog/x": 0} {
+		if got := web.Count("a", path); got != want {
+			t.Errorf("%s requested %d times, want %d", path, got, want)
+		}
+	}
+	for _, r := range web.Requests() {
+		if r.Header.Get("From") != "ops@example.com" {
+			t.Errorf("%v: no From header", r)
 		}
 	}
 }

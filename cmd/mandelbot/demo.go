@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -12,9 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fractle/mandelbot/internal/crawler"
-	"github.com/fractle/mandelbot/internal/fetch"
-	"github.com/fractle/mandelbot/internal/frontier"
+	"github.com/fractle/mandelbot/crawl"
 	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store/sqlite"
 	"github.com/fractle/mandelbot/internal/testweb"
@@ -63,6 +62,14 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 		return fmt.Errorf("demo: start the sample web: %w", err)
 	}
 	defer web.Close()
+	// A busy or bad --addr fails now, not after the crawl.
+	var ln net.Listener
+	if !f.noServe {
+		if ln, err = listen(ctx, f.addr, out); err != nil {
+			return err
+		}
+		defer ln.Close()
+	}
 	fmt.Fprintf(out, "Sample web: %d sites on 127.0.0.1 (%s)\n", len(web.Keys()), web.URL("bakery", "/"))
 
 	data := f.data
@@ -80,25 +87,12 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	}
 	defer st.Close()
 
-	resolve, err := parseResolves(web.Resolve())
-	if err != nil {
-		return fmt.Errorf("demo: %w", err)
-	}
-	client, err := fetch.New(fetch.Options{
-		UserAgent: fetch.FormatUserAgent(fetch.Product, version, fetch.ContactURL),
-		Resolve:   resolve, RootCAs: web.RootCAs(),
-	})
-	if err != nil {
-		return fmt.Errorf("demo: %w", err)
-	}
-	defer client.Close()
-
 	fmt.Fprintf(out, "Crawling it politely (robots.txt first, one request at a time per site)...\n\n")
 	progress := newProgress(cmd.ErrOrStderr(), f.verbose)
-	stats, err := crawler.Run(ctx, crawler.Options{
-		Seeds: web.Seeds(), MaxDepth: -1, MaxWait: f.maxWait, Concurrency: 8,
-		Frontier: frontier.Options{Agent: defaultAgent, Delay: 0},
-		Fetcher:  client, Store: st, Log: progress.logger(), OnProgress: progress.update, ProgressEvery: progressEvery,
+	stats, err := crawl.Run(ctx, crawl.Config{
+		Seeds: web.Seeds(), Resolve: web.Resolve(), RootCAs: web.RootCAs(),
+		MaxWait: f.maxWait, Concurrency: 8, Agent: defaultAgent, Delay: -1,
+		Store: st, Log: progress.logger(), OnProgress: progress.update, ProgressEvery: progressEvery,
 	})
 	progress.close()
 	if err != nil {
@@ -108,12 +102,16 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	writeSummary(out, stats, counts, "sqlite:"+filepath.Join(data, "crawl.db"))
+	location := "sqlite:" + filepath.Join(data, "crawl.db")
+	if f.data == "" {
+		location = "" // a temporary directory, removed on exit: no export command to suggest
+	}
+	writeSummary(out, stats, counts, location)
 	demoSearches(ctx, out, st)
 	if f.noServe {
 		return nil
 	}
-	return serveStore(ctx, st, f.addr, defaultAgent, out)
+	return serveOn(ctx, ln, site{store: st, agent: defaultAgent}, out)
 }
 
 // demoSearches shows, on the terminal, what the crawl made findable.

@@ -9,10 +9,13 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/fractle/mandelbot/internal/fetch"
 )
 
-// version is reported in the User-Agent header and by `mandelbot --version`.
-const version = "0.1.0-dev"
+// version is reported by `mandelbot --version`; the User-Agent header sends the same (one
+// place: fetch.Version).
+const version = fetch.Version
 
 func main() {
 	stop := startProfile(os.Getenv(envCPUProfile))
@@ -54,7 +57,7 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%w (see '%s --help')", err, c.CommandPath())
+		return usageErrorf("%w%s (see '%s --help')", err, suggestFlag(c, err), c.CommandPath())
 	})
 	root.AddCommand(newDemoCommand(), newRobotsCommand(), newCrawlCommand(), newExportCommand(), newSearchCommand(), newServeCommand())
 	markRuntimeErrors(root)

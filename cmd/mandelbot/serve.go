@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/cobra"
 
 	"github.com/fractle/mandelbot/internal/store"
@@ -76,23 +77,47 @@ everything the crawl learned.`,
 	return cmd
 }
 
-// serveStore serves the site over st on addr until ctx ends, then shuts down gracefully,
-// letting requests in flight finish (at most serveShutdownTimeout). Once it listens it writes
-// "Serving on http://ADDR" to out, with the address actually bound (so port 0 is usable), and
-// "Stopped." when done; a warning comes first when addr is not loopback. Server errors are
-// logged to out. st stays open: the caller owns it (the demo passes the store it crawls into).
+// serveStore serves the site over st on addr until ctx ends (see serveOn).
 func serveStore(ctx context.Context, st store.Store, addr, agent string, out io.Writer) error {
+	ln, err := listen(ctx, addr, out)
+	if err != nil {
+		return err
+	}
+	return serveOn(ctx, ln, site{store: st, agent: agent}, out)
+}
+
+// listen binds addr, so a busy or bad address fails before any work starts; a warning is
+// written to out first when addr is not loopback.
+func listen(ctx context.Context, addr string, out io.Writer) (net.Listener, error) {
 	if warn := exposure(addr); warn != "" {
 		fmt.Fprintf(out, "warning: %s\n", warn)
-	}
-	log := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	h, err := web.New(web.Options{Store: st, Agent: agent, Log: log})
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
 	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
+		return nil, fmt.Errorf("serve: --addr %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// site is what serveOn shows: a store, the tester's default agent, and, during a crawl, the
+// crawl's own metrics.
+type site struct {
+	store   store.Store
+	agent   string
+	metrics prometheus.Gatherer // nil: the store's figures only
+}
+
+// serveOn serves the site on ln until ctx ends, then shuts down gracefully, letting requests in
+// flight finish (at most serveShutdownTimeout). It writes "Serving on http://ADDR" to out, with
+// the address actually bound (so port 0 is usable), and "Stopped." when done. Server errors are
+// logged to out. The store stays open: the caller owns it (the demo and crawl --serve pass the
+// store they crawl into). ln is closed on return.
+func serveOn(ctx context.Context, ln net.Listener, s site, out io.Writer) error {
+	log := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	h, err := web.New(web.Options{Store: s.store, Agent: s.agent, Log: log, Gatherer: s.metrics})
+	if err != nil {
+		ln.Close()
 		return fmt.Errorf("serve: %w", err)
 	}
 	srv := newHTTPServer(h, log)

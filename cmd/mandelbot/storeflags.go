@@ -35,6 +35,16 @@ func (f *storeFlags) location() string {
 	return "sqlite:" + filepath.Join(f.data, "crawl.db")
 }
 
+// exists reports whether the store the flags name exists already (a networked store always
+// does).
+func (f *storeFlags) exists() bool {
+	loc := f.location()
+	if path, ok := strings.CutPrefix(loc, "sqlite:"); ok {
+		return fileExists(path)
+	}
+	return true
+}
+
 // open opens the store; create says whether the command writes (crawl: a missing SQLite file
 // is created) or only reads (export, search, serve: a missing file is an error, and the store is
 // opened read-only, beside a crawl that may be running).

@@ -41,6 +41,10 @@ func writeSummary(w io.Writer, s crawler.Stats, counts map[store.State]int, loca
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(&b, "\nStore: %s (mandelbot export --store %s)\n", location, location)
+	if location == "" {
+		fmt.Fprintf(&b, "\nStore: temporary, removed on exit (keep it with --data DIR)\n")
+	} else {
+		fmt.Fprintf(&b, "\nStore: %s (mandelbot export --store %s)\n", location, location)
+	}
 	io.WriteString(w, b.String())
 }

@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/robotstxt"
@@ -55,6 +57,10 @@ type Options struct {
 	// Now is the clock: what "paused" and "expires in" mean, and the time of searches
 	// (unavailable_after). Nil means time.Now.
 	Now func() time.Time
+	// Gatherer, if set, adds its metrics to /metrics: the running crawl's request, pause and
+	// runtime metrics when the site is served by `crawl --serve`. Its names must not clash with
+	// the store's (mandelbot_urls, mandelbot_origins...).
+	Gatherer prometheus.Gatherer
 	// Log receives server-side failures (store errors, timeouts). Nil discards them.
 	Log *slog.Logger
 

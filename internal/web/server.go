@@ -47,7 +47,11 @@ func New(opts Options) (http.Handler, error) {
 	if err := reg.Register(newCollector(opts.Store, opts.Now, opts.Timeout)); err != nil {
 		return nil, fmt.Errorf("web: register metrics: %w", err)
 	}
-	metrics := promhttp.HandlerFor(reg, promhttp.HandlerOpts{
+	var gather prometheus.Gatherer = reg
+	if opts.Gatherer != nil {
+		gather = prometheus.Gatherers{reg, opts.Gatherer}
+	}
+	metrics := promhttp.HandlerFor(gather, promhttp.HandlerOpts{
 		ErrorLog: slog.NewLogLogger(opts.Log.Handler(), slog.LevelError),
 		Timeout:  opts.Timeout,
 	})
