@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -18,70 +19,155 @@ import (
 const (
 	// progressEvery is how often the crawl reports progress (crawl clock).
 	progressEvery = 200 * time.Millisecond
-	// logProgressEvery is how often a progress line is logged when not on a terminal.
-	logProgressEvery = 5 * time.Second
+	// statusRefresh is how often the terminal status line is redrawn.
+	statusRefresh = 250 * time.Millisecond
+	// logProgressEvery is how often a progress line is logged when not on a terminal: at least
+	// once a second, whether or not the crawl reported anything new (issue 10: a quiet pause
+	// must not look like a hang).
+	logProgressEvery = time.Second
 )
 
 // progress shows a crawl as it runs: a live status line on a terminal, plain log lines
-// otherwise. update is called on the crawl's scheduler goroutine; the status line is rendered
-// by mpb's goroutine, hence the mutex.
+// otherwise, both from the crawl's latest snapshot and redrawn on their own timer, so counts and
+// the pause countdown stay current while the crawl waits. update is called on the crawl's
+// scheduler goroutine; the line is rendered on mpb's or the logging goroutine, hence the mutex.
 type progress struct {
-	w       io.Writer
-	verbose bool
-	p       *mpb.Progress
-	bar     *mpb.Bar
-	log     *slog.Logger
+	now func() time.Time // the wall clock, for "resumes in"
+	p   *mpb.Progress
+	bar *mpb.Bar
+	log *slog.Logger
 
-	mu      sync.Mutex
-	last    crawler.Stats
-	lastLog time.Time
+	mu   sync.Mutex
+	last crawler.Stats
+
+	stop context.CancelFunc
+	done chan struct{}
 }
 
 func newProgress(w io.Writer, verbose bool) *progress {
-	pr := &progress{w: w, verbose: verbose}
+	pr := &progress{now: time.Now, done: make(chan struct{})}
 	level := slog.LevelInfo
 	if verbose {
 		level = slog.LevelDebug
 	}
 	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-		pr.p = mpb.New(mpb.WithOutput(w), mpb.WithRefreshRate(250*time.Millisecond))
-		pr.bar = pr.p.New(0, mpb.NopStyle(), mpb.PrependDecorators(decor.Any(pr.line)))
+		close(pr.done)
+		pr.p = mpb.New(mpb.WithOutput(w), mpb.WithRefreshRate(statusRefresh))
+		pr.bar = pr.p.New(0, mpb.NopStyle(), mpb.PrependDecorators(decor.Any(func(decor.Statistics) string { return pr.line() })))
+		// The status line says the counts; pauses, give-ups and robots.txt trouble are still
+		// announced above it, as they happen.
+		h := slog.NewTextHandler(pr.p, &slog.HandlerOptions{Level: level})
 		if !verbose {
-			level = slog.LevelWarn // the status line says the rest
+			pr.log = slog.New(announceHandler{Handler: h})
+		} else {
+			pr.log = slog.New(h)
 		}
-		pr.log = slog.New(slog.NewTextHandler(pr.p, &slog.HandlerOptions{Level: level}))
 		return pr
 	}
 	pr.log = slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+	ctx, cancel := context.WithCancel(context.Background())
+	pr.stop = cancel
+	go pr.logLoop(ctx)
 	return pr
 }
 
 func (pr *progress) logger() *slog.Logger { return pr.log }
 
+// update takes the crawl's latest snapshot.
 func (pr *progress) update(s crawler.Stats) {
 	pr.mu.Lock()
 	pr.last = s
 	pr.mu.Unlock()
-	if pr.p == nil && s.Now.Sub(pr.lastLog) >= logProgressEvery {
-		pr.lastLog = s.Now
-		pr.log.Info("progress", "pages", s.Pages, "per_second", fmt.Sprintf("%.1f", s.Rate()), "queued", s.Queued,
-			"in_flight", s.InFlight, "disallowed", s.Disallowed, "origins", s.Origins,
-			"paused", s.OriginsPaused, "unreachable", s.OriginsBlocked)
+}
+
+func (pr *progress) snapshot() crawler.Stats {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	return pr.last
+}
+
+// logLoop logs a progress line every logProgressEvery until ctx ends.
+func (pr *progress) logLoop(ctx context.Context) {
+	defer close(pr.done)
+	t := time.NewTicker(logProgressEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		s := pr.snapshot()
+		if s.Started.IsZero() {
+			continue // the crawl has not reported yet
+		}
+		attrs := []any{"fetched", s.Pages, "per_second", fmt.Sprintf("%.1f", s.Rate()), "queued", s.Queued,
+			"in_flight", s.InFlight, "disallowed", s.Disallowed, "errors", s.Errors,
+			"origins_active", activeOrigins(s), "origins_paused", s.OriginsPaused, "origins_unreachable", s.OriginsBlocked,
+			"index_lag", s.IndexLag}
+		if r := resume(s, pr.now()); r != "" {
+			attrs = append(attrs, "next_resume", r)
+		}
+		pr.log.Info("progress", attrs...)
 	}
 }
 
-func (pr *progress) line(decor.Statistics) string {
-	pr.mu.Lock()
-	s := pr.last
-	pr.mu.Unlock()
-	return fmt.Sprintf("pages %d  %.1f/s  queued %d  in flight %d  disallowed %d  errors %d  origins %d (paused %d, unreachable %d)",
-		s.Pages, s.Rate(), s.Queued, s.InFlight, s.Disallowed, s.Errors, s.Origins, s.OriginsPaused, s.OriginsBlocked)
+// line is the terminal status line.
+func (pr *progress) line() string {
+	s := pr.snapshot()
+	paused := fmt.Sprintf("%d paused", s.OriginsPaused)
+	if r := resume(s, pr.now()); r != "" {
+		paused += " (next resumes " + r + ")"
+	}
+	return fmt.Sprintf("fetched %d  %.1f/s  queue %d  in flight %d  origins %d active, %s, %d unreachable  disallowed %d  errors %d  index lag %d",
+		s.Pages, s.Rate(), s.Queued, s.InFlight, activeOrigins(s), paused, s.OriginsBlocked, s.Disallowed, s.Errors, s.IndexLag)
+}
+
+// activeOrigins are the origins being worked on that are neither paused nor unreachable.
+func activeOrigins(s crawler.Stats) int {
+	return max(0, s.Origins-s.OriginsPaused-s.OriginsBlocked)
+}
+
+// resume says when the soonest paused origin may be asked again, by the wall clock: "in 1m10s
+// at 12:03:04"; "" when no pause is known.
+func resume(s crawler.Stats, now time.Time) string {
+	if s.OriginsPaused == 0 || s.PausedUntil.IsZero() {
+		return ""
+	}
+	left := s.PausedUntil.Sub(now) // a crawl of the command line runs on the wall clock
+	if left < 0 {
+		left = 0
+	}
+	return fmt.Sprintf("in %s at %s", left.Round(time.Second), s.PausedUntil.Local().Format(time.TimeOnly))
 }
 
 func (pr *progress) close() {
 	if pr.p == nil {
+		pr.stop()
+		<-pr.done
 		return
 	}
 	pr.bar.Abort(false)
 	pr.p.Wait()
+}
+
+// announceHandler passes warnings and errors, and the events a person watching the status line
+// must see as they happen: an origin paused, a URL given up, the crawl stopping.
+type announceHandler struct{ slog.Handler }
+
+var announced = map[string]bool{"origin paused": true, "giving up": true, "crawl stopping": true}
+
+func (h announceHandler) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelWarn || announced[r.Message] {
+		return h.Handler.Handle(ctx, r)
+	}
+	return nil
+}
+
+func (h announceHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return announceHandler{h.Handler.WithAttrs(as)}
+}
+
+func (h announceHandler) WithGroup(name string) slog.Handler {
+	return announceHandler{h.Handler.WithGroup(name)}
 }

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/fractle/mandelbot/internal/testweb"
+)
+
+// ansi matches the terminal control sequences mpb draws the status line with.
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]|\r`)
+
+// Issue 10, "progress that tells the truth": under a real pseudo-terminal, while an origin is
+// paused by a 503 (robots-semantics.md rule 23), the status line shows the page already fetched
+// and the paused origin, and the pause is announced above it. The crawl is stopped as soon as
+// the line is seen: nothing waits out the pause.
+func TestProgressLineDuringPauseOnTerminal(t *testing.T) {
+	web := startWeb(t, testweb.PagePaused(503, testweb.RetrySeconds))
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptmx.Close()
+	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: 250}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var screen bytes.Buffer
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			mu.Lock()
+			screen.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	seen := func(want ...string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		text := ansi.ReplaceAllString(screen.String(), "\n")
+		for _, line := range strings.Split(text, "\n") {
+			all := true
+			for _, w := range want {
+				all = all && strings.Contains(line, w)
+			}
+			if all {
+				return true
+			}
+		}
+		return false
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	root := newRootCommand()
+	root.SetArgs(append(append([]string{"crawl", "--data", t.TempDir(), "--delay", "0"}, resolveArgs(web)...), web.URL("a", "/")))
+	root.SetOut(io.Discard)
+	root.SetErr(tty)
+	ran := make(chan error, 1)
+	go func() { ran <- root.ExecuteContext(ctx) }()
+
+	deadline := time.After(10 * time.Second)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for !seen("fetched 1 ", "1 paused") {
+		select {
+		case err := <-ran:
+			t.Fatalf("crawl ended before the line showed the pause: %v\n%s", err, screen.String())
+		case <-deadline:
+			mu.Lock()
+			t.Fatalf("no status line with 'fetched 1' and '1 paused' within 10 s; terminal:\n%q", ansi.ReplaceAllString(screen.String(), "\n"))
+		case <-tick.C:
+		}
+	}
+	if !seen("origin paused") {
+		t.Error("the pause was not announced on the terminal")
+	}
+	// Retry-After: 120 (testweb.ScenarioRetryAfter): the soonest resume is about two minutes off.
+	if !seen("1 paused (next resumes in 2m0s at ") && !seen("1 paused (next resumes in 1m59s at ") {
+		t.Error("the status line does not say when the paused origin resumes")
+	}
+	cancel()
+	select {
+	case <-ran:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the crawl did not stop after cancel")
+	}
+	tty.Close()
+}
+
+// syncBuffer is a bytes.Buffer safe for the crawl's logging goroutine and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Issue 10: off a terminal, a plain progress line is logged at least once a second, also while
+// the crawl sits out a pause (rule 23), with the same truthful counts.
+func TestProgressLogLinesDuringPause(t *testing.T) {
+	web := startWeb(t, testweb.PagePaused(503, testweb.RetrySeconds))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var logs syncBuffer
+	root := newRootCommand()
+	root.SetArgs(append(append([]string{"crawl", "--data", t.TempDir(), "--delay", "0"}, resolveArgs(web)...), web.URL("a", "/")))
+	root.SetOut(io.Discard)
+	root.SetErr(&logs)
+	ran := make(chan error, 1)
+	go func() { ran <- root.ExecuteContext(ctx) }()
+	want := regexp.MustCompile(`msg=progress fetched=1 .*origins_paused=1 .*next_resume="in (2m0s|1m5[0-9]s) at `)
+	deadline := time.After(10 * time.Second)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for n := 0; n < 2; {
+		n = len(want.FindAllString(logs.String(), -1))
+		select {
+		case err := <-ran:
+			t.Fatalf("crawl ended: %v\n%s", err, logs.String())
+		case <-deadline:
+			t.Fatalf("want two progress lines matching %s within 10 s; log:\n%s", want, logs.String())
+		case <-tick.C:
+		}
+	}
+	cancel()
+	<-ran
+}
