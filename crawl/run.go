@@ -39,8 +39,9 @@ func Run(ctx context.Context, c Config) (Stats, error) {
 	if len(c.Header) > 0 {
 		fetcher = withHeader{next: fetcher, header: c.Header}
 	}
+	var m *metrics
 	if c.Metrics != nil {
-		m, err := newMetrics(c.Metrics, c.Clock)
+		m, err = newMetrics(c.Metrics, c.Clock)
 		if err != nil {
 			return Stats{}, fmt.Errorf("crawl: metrics: %w", err)
 		}
@@ -64,7 +65,11 @@ func Run(ctx context.Context, c Config) (Stats, error) {
 		st = s
 	}
 	p.crawl.Store = st
-	return crawler.Run(ctx, p.crawl)
+	stats, err := crawler.Run(ctx, p.crawl)
+	if m != nil {
+		m.observe(stats) // the final figures, which the last progress call may predate
+	}
+	return stats, err
 }
 
 // Check reports the first problem with c, in words for the person who wrote it, without
