@@ -109,6 +109,8 @@ func TestCrawlBadInputExitsTwo(t *testing.T) {
 		{[]string{"crawl", "--data", data, "--include", "(", "http://a.test/"}, "--include"},
 		{[]string{"crawl", "--data", data, "--seeds-file", filepath.Join(data, "none.txt")}, "--seeds-file"},
 		{[]string{"crawl", "--data", data, "--dealy", "1s", "http://a.test/"}, "did you mean --delay?"},
+		{[]string{"crawl", "--data", data, "--store", "sqlite:" + filepath.Join(data, "x.db"), "http://a.test/"}, "--data or --store, not both"},
+		{[]string{"export", "--data", data, "--store", "sqlite:" + filepath.Join(data, "x.db")}, "--data or --store, not both"},
 		{[]string{"crawl", "--data", data, "--max-page", "1", "http://a.test/"}, "did you mean --max-pages?"},
 	} {
 		code, out, errOut := runCLI(t, "", tt.args...)

@@ -89,6 +89,12 @@ func runRobotsTest(cmd *cobra.Command, f robotsTestFlags, source string, urls []
 		return &exitError{code: exitUsage, err: err}
 	}
 	out := cmd.OutOrStdout()
+	if (dec.Truncated || dec.Robots.Truncated()) && !f.explain && !f.json {
+		// --explain's summary and --json say it too; without them the verdicts alone would hide
+		// that rules past the cut were not read (issue 10).
+		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s is longer than %d KiB: only its first %d KiB were read, as a crawler reads it; rules after the cut do not count\n",
+			source, robotstxt.DefaultMaxBytes>>10, robotstxt.DefaultMaxBytes>>10)
+	}
 	switch {
 	case f.json:
 		err = rep.WriteJSON(out)

@@ -25,6 +25,15 @@ type storeFlags struct {
 func (f *storeFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.data, "data", defaultDataDir, "directory of the crawl (its store, and WARC files)")
 	cmd.Flags().StringVar(&f.store, "store", "", "store URL: sqlite:PATH (default: sqlite:DATA/crawl.db) or postgres://...")
+	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error { return f.check(cmd) }
+}
+
+// check refuses --data together with --store: one of them would be ignored (issue 10).
+func (f *storeFlags) check(cmd *cobra.Command) error {
+	if cmd.Flags().Changed("data") && cmd.Flags().Changed("store") {
+		return usageErrorf("give --data or --store, not both (--store names the database itself)")
+	}
+	return nil
 }
 
 // location returns the store URL the flags name.

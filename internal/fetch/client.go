@@ -205,7 +205,7 @@ func (c *Client) start(ctx context.Context, req Request) (*inflight, error) {
 	x.started = c.cfg.now()
 	hresp, err := c.http.Do(hreq)
 	if err != nil {
-		err = c.requestError(x.ctx, x.trace, err)
+		err = c.requestError(x.ctx, x.trace, target, err)
 		x.end()
 		return nil, err
 	}
@@ -260,7 +260,13 @@ func parseTarget(raw string) (string, error) {
 
 // requestError wraps an error from http.Client.Do, adding ErrTotalTimeout
 // or ErrTLS when the trace shows that is what happened.
-func (c *Client) requestError(ctx context.Context, trace *connTrace, err error) error {
+func (c *Client) requestError(ctx context.Context, trace *connTrace, target string, err error) error {
+	if ue, ok := err.(*url.Error); ok && ue.Err != nil {
+		// net/http says `Get "URL": ...` with the URL it rebuilt from the opaque request target
+		// ("http:/robots.txt", issue 10), quoted, which log formats escape again: say "GET
+		// TARGET: ..." with the URL requested. The cause stays wrapped for Classify.
+		err = fmt.Errorf("%s %s: %w", strings.ToUpper(ue.Op), target, ue.Err)
+	}
 	err = c.withCause(ctx, err)
 	if tlsErr := trace.handshakeErr(); tlsErr != nil && errors.Is(err, tlsErr) {
 		return fmt.Errorf("fetch: %w: %w", ErrTLS, err)

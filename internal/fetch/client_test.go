@@ -345,3 +345,29 @@ func TestHostClassMatchesDialer(t *testing.T) {
 		}
 	}
 }
+
+// Issue 10: an error names the URL as a URL ("GET http://...: ..."), not net/http's quoted
+// `Get "..."`, which log formats escape again; its kind is still classified.
+func TestRequestErrorNamesTheURLPlainly(t *testing.T) {
+	c, err := New(Options{AllowPrivate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens: connection refused
+	_, err = c.Get(context.Background(), Request{URL: "http://" + addr + "/robots.txt"})
+	if err == nil {
+		t.Fatal("no error from a closed port")
+	}
+	if msg := err.Error(); !strings.Contains(msg, "GET http://"+addr+"/robots.txt: ") || strings.Contains(msg, `"`) {
+		t.Errorf("error %q: want the plain URL after GET, no quotes", msg)
+	}
+	if k := Classify(err); k != KindRefused {
+		t.Errorf("Classify = %v, want refused", k)
+	}
+}

@@ -82,6 +82,9 @@ func (d Decision) Reason() string {
 	}
 	switch d.Kind {
 	case KindRules:
+		if d.Status == 0 {
+			return "robots.txt read from a file: its rules apply" // no request was made
+		}
 		return fmt.Sprintf("robots.txt answered %d%s: its rules apply", d.Status, hops)
 	case KindAllowAll:
 		if d.Status >= 300 && d.Status < 400 {

@@ -66,7 +66,7 @@ func (r Report) WriteSummary(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "\n  %d line(s) parsed", rb.Lines())
 	if rb.Truncated() || r.Decision.Truncated {
-		b.WriteString("; the file is longer than the parse limit and was cut there (rule 10)")
+		b.WriteString("; the file is longer than the 500 KiB a crawler must read and was cut there (robots.txt rule: rules past the limit may be ignored)")
 	}
 	b.WriteByte('\n')
 	if r.Decision.Kind == robots.KindRules {

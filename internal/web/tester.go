@@ -112,7 +112,7 @@ func parseForm(r *http.Request) error {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return &requestError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(
-			"the form is larger than %d bytes; a robots.txt is only read up to %d bytes anyway (robots-semantics.md rule 10)",
+			"the form is larger than %d bytes; a robots.txt is only read up to %d bytes anyway (robots.txt rule: a crawler may stop reading at 500 KiB)",
 			tooBig.Limit, robotstxt.DefaultMaxBytes)}
 	}
 	if err != nil {
@@ -133,7 +133,7 @@ func (s *server) checkForm(d *robotsData) (agent string, urls []string, lines []
 	case strings.ContainsFunc(agent, func(r rune) bool { return r < 0x20 || r == 0x7f }):
 		problems = append(problems, "The agent contains control characters.")
 	case robotstxt.AgentToken(agent) == "":
-		problems = append(problems, "The agent has no name: it must start with ASCII letters, digits, _ or -, such as Mandelbot (robots-semantics.md rule 6).")
+		problems = append(problems, "The agent has no name: it must start with ASCII letters, digits, _ or -, such as Mandelbot (robots.txt rule: a User-agent line names a product token).")
 	}
 	if len(d.URLs) > MaxTesterURLBytes {
 		return agent, nil, nil, append(problems, fmt.Sprintf("The URL list is longer than %d bytes.", MaxTesterURLBytes))
