@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/signal"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/cobra"
 
 	"github.com/fractle/mandelbot/crawl"
@@ -42,6 +44,7 @@ type crawlFlags struct {
 	maxTime, maxWait        time.Duration
 	revisit                 time.Duration
 	verbose                 bool
+	serve                   string
 	seedsFile               string
 	include, exclude        []string
 	headers                 []string
@@ -80,6 +83,7 @@ command (seeds may be omitted) resumes the crawl from the store.`,
 	fl.DurationVar(&f.maxWait, "max-wait", crawler.DefaultMaxWait, "end the run when the next due work (a pause, a retry) is further away than this")
 	fl.DurationVar(&f.revisit, "revisit", crawler.DefaultRevisit, "a fetched page is due again after this long")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every request")
+	fl.StringVar(&f.serve, "serve", "", "while the crawl runs, serve its dashboard, search and /metrics on HOST:PORT (e.g. 127.0.0.1:8080)")
 	fl.StringVar(&f.seedsFile, "seeds-file", "", "read more seed URLs from FILE, one a line (blank lines and lines starting with # are skipped; - is standard input)")
 	fl.StringArrayVar(&f.include, "include", nil, "follow only discovered URLs matching this regular expression (Go syntax, unanchored; repeatable: any may match)")
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "never follow discovered URLs matching this regular expression (repeatable; wins over --include)")
@@ -128,8 +132,21 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 		// Nothing to resume and nothing to start from: say so without leaving an empty store.
 		return usageErrorf("%v: give SEED URLs (there is no crawl at %s to resume)", crawl.ErrNoSeeds, f.location())
 	}
+	if f.serve != "" {
+		if _, _, err := net.SplitHostPort(f.serve); err != nil {
+			return usageErrorf("--serve %q: want HOST:PORT, e.g. 127.0.0.1:8080", f.serve)
+		}
+	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var ln net.Listener
+	if f.serve != "" {
+		// Bound before the store is opened: a busy address fails before any work.
+		if ln, err = listen(ctx, f.serve, cmd.OutOrStdout()); err != nil {
+			return err
+		}
+		defer ln.Close()
+	}
 	st, err := f.open(ctx, true)
 	if err != nil {
 		return err
@@ -138,8 +155,24 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 
 	out := newProgress(cmd.ErrOrStderr(), f.verbose)
 	cfg.Store, cfg.Log, cfg.OnProgress = st, out.logger(), out.update
+	var served chan error
+	serveCtx, stopServing := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopServing()
+	if ln != nil {
+		reg := prometheus.NewRegistry()
+		cfg.Metrics = reg
+		served = make(chan error, 1)
+		go func() { served <- serveOn(serveCtx, ln, site{store: st, agent: f.agent, metrics: reg}, cmd.OutOrStdout()) }()
+	}
 	stats, err := crawl.Run(ctx, cfg)
 	out.close()
+	if served != nil {
+		// The site shows the crawl while it runs; `mandelbot serve` shows it afterwards.
+		stopServing()
+		if serr := <-served; serr != nil && err == nil {
+			err = serr
+		}
+	}
 	if errors.Is(err, crawl.ErrNoSeeds) {
 		return usageErrorf("%v: give SEED URLs", err)
 	}
