@@ -162,7 +162,9 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 		reg := prometheus.NewRegistry()
 		cfg.Metrics = reg
 		served = make(chan error, 1)
-		go func() { served <- serveOn(serveCtx, ln, site{store: st, agent: f.agent, metrics: reg}, cmd.OutOrStdout()) }()
+		go func() {
+			served <- serveOn(serveCtx, ln, site{store: st, agent: f.agent, metrics: reg}, cmd.OutOrStdout())
+		}()
 	}
 	stats, err := crawl.Run(ctx, cfg)
 	out.close()
