@@ -1,8 +1,13 @@
 package web
 
 import (
+	"cmp"
 	"fmt"
+	"html/template"
 	"net/http"
+	"net/url"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/fractle/mandelbot/internal/robots"
@@ -32,7 +37,27 @@ type dashboardData struct {
 	// More is how many origins the table leaves out (Options.MaxOrigins).
 	More                                            int
 	TotalOrigins, PausedOrigins, UnreachableOrigins int
+	Contacted                                       int // origins the crawl sent a request to
 	RefreshSeconds                                  int
+
+	// The table's view: which origins (all, or only those contacted), a filter on the key, and
+	// the column it is sorted by.
+	All     bool
+	Filter  string
+	Sort    string
+	Columns []sortLink
+	Shown   int // origins matching the view, before MaxOrigins
+	// CountsMissing: the crawl has more than MaxDashboardURLs URLs, so per-origin counts and the
+	// chart are left out.
+	CountsMissing bool
+	Chart         template.HTML
+	ChartCaption  string
+}
+
+// sortLink is a column header: its label and the URL that sorts by it.
+type sortLink struct {
+	Label, Href string
+	Num, Active bool
 }
 
 type stateRow struct {
@@ -41,7 +66,7 @@ type stateRow struct {
 	Count int
 }
 
-// originRow is one origin's robots.txt decision and pause, as text.
+// originRow is one origin's robots.txt decision, pause and URL counts, as text.
 type originRow struct {
 	Key                string
 	Decision           string // rules, allow_all, unreachable, or "not fetched"
@@ -56,20 +81,39 @@ type originRow struct {
 	PausedUntil, Pause string
 	Probing            bool
 	Sitemaps           int
+	Contacted          bool
+	Counts             originCounts
+	pausedUntil        time.Time
 }
 
-// dashboardPage is GET /dashboard: URL counts by state and a table of origins.
+// dashboardSorts are the columns the origin table sorts by: the origin key ascending, the
+// others largest first.
+var dashboardSorts = []struct{ key, label string }{
+	{"origin", "Origin"}, {"queued", "Queued"}, {"fetched", "Fetched"}, {"disallowed", "Disallowed"},
+	{"errors", "Errors"}, {"paused", "Pause"},
+}
+
+// dashboardPage is GET /dashboard: URL counts by state, a chart of pages fetched over time, and
+// a table of origins with their URL counts (?origins=all lists origins never contacted too;
+// ?q= filters on the origin; ?sort= picks the column).
 func (s *server) dashboardPage(r *http.Request) (view, error) {
 	ctx, now := r.Context(), s.now().UTC()
+	q := r.URL.Query()
 	counts, err := s.store.Counts(ctx, now)
 	if err != nil {
 		return view{}, fmt.Errorf("dashboard: %w", err)
 	}
-	data := &dashboardData{Now: now.Format(timeLayout), RefreshSeconds: int(DashboardRefresh.Seconds())}
+	data := &dashboardData{Now: now.Format(timeLayout), RefreshSeconds: int(DashboardRefresh.Seconds()),
+		All: q.Get("origins") == "all", Filter: trimASCII(q.Get("q")), Sort: q.Get("sort")}
+	if !slices.ContainsFunc(dashboardSorts, func(c struct{ key, label string }) bool { return c.key == data.Sort }) {
+		data.Sort = "origin"
+	}
 	for _, st := range states {
 		data.States = append(data.States, stateRow{State: string(st.State), Means: st.Means, Count: counts[st.State]})
 		data.TotalURLs += counts[st.State]
 	}
+	var rows []originRow
+	status := map[string]store.OriginStatus{}
 	err = s.store.EachOrigin(ctx, func(o store.Origin) error {
 		data.TotalOrigins++
 		row := originRowOf(o, now)
@@ -79,17 +123,94 @@ func (s *server) dashboardPage(r *http.Request) (view, error) {
 		if robotsUnreachable(o) {
 			data.UnreachableOrigins++
 		}
-		if len(data.Origins) < s.maxOrigins {
-			data.Origins = append(data.Origins, row)
-		} else {
-			data.More++
-		}
+		status[o.Key] = store.StatusOf(o)
+		rows = append(rows, row)
 		return nil
 	})
 	if err != nil {
 		return view{}, fmt.Errorf("dashboard: %w", err)
 	}
+	walk, err := walkURLs(ctx, s.store, status, now)
+	if err != nil {
+		return view{}, fmt.Errorf("dashboard: %w", err)
+	}
+	data.CountsMissing = !walk.complete
+	data.Chart, data.ChartCaption = fetchChart(walk.fetched)
+	kept := rows[:0]
+	for _, row := range rows {
+		if c := walk.byOrigin[row.Key]; c != nil {
+			row.Counts = *c
+		}
+		// Contacted: a robots.txt request was made (every other request follows one).
+		row.Contacted = row.Decision != "not fetched" || row.Counts.Fetched+row.Counts.Errors > 0
+		if row.Contacted {
+			data.Contacted++
+		}
+		if (data.All || row.Contacted) && (data.Filter == "" || strings.Contains(row.Key, strings.ToLower(data.Filter))) {
+			kept = append(kept, row)
+		}
+	}
+	sortOrigins(kept, data.Sort)
+	data.Shown = len(kept)
+	if len(kept) > s.maxOrigins {
+		data.More = len(kept) - s.maxOrigins
+		kept = kept[:s.maxOrigins]
+	}
+	data.Origins = kept
+	for _, c := range dashboardSorts {
+		v := url.Values{"sort": {c.key}}
+		if data.All {
+			v.Set("origins", "all")
+		}
+		if data.Filter != "" {
+			v.Set("q", data.Filter)
+		}
+		data.Columns = append(data.Columns, sortLink{Label: c.label, Href: "/dashboard?" + v.Encode(),
+			Num: c.key != "origin" && c.key != "paused", Active: c.key == data.Sort})
+	}
 	return view{name: "dashboard", title: "Crawl dashboard", nav: "dashboard", data: data}, nil
+}
+
+// sortOrigins orders rows by the column key: the origin ascending, counts largest first, pauses
+// soonest to resume first (unpaused last); ties by origin.
+func sortOrigins(rows []originRow, key string) {
+	value := func(r originRow) int {
+		switch key {
+		case "queued":
+			return r.Counts.Queued + r.Counts.Paused
+		case "fetched":
+			return r.Counts.Fetched
+		case "disallowed":
+			return r.Counts.Disallowed
+		case "errors":
+			return r.Counts.Errors
+		}
+		return 0
+	}
+	slices.SortStableFunc(rows, func(a, b originRow) int {
+		switch key {
+		case "origin":
+		case "paused":
+			if c := cmp.Compare(boolRank(!a.Paused), boolRank(!b.Paused)); c != 0 {
+				return c
+			}
+			if c := a.pausedUntil.Compare(b.pausedUntil); c != 0 {
+				return c
+			}
+		default:
+			if c := cmp.Compare(value(b), value(a)); c != 0 {
+				return c
+			}
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // timeLayout is how the site writes times: UTC, to the second.
@@ -111,7 +232,7 @@ func originRowOf(o store.Origin, now time.Time) originRow {
 		row.RetryAt = when(rb.RetryAt, now)
 	}
 	if paused(o, now) {
-		row.Paused, row.PausedUntil, row.Pause = true, when(o.PausedUntil, now), o.PauseReason
+		row.Paused, row.PausedUntil, row.Pause, row.pausedUntil = true, when(o.PausedUntil, now), o.PauseReason, o.PausedUntil
 	}
 	return row
 }

@@ -70,24 +70,59 @@ func TestDashboard(t *testing.T) {
 	if got := text(byID(doc, "unreachable-origins")); got != "1" {
 		t.Errorf("unreachable origins %q, want 1", got)
 	}
+	// Issue 10: by default only origins the crawl contacted are listed (d.test and e.test are
+	// only known from links), each with its URL counts; a pause that ended shows no pause, and
+	// c.test, with nothing queued, no probe either.
 	got := rows(doc, "origins")
 	want := [][]string{
-		{"http://a.test", "rules (200) robots.txt answered 200: its rules apply", "2026-11-22 11:00:00 UTC (1h0m0s ago)", "2026-11-24 11:00:00 UTC (in 47h0m0s)", "—", "2"},
-		{"http://b.test", "unreachable (503) robots.txt answered 503: origin unreachable 2 failure(s); next try 2026-11-22 12:04:00 UTC (in 4m0s)",
-			"2026-11-22 11:59:00 UTC (1m0s ago)", "never", "paused until 2026-11-22 12:30:00 UTC (in 30m0s) 503 with Retry-After: 1800", "0"},
-		{"http://c.test", "allow_all (404) robots.txt answered 404: treated as absent", "2026-11-20 10:00:00 UTC (50h0m0s ago)", "2026-11-22 10:00:00 UTC (2h0m0s ago)", "probing after a pause", "0"},
-		{"http://d.test", "not fetched", "never", "never", "—", "0"},
-		{"http://e.test", "not fetched", "never", "never", "—", "0"},
+		{"http://a.test", "0", "4", "1", "0", "—", "rules (200) robots.txt answered 200: its rules apply",
+			"2026-11-22 11:00:00 UTC (1h0m0s ago) expires 2026-11-24 11:00:00 UTC (in 47h0m0s)", "2"},
+		{"http://b.test", "0", "0", "0", "0", "paused until 2026-11-22 12:30:00 UTC (in 30m0s) 503 with Retry-After: 1800",
+			"unreachable (503) robots.txt answered 503: origin unreachable 2 failure(s); next try 2026-11-22 12:04:00 UTC (in 4m0s)",
+			"2026-11-22 11:59:00 UTC (1m0s ago) expires never", "0"},
+		{"http://c.test", "0", "0", "0", "0", "—", "allow_all (404) robots.txt answered 404: treated as absent",
+			"2026-11-20 10:00:00 UTC (50h0m0s ago) expires 2026-11-22 10:00:00 UTC (2h0m0s ago)", "0"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("origins (-want +got):\n%s", diff)
+	}
+	if got := text(byID(doc, "origin-summary")); !strings.HasPrefix(got, "3 of 5 origins shown; 3 contacted") {
+		t.Errorf("summary %q", got)
+	}
+}
+
+// Issue 10: ?origins=all lists the origins never contacted too (d.test with its two queued
+// URLs), ?sort= orders by a column (largest first), ?q= filters on the origin.
+func TestDashboardFiltersAndSorts(t *testing.T) {
+	srv := newSite(t, seedDashboard(t), nil)
+	keys := func(path string) []string {
+		_, body := get(t, srv, path)
+		var out []string
+		for _, r := range rows(parseHTML(t, body), "origins") {
+			out = append(out, r[0])
+		}
+		return out
+	}
+	for path, want := range map[string][]string{
+		"/dashboard?origins=all":               []string{"http://a.test", "http://b.test", "http://c.test", "http://d.test", "http://e.test"},
+		"/dashboard?origins=all&sort=queued":   []string{"http://d.test", "http://a.test", "http://b.test", "http://c.test", "http://e.test"},
+		"/dashboard?sort=fetched":              []string{"http://a.test", "http://b.test", "http://c.test"},
+		"/dashboard?sort=paused":               []string{"http://b.test", "http://a.test", "http://c.test"},
+		"/dashboard?q=B.TEST":                  []string{"http://b.test"},
+		"/dashboard?q=d.test":                  nil,
+		"/dashboard?q=d.test&origins=all":      []string{"http://d.test"},
+		"/dashboard?sort=nonsense&origins=all": []string{"http://a.test", "http://b.test", "http://c.test", "http://d.test", "http://e.test"},
+	} {
+		if diff := cmp.Diff(want, keys(path)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", path, diff)
+		}
 	}
 }
 
 // The origin table is capped, and says how many origins it leaves out.
 func TestDashboardCapsOrigins(t *testing.T) {
 	srv := newSite(t, seedDashboard(t), func(o *Options) { o.MaxOrigins = 2 })
-	_, body := get(t, srv, "/dashboard")
+	_, body := get(t, srv, "/dashboard?origins=all")
 	doc := parseHTML(t, body)
 	if n := len(rows(doc, "origins")); n != 2 {
 		t.Errorf("%d origin rows, want 2", n)
