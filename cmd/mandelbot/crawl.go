@@ -25,6 +25,8 @@ import (
 
 // Defaults of `mandelbot crawl` that are policy, not library defaults.
 const (
+	// liveRefresh is how often the dashboard of `crawl --serve` reloads: it shows a running crawl.
+	liveRefresh  = 5 * time.Second
 	defaultDelay = time.Second // gap between two requests to one origin: polite by default
 )
 
@@ -163,7 +165,7 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 		cfg.Metrics = reg
 		served = make(chan error, 1)
 		go func() {
-			served <- serveOn(serveCtx, ln, site{store: st, agent: f.agent, metrics: reg}, cmd.OutOrStdout())
+			served <- serveOn(serveCtx, ln, site{store: st, agent: f.agent, metrics: reg, refresh: liveRefresh}, cmd.OutOrStdout())
 		}()
 	}
 	stats, err := crawl.Run(ctx, cfg)

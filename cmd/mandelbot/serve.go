@@ -106,6 +106,7 @@ type site struct {
 	store   store.Store
 	agent   string
 	metrics prometheus.Gatherer // nil: the store's figures only
+	refresh time.Duration       // how often the dashboard reloads; 0: web.DashboardRefresh
 }
 
 // serveOn serves the site on ln until ctx ends, then shuts down gracefully, letting requests in
@@ -115,7 +116,7 @@ type site struct {
 // store they crawl into). ln is closed on return.
 func serveOn(ctx context.Context, ln net.Listener, s site, out io.Writer) error {
 	log := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	h, err := web.New(web.Options{Store: s.store, Agent: s.agent, Log: log, Gatherer: s.metrics})
+	h, err := web.New(web.Options{Store: s.store, Agent: s.agent, Log: log, Gatherer: s.metrics, Refresh: s.refresh})
 	if err != nil {
 		ln.Close()
 		return fmt.Errorf("serve: %w", err)

@@ -68,6 +68,17 @@ type Explanation struct {
 	Reason   string
 	Why      string
 	Inlinks  int
+	// LinkedFrom lists pages that link to URL, with their anchor text, in URL order, at most
+	// MaxLinkedFrom of them (Inlinks counts them all).
+	LinkedFrom []Inlink
+}
+
+// MaxLinkedFrom bounds Explanation.LinkedFrom.
+const MaxLinkedFrom = 50
+
+// Inlink is one page linking to a URL, and the anchor text of its link.
+type Inlink struct {
+	URL, Anchor string
 }
 
 // Searcher answers queries. Implementations are safe for concurrent use.

@@ -10,6 +10,8 @@ import (
 // Shape of the fetch chart.
 const (
 	chartBuckets = 60
+	// chartMinBars: a short crawl still gets a readable chart, its pages at the right end.
+	chartMinBars = 12
 	chartWidth   = 600
 	chartHeight  = 120
 )
@@ -18,7 +20,7 @@ const (
 var chartSteps = []time.Duration{time.Second, 5 * time.Second, 10 * time.Second, 30 * time.Second,
 	time.Minute, 5 * time.Minute, 10 * time.Minute, 30 * time.Minute, time.Hour, 6 * time.Hour, 24 * time.Hour}
 
-// fetchChart draws pages per second over time as an inline SVG (no script, no external
+// fetchChart draws pages per second over time as an inline SVG bar chart (no script, no external
 // resource), from the times pages were last fetched: a page fetched twice counts at its last
 // fetch. It returns "" when fewer than two pages were fetched.
 func fetchChart(times []time.Time) (template.HTML, string) {
@@ -43,6 +45,9 @@ func fetchChart(times []time.Time) (template.HTML, string) {
 	}
 	start := first.Truncate(step)
 	n := int(last.Sub(start)/step) + 1
+	if n < chartMinBars {
+		start, n = start.Add(-time.Duration(chartMinBars-n)*step), chartMinBars
+	}
 	counts := make([]int, n)
 	for _, t := range times {
 		if i := int(t.Sub(start) / step); i >= 0 && i < n {
@@ -53,18 +58,20 @@ func fetchChart(times []time.Time) (template.HTML, string) {
 	for _, c := range counts {
 		peak = max(peak, c)
 	}
-	var pts strings.Builder
+	var bars strings.Builder
+	w := float64(chartWidth) / float64(n)
 	for i, c := range counts {
-		x := float64(i) * chartWidth / float64(max(n-1, 1))
-		y := chartHeight - float64(c)*chartHeight/float64(peak)
-		fmt.Fprintf(&pts, "%.1f,%.1f ", x, y)
+		if c == 0 {
+			continue
+		}
+		h := float64(c) * chartHeight / float64(peak)
+		fmt.Fprintf(&bars, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f"/>`, float64(i)*w, chartHeight-h, max(w-1, 1), h)
 	}
 	rate := float64(peak) / step.Seconds()
-	svg := fmt.Sprintf(`<svg class="chart" viewBox="-2 -2 %d %d" width="%d" height="%d" role="img" aria-label="pages per second over time">`+
-		`<polyline fill="none" stroke="#2f6fb0" stroke-width="2" points="%s"/>`+
-		`<line x1="0" y1="%d" x2="%d" y2="%d" stroke="#999" stroke-width="1"/></svg>`,
-		chartWidth+4, chartHeight+4, chartWidth+4, chartHeight+4, strings.TrimSpace(pts.String()), chartHeight, chartWidth, chartHeight)
-	caption := fmt.Sprintf("Pages per second, by time of last fetch, %s to %s (one point per %s; peak %.1f/s)",
+	svg := fmt.Sprintf(`<svg class="chart" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="pages per second over time">`+
+		`<g fill="#2f6fb0">%s</g><line x1="0" y1="%d" x2="%d" y2="%d" stroke="#999" stroke-width="1"/></svg>`,
+		chartWidth, chartHeight+1, chartWidth, chartHeight+1, bars.String(), chartHeight, chartWidth, chartHeight)
+	caption := fmt.Sprintf("Pages per second, by time of last fetch, %s to %s (one bar per %s; peak %.1f/s)",
 		start.UTC().Format(timeLayout), last.UTC().Format(timeLayout), step, rate)
 	return template.HTML(svg), caption // built only from numbers and fixed text
 }

@@ -103,7 +103,7 @@ func (s *server) dashboardPage(r *http.Request) (view, error) {
 	if err != nil {
 		return view{}, fmt.Errorf("dashboard: %w", err)
 	}
-	data := &dashboardData{Now: now.Format(timeLayout), RefreshSeconds: int(DashboardRefresh.Seconds()),
+	data := &dashboardData{Now: now.Format(timeLayout), RefreshSeconds: int(s.refresh.Seconds()),
 		All: q.Get("origins") == "all", Filter: trimASCII(q.Get("q")), Sort: q.Get("sort")}
 	if !slices.ContainsFunc(dashboardSorts, func(c struct{ key, label string }) bool { return c.key == data.Sort }) {
 		data.Sort = "origin"

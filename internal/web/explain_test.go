@@ -53,3 +53,21 @@ func TestExplainRejectsWhatIsNotAURL(t *testing.T) {
 		t.Errorf("the bare explain page: status %d", resp.StatusCode)
 	}
 }
+
+// Issue 10: the URL lookup lists the pages that link to the URL, with their anchor text, each
+// itself a lookup.
+func TestExplainListsLinkingPages(t *testing.T) {
+	st, web := crawlSky(t)
+	srv := newSite(t, st, nil)
+	_, body := get(t, srv, "/explain?url="+url.QueryEscape(web.URL("sky", "/vault/charts")))
+	doc := parseHTML(t, body)
+	got := text(byID(doc, "inlinks"))
+	want := "1 " + web.URL("sky", "/") + " “the nebula charts vault”"
+	if got != want {
+		t.Errorf("linking pages %q, want %q", got, want)
+	}
+	// html/template writes percent-escapes in lower case.
+	if !strings.Contains(strings.ToLower(body), strings.ToLower(`href="/explain?url=`+url.QueryEscape(web.URL("sky", "/")))) {
+		t.Errorf("the linking page is not itself a lookup:\n%s", body)
+	}
+}

@@ -70,6 +70,9 @@ type Options struct {
 	MaxOrigins int
 	// MaxTesterURLs bounds the URLs of one tester form; 0 means DefaultMaxTesterURLs.
 	MaxTesterURLs int
+	// Refresh is how often the dashboard reloads itself (whole seconds); 0 means
+	// DashboardRefresh. `crawl --serve` shows a running crawl, so it refreshes more often.
+	Refresh time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -87,6 +90,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxOrigins <= 0 {
 		o.MaxOrigins = DefaultMaxOrigins
+	}
+	if o.Refresh < time.Second {
+		o.Refresh = DashboardRefresh
 	}
 	if o.MaxTesterURLs <= 0 {
 		o.MaxTesterURLs = DefaultMaxTesterURLs

@@ -78,7 +78,7 @@ func (s *server) write(w http.ResponseWriter, r *http.Request, v view) {
 	var buf bytes.Buffer
 	data := layoutData{Title: v.title, Nav: v.nav, Data: v.data}
 	if v.name == "dashboard" {
-		data.Refresh = int(DashboardRefresh.Seconds())
+		data.Refresh = int(s.refresh.Seconds())
 	}
 	if err := t.ExecuteTemplate(&buf, "layout", data); err != nil {
 		s.log.ErrorContext(r.Context(), "web: render", "template", v.name, "err", err)

@@ -25,6 +25,7 @@ type server struct {
 	timeout    time.Duration
 	maxOrigins int
 	maxURLs    int
+	refresh    time.Duration
 	pages      *pages
 }
 
@@ -41,7 +42,7 @@ func New(opts Options) (http.Handler, error) {
 		return nil, err
 	}
 	s := &server{store: opts.Store, agent: opts.Agent, now: opts.Now, log: opts.Log, timeout: opts.Timeout,
-		maxOrigins: opts.MaxOrigins, maxURLs: opts.MaxTesterURLs, pages: p}
+		maxOrigins: opts.MaxOrigins, maxURLs: opts.MaxTesterURLs, refresh: opts.Refresh, pages: p}
 
 	reg := prometheus.NewRegistry()
 	if err := reg.Register(newCollector(opts.Store, opts.Now, opts.Timeout)); err != nil {
