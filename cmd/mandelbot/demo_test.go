@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"strings"
 	"testing"
 )
@@ -34,5 +35,22 @@ func TestDemoCrawlsTheSampleAndSearches(t *testing.T) {
 	}
 	if !strings.Contains(out, "503/429 answers           1") {
 		t.Errorf("the sample's 503 page should have paused its site once:\n%s", out)
+	}
+	// Issue 10: the store is temporary and removed on exit: no export command for it.
+	if strings.Contains(out, "mandelbot export") || !strings.Contains(out, "Store: temporary, removed on exit") {
+		t.Errorf("demo without --data suggests exporting a store it deletes:\n%s", out)
+	}
+}
+
+// Issue 10: a busy --addr fails before the demo crawls anything.
+func TestDemoBusyAddrFailsFirst(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	code, out, errOut := runCLI(t, "", "demo", "--addr", ln.Addr().String())
+	if code == exitOK || strings.Contains(out, "Crawling") || !strings.Contains(errOut, "--addr "+ln.Addr().String()) {
+		t.Errorf("demo on a busy address: exit %d\n%s\n%s", code, out, errOut)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -231,5 +232,25 @@ func TestRobotsTest_WarnsAboutOtherOrigins(t *testing.T) {
 	_, _, errOut := runCLI(t, "", "robots", "test", "--explain", srv.URL+"/robots.txt", "https://elsewhere.example/a")
 	if !strings.Contains(errOut, "each origin has its own robots.txt") {
 		t.Fatalf("no origin warning in %q", errOut)
+	}
+}
+
+// Issue 10: a robots.txt file cut at the 500 KiB limit is reported without --explain too (the
+// verdicts alone would hide that later rules were not read), and --json on a file says it was
+// read from a file, not "answered 0"; no internal rule number is printed.
+func TestRobotsTestFileMessages(t *testing.T) {
+	big := "User-agent: *\nDisallow: /a\n" + strings.Repeat("# padding padding padding padding\n", 600<<10/34) + "Disallow: /late\n"
+	robots := writeFile(t, "robots.txt", big)
+	code, out, errOut := runCLI(t, "", "robots", "test", robots, "https://x.example/late")
+	if code != exitOK || !strings.Contains(errOut, "warning: "+robots+" is longer than 500 KiB") {
+		t.Errorf("cut file without --explain: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	_, out, _ = runCLI(t, "", "robots", "test", "--json", robots, "https://x.example/a")
+	if strings.Contains(out, "answered 0") || !strings.Contains(out, "read from a file") {
+		t.Errorf("--json on a file: %s", out)
+	}
+	_, _, errOut = runCLI(t, "", "robots", "test", "--explain", robots, "https://x.example/a")
+	if regexp.MustCompile(`\brule \d+`).MatchString(errOut) {
+		t.Errorf("--explain names an internal rule number: %s", errOut)
 	}
 }
