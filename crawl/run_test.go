@@ -1,7 +1,9 @@
 package crawl_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"slices"
@@ -115,5 +117,52 @@ func TestIncludeExcludePatterns(t *testing.T) {
 	slices.Sort(got)
 	if want := []string{"/", "/docs/one"}; !slices.Equal(got, want) {
 		t.Errorf("fetched %v, want %v", got, want)
+	}
+}
+
+// Issue 10, "data out": JSONLines writes each page as one JSON object with its URL, status,
+// header, title, text, links with anchor text and robot directives.
+func TestJSONLines(t *testing.T) {
+	web, err := testweb.Start([]testweb.Site{{Key: "a", Pages: []testweb.Page{
+		{Path: "/", Title: "Home", Text: "Welcome home.", Anchors: []testweb.Link{{Href: "/quiet", Text: "Quiet page"}}},
+		{Path: "/quiet", Title: "Quiet", Meta: "noindex, nofollow", Header: testweb.XRobotsTag("nosnippet")},
+	}}}, testweb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(web.Close)
+	var buf bytes.Buffer
+	out := crawl.NewJSONLines(&buf)
+	if _, err := crawl.Run(context.Background(), crawl.Config{Seeds: web.Seeds(), Resolve: web.Resolve(), Delay: -1, OnDocument: out.Write}); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	type line struct {
+		URL, FinalURL, Title, Text string
+		Status                     int
+		Headers                    map[string][]string
+		Links                      []struct{ URL, Anchor string }
+		Robots                     struct{ NoIndex, NoFollow, NoSnippet bool }
+		Indexable                  bool
+		FetchedAt                  time.Time `json:"fetched_at"`
+	}
+	byPath := map[string]line{}
+	for _, raw := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var l line
+		if err := json.Unmarshal([]byte(raw), &l); err != nil {
+			t.Fatalf("line %q: %v", raw, err)
+		}
+		byPath[strings.TrimPrefix(l.URL, web.Origin("a"))] = l
+	}
+	home, quiet := byPath["/"], byPath["/quiet"]
+	if home.Status != 200 || home.Title != "Home" || !strings.Contains(home.Text, "Welcome home.") || !home.Indexable ||
+		len(home.Links) != 1 || home.Links[0].Anchor != "Quiet page" || home.Links[0].URL != web.URL("a", "/quiet") ||
+		home.Headers["Content-Type"] == nil || home.FetchedAt.IsZero() {
+		t.Errorf("home line: %+v", home)
+	}
+	if !quiet.Robots.NoIndex || !quiet.Robots.NoFollow || !quiet.Robots.NoSnippet || quiet.Indexable {
+		t.Errorf("quiet line: %+v", quiet)
 	}
 }

@@ -47,6 +47,7 @@ type crawlFlags struct {
 	revisit                 time.Duration
 	verbose                 bool
 	serve                   string
+	documents               string
 	seedsFile               string
 	include, exclude        []string
 	headers                 []string
@@ -86,6 +87,7 @@ command (seeds may be omitted) resumes the crawl from the store.`,
 	fl.DurationVar(&f.revisit, "revisit", crawler.DefaultRevisit, "a fetched page is due again after this long")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every request")
 	fl.StringVar(&f.serve, "serve", "", "while the crawl runs, serve its dashboard, search and /metrics on HOST:PORT (e.g. 127.0.0.1:8080)")
+	fl.StringVar(&f.documents, "documents", "", "write every page answered in this run to FILE as JSON lines (url, status, headers, title, text, links with anchors, robot directives, fetched_at), as they arrive")
 	fl.StringVar(&f.seedsFile, "seeds-file", "", "read more seed URLs from FILE, one a line (blank lines and lines starting with # are skipped; - is standard input)")
 	fl.StringArrayVar(&f.include, "include", nil, "follow only discovered URLs matching this regular expression (Go syntax, unanchored; repeatable: any may match)")
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "never follow discovered URLs matching this regular expression (repeatable; wins over --include)")
@@ -155,6 +157,16 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	}
 	defer st.Close()
 
+	var docs *crawl.JSONLines
+	if f.documents != "" {
+		file, err := os.Create(f.documents)
+		if err != nil {
+			return fmt.Errorf("crawl: --documents: %w", err)
+		}
+		defer file.Close()
+		docs = crawl.NewJSONLines(file)
+		cfg.OnDocument = docs.Write
+	}
 	out := newProgress(cmd.ErrOrStderr(), f.verbose)
 	cfg.Store, cfg.Log, cfg.OnProgress = st, out.logger(), out.update
 	var served chan error
@@ -170,6 +182,11 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	}
 	stats, err := crawl.Run(ctx, cfg)
 	out.close()
+	if docs != nil {
+		if derr := docs.Flush(); derr != nil && err == nil {
+			err = derr
+		}
+	}
 	if served != nil {
 		// The site shows the crawl while it runs; `mandelbot serve` shows it afterwards.
 		stopServing()

@@ -151,3 +151,40 @@ func TestCrawlSeedsFileIncludeExcludeHeader(t *testing.T) {
 		}
 	}
 }
+
+// Issue 10: `crawl --documents FILE` writes every page answered as a JSON line with its title,
+// text, header and links with anchors.
+func TestCrawlDocumentsFile(t *testing.T) {
+	web := startWeb(t, testweb.RobotsOK())
+	dir := t.TempDir()
+	docs := filepath.Join(dir, "docs.jsonl")
+	args := append([]string{"crawl", "--data", filepath.Join(dir, "data"), "--delay", "0", "--documents", docs}, resolveArgs(web)...)
+	if code, out, errOut := runCLI(t, "", append(args, web.URL("a", "/"))...); code != exitOK {
+		t.Fatalf("crawl: exit %d\n%s\n%s", code, out, errOut)
+	}
+	b, err := os.ReadFile(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	pages := 0
+	for _, r := range web.Requests() {
+		if r.Path != testweb.RobotsPath {
+			pages++
+		}
+	}
+	if len(lines) != pages {
+		t.Fatalf("%d document lines for %d page requests:\n%s", len(lines), pages, b)
+	}
+	for _, l := range lines {
+		var d map[string]any
+		if err := json.Unmarshal([]byte(l), &d); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		for _, k := range []string{"url", "final_url", "status", "headers", "title", "text", "links", "robots", "fetched_at"} {
+			if _, ok := d[k]; !ok {
+				t.Errorf("document line lacks %q: %s", k, l)
+			}
+		}
+	}
+}
