@@ -25,7 +25,16 @@ const (
 	// once a second, whether or not the crawl reported anything new (issue 10: a quiet pause
 	// must not look like a hang).
 	logProgressEvery = time.Second
+	// rateWindow is the span pages/s is measured over: recent enough that a pause shows as a
+	// drop, long enough to be steady.
+	rateWindow = 10 * time.Second
 )
+
+// rateSample is the pages count of one snapshot, at its crawl-clock time.
+type rateSample struct {
+	at    time.Time
+	pages int
+}
 
 // progress shows a crawl as it runs: a live status line on a terminal, plain log lines
 // otherwise, both from the crawl's latest snapshot and redrawn on their own timer, so counts and
@@ -37,8 +46,9 @@ type progress struct {
 	bar *mpb.Bar
 	log *slog.Logger
 
-	mu   sync.Mutex
-	last crawler.Stats
+	mu      sync.Mutex
+	last    crawler.Stats
+	samples []rateSample // the snapshots of the last rateWindow, oldest first
 
 	stop context.CancelFunc
 	done chan struct{}
@@ -76,14 +86,41 @@ func (pr *progress) logger() *slog.Logger { return pr.log }
 // update takes the crawl's latest snapshot.
 func (pr *progress) update(s crawler.Stats) {
 	pr.mu.Lock()
+	defer pr.mu.Unlock()
 	pr.last = s
-	pr.mu.Unlock()
+	pr.samples = append(pr.samples, rateSample{at: s.Now, pages: s.Pages})
+	// Keep one sample at or before the window's start, as the base of the rate.
+	for len(pr.samples) > 2 && !pr.samples[1].at.After(s.Now.Add(-rateWindow)) {
+		pr.samples = pr.samples[1:]
+	}
 }
 
-func (pr *progress) snapshot() crawler.Stats {
+// snapshot returns the latest Stats and the pages/s of the last rateWindow up to now: pages
+// fetched since the window's base sample over the time since it (so a quiet pause brings it
+// down even when no new snapshot arrives).
+func (pr *progress) snapshot() (crawler.Stats, float64) {
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
-	return pr.last
+	s := pr.last
+	if len(pr.samples) < 2 {
+		return s, s.Rate()
+	}
+	now := pr.now()
+	if now.Before(s.Now) {
+		now = s.Now
+	}
+	base := pr.samples[0]
+	for _, x := range pr.samples {
+		if x.at.After(now.Add(-rateWindow)) {
+			break
+		}
+		base = x
+	}
+	d := now.Sub(base.at).Seconds()
+	if d <= 0 {
+		return s, s.Rate()
+	}
+	return s, float64(s.Pages-base.pages) / d
 }
 
 // logLoop logs a progress line every logProgressEvery until ctx ends.
@@ -97,11 +134,11 @@ func (pr *progress) logLoop(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		s := pr.snapshot()
+		s, rate := pr.snapshot()
 		if s.Started.IsZero() {
 			continue // the crawl has not reported yet
 		}
-		attrs := []any{"fetched", s.Pages, "per_second", fmt.Sprintf("%.1f", s.Rate()), "queued", s.Queued,
+		attrs := []any{"fetched", s.Pages, "per_second", fmt.Sprintf("%.1f", rate), "queued", s.Queued,
 			"in_flight", s.InFlight, "disallowed", s.Disallowed, "errors", s.Errors,
 			"origins_active", activeOrigins(s), "origins_paused", s.OriginsPaused, "origins_unreachable", s.OriginsBlocked,
 			"index_lag", s.IndexLag}
@@ -114,13 +151,13 @@ func (pr *progress) logLoop(ctx context.Context) {
 
 // line is the terminal status line.
 func (pr *progress) line() string {
-	s := pr.snapshot()
+	s, rate := pr.snapshot()
 	paused := fmt.Sprintf("%d paused", s.OriginsPaused)
 	if r := resume(s, pr.now()); r != "" {
 		paused += " (next resumes " + r + ")"
 	}
 	return fmt.Sprintf("fetched %d  %.1f/s  queue %d  in flight %d  origins %d active, %s, %d unreachable  disallowed %d  errors %d  index lag %d",
-		s.Pages, s.Rate(), s.Queued, s.InFlight, activeOrigins(s), paused, s.OriginsBlocked, s.Disallowed, s.Errors, s.IndexLag)
+		s.Pages, rate, s.Queued, s.InFlight, activeOrigins(s), paused, s.OriginsBlocked, s.Disallowed, s.Errors, s.IndexLag)
 }
 
 // activeOrigins are the origins being worked on that are neither paused nor unreachable.

@@ -12,8 +12,11 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/fractle/mandelbot/internal/crawler"
 	"github.com/fractle/mandelbot/internal/testweb"
 )
+
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // ansi matches the terminal control sequences mpb draws the status line with.
 var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]|\r`)
@@ -147,4 +150,22 @@ func TestProgressLogLinesDuringPause(t *testing.T) {
 	}
 	cancel()
 	<-ran
+}
+
+// Issue 10: pages/s is the rate of the last rateWindow, measured up to now: while a pause holds
+// the crawl, it falls (the whole run's average would still show the burst before it).
+func TestProgressRateIsRecent(t *testing.T) {
+	now := t0
+	pr := &progress{now: func() time.Time { return now }}
+	for i := range 11 { // 10 pages a second for 10 s
+		pr.update(crawler.Stats{Started: t0, Now: t0.Add(time.Duration(i) * time.Second), Pages: 10 * i})
+	}
+	now = t0.Add(10 * time.Second)
+	if _, rate := pr.snapshot(); rate < 9.9 || rate > 10.1 {
+		t.Errorf("rate while crawling: %.2f, want 10", rate)
+	}
+	now = t0.Add(25 * time.Second) // 15 s of pause, no snapshot
+	if _, rate := pr.snapshot(); rate > 0.01 {
+		t.Errorf("rate during a pause: %.2f, want 0", rate)
+	}
 }
