@@ -78,6 +78,7 @@ func TestCrawlThenExport(t *testing.T) {
 	if len(origins) != 1 || origins[0]["robots_status"] != "rules" || origins[0]["rules"] != float64(1) {
 		t.Errorf("origins: %v", origins)
 	}
+
 	if web.Count("a", "/private/secret") != 0 {
 		t.Error("a disallowed URL was requested")
 	}
@@ -186,5 +187,28 @@ func TestCrawlDocumentsFile(t *testing.T) {
 				t.Errorf("document line lacks %q: %s", k, l)
 			}
 		}
+	}
+}
+
+// Issue 10: `export --robots` lists the origins the crawl contacted; one known only from a link
+// (out of --scope host) is listed with --all-origins.
+func TestExportRobotsContactedOrigins(t *testing.T) {
+	web := startWeb(t, []testweb.Site{{Key: "a", Pages: []testweb.Page{{Path: "/", Links: []string{"{b}/"}}}}, {Key: "b"}})
+	data := filepath.Join(t.TempDir(), "data")
+	args := append([]string{"crawl", "--data", data, "--delay", "0"}, resolveArgs(web)...)
+	if code, out, errOut := runCLI(t, "", append(args, web.URL("a", "/"))...); code != exitOK {
+		t.Fatalf("crawl: exit %d\n%s\n%s", code, out, errOut)
+	}
+	keys := func(lines []map[string]any) (out []string) {
+		for _, l := range lines {
+			out = append(out, l["origin"].(string))
+		}
+		return out
+	}
+	if got := keys(exportLines(t, "--data", data, "--robots")); len(got) != 1 || got[0] != web.Origin("a") {
+		t.Errorf("--robots: %v, want only the contacted %s", got, web.Origin("a"))
+	}
+	if got := keys(exportLines(t, "--data", data, "--robots", "--all-origins")); len(got) != 2 {
+		t.Errorf("--robots --all-origins: %v, want both origins", got)
 	}
 }

@@ -16,7 +16,7 @@ import (
 
 func newExportCommand() *cobra.Command {
 	var f storeFlags
-	var robotsOnly bool
+	var robotsOnly, allOrigins bool
 	cmd := &cobra.Command{
 		Use:   "export [--data DIR|--store URL] [--robots]",
 		Short: "Write every known URL (or, with --robots, every origin) as JSON lines",
@@ -31,7 +31,7 @@ func newExportCommand() *cobra.Command {
 			enc := json.NewEncoder(w)
 			enc.SetEscapeHTML(false)
 			if robotsOnly {
-				err = exportOrigins(cmd.Context(), st, enc)
+				err = exportOrigins(cmd.Context(), st, enc, allOrigins)
 			} else {
 				err = exportURLs(cmd.Context(), st, enc, time.Now())
 			}
@@ -42,7 +42,8 @@ func newExportCommand() *cobra.Command {
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().BoolVar(&robotsOnly, "robots", false, "one object per origin: its robots.txt decision and pause state")
+	cmd.Flags().BoolVar(&robotsOnly, "robots", false, "one object per origin the crawl contacted: its robots.txt decision and pause state")
+	cmd.Flags().BoolVar(&allOrigins, "all-origins", false, "with --robots: also the origins only known from links, never contacted")
 	return cmd
 }
 
@@ -114,10 +115,15 @@ type originJSON struct {
 	RobotsTxtSize int        `json:"robots_txt_bytes"`
 }
 
-func exportOrigins(ctx context.Context, st store.Store, enc *json.Encoder) error {
+// exportOrigins writes the origins the crawl contacted (every contact starts with robots.txt),
+// or all of them.
+func exportOrigins(ctx context.Context, st store.Store, enc *json.Encoder, all bool) error {
 	now := time.Now()
 	return st.EachOrigin(ctx, func(o store.Origin) error {
 		r := o.Robots
+		if !all && r.Kind == 0 && r.FetchedAt.IsZero() && r.Failures == 0 {
+			return nil // known from links only (issue 10)
+		}
 		j := originJSON{
 			Origin: o.Key, RobotsStatus: "unknown", HTTPStatus: r.Status, Reason: r.Reason,
 			FetchedAt: timePtr(r.FetchedAt), ExpiresAt: timePtr(r.ExpiresAt), Sitemaps: o.Sitemaps,
