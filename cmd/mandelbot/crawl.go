@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/signal"
@@ -123,7 +124,7 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	cfg, err := f.config(args)
+	cfg, err := f.config(args, cmd.InOrStdin())
 	if err != nil {
 		return err
 	}
@@ -216,14 +217,14 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 
 // config turns the flags and seed arguments into the crawl's Config (the store, log and
 // progress are the caller's to add).
-func (f crawlFlags) config(args []string) (crawl.Config, error) {
+func (f crawlFlags) config(args []string, stdin io.Reader) (crawl.Config, error) {
 	siteDelay, err := parseSiteDelays(f.siteDelays)
 	if err != nil {
 		return crawl.Config{}, err
 	}
 	seeds := args
 	if f.seedsFile != "" {
-		more, err := readSeedsFile(f.seedsFile)
+		more, err := readSeedsFile(f.seedsFile, stdin)
 		if err != nil {
 			return crawl.Config{}, err
 		}

@@ -212,3 +212,15 @@ func TestExportRobotsContactedOrigins(t *testing.T) {
 		t.Errorf("--robots --all-origins: %v, want both origins", got)
 	}
 }
+
+// --seeds-file - reads the seeds from standard input.
+func TestCrawlSeedsFromStdin(t *testing.T) {
+	web := startWeb(t, testweb.RobotsOK())
+	args := append([]string{"crawl", "--data", filepath.Join(t.TempDir(), "data"), "--delay", "0", "--seeds-file", "-"}, resolveArgs(web)...)
+	if code, out, errOut := runCLI(t, "# from a pipe\n"+web.URL("a", "/public")+"\n", args...); code != exitOK {
+		t.Fatalf("crawl: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if web.Count("a", "/public") != 1 {
+		t.Errorf("the seed from standard input was not crawled: %v", web.Requests())
+	}
+}

@@ -13,10 +13,10 @@ import (
 // room for surrounding space).
 const maxSeedsFileLine = 64 << 10
 
-// readSeedsFile reads seed URLs from path ("-": standard input), one a line; blank lines and
-// lines starting with # are skipped. The URLs are checked with the command-line seeds.
-func readSeedsFile(path string) ([]string, error) {
-	var r io.Reader = os.Stdin
+// readSeedsFile reads seed URLs from path ("-": stdin), one a line; blank lines and lines
+// starting with # are skipped. The URLs are checked with the command-line seeds.
+func readSeedsFile(path string, stdin io.Reader) ([]string, error) {
+	r := stdin
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
