@@ -11,7 +11,8 @@
 //		OnDocument: func(d crawl.Document) { fmt.Println(d.Status, d.URL, d.Title) },
 //	})
 //
-// What the crawl does not do is policy the caller cannot switch off: it never requests a URL
-// robots.txt disallows for its Agent, never sends more than PerOrigin requests at once to an
-// origin, and never replaces the User-Agent header.
+// The crawl's manners are not options: it never requests a URL robots.txt disallows for its
+// Agent, never asks a paused origin before its pause ends, never sends more than PerOrigin
+// requests at once to an origin, never connects to a private address unless AllowPrivate or
+// Resolve says so, and always sends its own User-Agent (Header cannot replace it).
 package crawl
