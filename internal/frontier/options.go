@@ -11,8 +11,10 @@ const (
 	// DefaultPerOrigin is how many requests may be in flight to one origin at once.
 	DefaultPerOrigin = 1
 	// DefaultWindow is how many due URLs of one origin are held in memory; the rest wait in the
-	// store and are read back by StepRefill.
-	DefaultWindow = 1000
+	// store and are read back by StepRefill. At 1,000 it kept nearly every URL of a 1,000-origin
+	// crawl in memory (400 MiB at 200,000 pages); 256 bounds the queues at about 80 MiB for 1,000
+	// origins, and a one-site crawl refills every 256 pages.
+	DefaultWindow = 256
 	// MaxHonoredCrawlDelay caps a robots.txt Crawl-delay when Options.HonorCrawlDelay is set: a
 	// site asking for an hour between requests gets this instead.
 	MaxHonoredCrawlDelay = time.Minute
