@@ -23,12 +23,12 @@ import (
 // An origin's due time is one seek in urls_origin per origin, so the query costs O(origins),
 // not O(queued URLs).
 func (s *Store) LeaseOrigins(ctx context.Context, owner string, now, until time.Time, ttl time.Duration, max int) ([]string, error) {
-	if max <= 0 {
-		return nil, nil
-	}
 	expires := now.Add(ttl)
 	if _, err := s.pool.Exec(ctx, `UPDATE leases SET expires = $2 WHERE owner = $1`, owner, expires); err != nil {
 		return nil, fmt.Errorf("postgres: renew leases of %s: %w", owner, err)
+	}
+	if max <= 0 {
+		return nil, nil
 	}
 	var keys []string
 	err := s.retry(ctx, func(ctx context.Context) error {

@@ -48,6 +48,10 @@ var checks = []check{
 	{"LoadOrigin", testLoadOrigin},
 	{"Indexer/StagesDocuments", testIndexerStagesDocuments},
 	{"Concurrency", testConcurrency},
+	{"Shared/Exclusion", testSharedExclusion},
+	{"Shared/Renewal", testSharedRenewal},
+	{"Shared/Expiry", testSharedExpiry},
+	{"Shared/Fencing", testSharedFencing},
 }
 
 // Run runs the conformance suite, one subtest per behaviour. open must return a new, empty
