@@ -30,6 +30,9 @@ type Options struct {
 	MaxConns int
 	// KnownOrigins bounds the origin keys Commit remembers; 0 means DefaultKnownOrigins.
 	KnownOrigins int
+	// MustExist makes Open fail with ErrNoCrawl when the schema holds no crawl, instead of
+	// creating it: for commands that only read a crawl (export, search, serve).
+	MustExist bool
 }
 
 // Store is the PostgreSQL implementation of store.Store and store.Shared. It is safe for
@@ -82,12 +85,15 @@ func Open(ctx context.Context, connString string, opts Options) (*Store, error) 
 		known = DefaultKnownOrigins
 	}
 	s := &Store{pool: pool, schema: schema, origins: newOriginSet(known)}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrate(ctx, opts.MustExist); err != nil {
 		pool.Close()
 		return nil, err
 	}
 	return s, nil
 }
+
+// ErrNoCrawl reports a schema that holds no crawl, opened with Options.MustExist.
+var ErrNoCrawl = errors.New("no crawl in this schema")
 
 // Schema is the schema the store uses.
 func (s *Store) Schema() string { return s.schema }

@@ -114,7 +114,8 @@ var ErrNewerSchema = errors.New("database schema is newer than this program know
 
 // migrate creates the schema if needed and brings it to the latest version, in one transaction
 // under an advisory lock, so that processes starting at once never run a step twice.
-func (s *Store) migrate(ctx context.Context) error {
+// With mustExist, a schema without a crawl is an error (ErrNoCrawl) rather than created.
+func (s *Store) migrate(ctx context.Context, mustExist bool) error {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("postgres: migrate: %w", err)
@@ -122,6 +123,15 @@ func (s *Store) migrate(ctx context.Context) error {
 	defer tx.Rollback(ctx)
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, migrationLockSalt+" "+s.schema); err != nil {
 		return fmt.Errorf("postgres: migrate: lock: %w", err)
+	}
+	if mustExist {
+		var exists bool
+		if err := tx.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, s.schema+".meta").Scan(&exists); err != nil {
+			return fmt.Errorf("postgres: open schema %s: %w", s.schema, err)
+		}
+		if !exists {
+			return fmt.Errorf("postgres: schema %s: %w", s.schema, ErrNoCrawl)
+		}
 	}
 	if _, err := tx.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{s.schema}.Sanitize()); err != nil {
 		return fmt.Errorf("postgres: migrate: create schema %s: %w", s.schema, err)
