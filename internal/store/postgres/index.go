@@ -128,6 +128,7 @@ func (s *Store) indexStaged(ctx context.Context, limit int, skip bool) (int, err
 			{`INSERT INTO dirty (url_id) SELECT unnest($1::bigint[]) ON CONFLICT DO NOTHING`, []any{dirty}},
 			{`UPDATE staged SET folded = true, links = NULL WHERE url_id = ANY($1)`, []any{ids}},
 			{`DELETE FROM docs WHERE url_id = ANY($1)`, []any{drop}},
+			{`DELETE FROM doc_text WHERE url_id = ANY($1)`, []any{drop}},
 			{`INSERT INTO docs (url_id, nosnippet, unavailable_after)
 				SELECT * FROM unnest($1::bigint[], $2::boolean[], $3::timestamptz[])
 				ON CONFLICT (url_id) DO UPDATE SET link_only = false, nosnippet = excluded.nosnippet,
@@ -196,17 +197,21 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, skip bool) (int, er
 			{`DELETE FROM dirty WHERE url_id = ANY($1)`, []any{ids}},
 			{`DELETE FROM staged WHERE url_id = ANY($1) AND folded`, []any{ids}},
 			{`DELETE FROM docs WHERE url_id = ANY($1)`, []any{drop}},
-			{`INSERT INTO docs (url_id, link_only, inlinks, title, anchors, top_anchor, body, tsv)
-				SELECT t.id, t.link_only, t.inlinks, t.title, t.anchors, t.top_anchor, t.body,
+			{`DELETE FROM doc_text WHERE url_id = ANY($1)`, []any{drop}},
+			{`INSERT INTO doc_text (url_id, title, anchors, top_anchor, body)
+				SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[])
+				ON CONFLICT (url_id) DO UPDATE SET title = excluded.title, anchors = excluded.anchors,
+					top_anchor = excluded.top_anchor, body = excluded.body`,
+				[]any{eids, titles, anchors, tops, bodies}},
+			{`INSERT INTO docs (url_id, link_only, inlinks, tsv)
+				SELECT t.id, t.link_only, t.inlinks,
 					setweight(to_tsvector('simple', t.w_title), 'A') || setweight(to_tsvector('simple', t.w_anchors), 'B') ||
 					setweight(to_tsvector('simple', t.w_url), 'C') || setweight(to_tsvector('simple', t.w_body), 'D')
-				FROM unnest($1::bigint[], $2::boolean[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[],
-					$8::text[], $9::text[], $10::text[], $11::text[])
-					AS t(id, link_only, inlinks, title, anchors, top_anchor, body, w_title, w_anchors, w_url, w_body)
+				FROM unnest($1::bigint[], $2::boolean[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[])
+					AS t(id, link_only, inlinks, w_title, w_anchors, w_url, w_body)
 				ON CONFLICT (url_id) DO UPDATE SET link_only = excluded.link_only, inlinks = excluded.inlinks,
-					title = excluded.title, anchors = excluded.anchors, top_anchor = excluded.top_anchor,
-					body = excluded.body, tsv = excluded.tsv`,
-				[]any{eids, linkOnly, inlinks, titles, anchors, tops, bodies, wTitles, wAnchors, wURLs, wBodies}},
+					tsv = excluded.tsv`,
+				[]any{eids, linkOnly, inlinks, wTitles, wAnchors, wURLs, wBodies}},
 		} {
 			if _, err := tx.Exec(ctx, st.sql, st.args...); err != nil {
 				return fmt.Errorf("write %d entries: %w", n, err)
@@ -246,8 +251,9 @@ func planEntries(ctx context.Context, tx pgx.Tx, ids []int64) ([]entry, error) {
 		return nil, fmt.Errorf("inlinks: %w", err)
 	}
 	rows, _ = tx.Query(ctx, `SELECT u.id, u.url, u.fetched_at IS NOT NULL, u.kind, d.url_id IS NOT NULL,
-			COALESCE(d.link_only, false), s.url_id IS NOT NULL, COALESCE(s.title, d.title, ''), COALESCE(s.body, d.body, '')
-		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN staged s ON s.url_id = u.id AND s.folded
+			COALESCE(d.link_only, false), s.url_id IS NOT NULL, COALESCE(s.title, x.title, ''), COALESCE(s.body, x.body, '')
+		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN doc_text x ON x.url_id = u.id
+		LEFT JOIN staged s ON s.url_id = u.id AND s.folded
 		WHERE u.id = ANY($1) ORDER BY u.id`, ids)
 	var out []entry
 	var url, title, body string

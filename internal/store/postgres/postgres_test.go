@@ -126,6 +126,9 @@ func TestSearchWeightsAndFields(t *testing.T) {
 	if p.Total != 4 {
 		t.Errorf("Total %d, want 4", p.Total)
 	}
+	if past, err := s.Search(t.Context(), index.Query{Text: "walrus", Offset: 10, Now: t0}); err != nil || past.Total != 4 || len(past.Results) != 0 {
+		t.Errorf("a page past the last result: Total %d, %d results, %v; want 4, none", past.Total, len(past.Results), err)
+	}
 	for i := 1; i < len(p.Results); i++ {
 		if p.Results[i].Score > p.Results[i-1].Score || p.Results[i].Score <= 0 {
 			t.Errorf("scores not positive and descending: %v then %v", p.Results[i-1].Score, p.Results[i].Score)

@@ -20,6 +20,10 @@ const migrationLockSalt = "mandelbot schema migration"
 //
 // Times are timestamptz (NULL for the zero time); origin keys are COLLATE "C" so that key order
 // is Go's bytewise string order. URL IDs are store.IDOf; seq keeps discovery order.
+//
+// An entry of the search index is a narrow docs row (what a query filters, counts and ranks on;
+// toast_tuple_target moves every tsvector out of line, so the heap a common word's matches are
+// counted in holds a few dozen bytes per entry) and a doc_text row (what a result shows).
 var migrations = []string{
 	// 1: the crawl (urls, origins, leases) and the search index.
 	`CREATE TABLE origins (
@@ -100,11 +104,14 @@ var migrations = []string{
 		nosnippet boolean NOT NULL DEFAULT false,
 		unavailable_after timestamptz,
 		inlinks integer NOT NULL DEFAULT 0,
+		tsv tsvector
+	) WITH (toast_tuple_target = 128);
+	CREATE TABLE doc_text (
+		url_id bigint PRIMARY KEY,
 		title text NOT NULL DEFAULT '',
 		top_anchor text NOT NULL DEFAULT '',
 		anchors text NOT NULL DEFAULT '',
-		body text NOT NULL DEFAULT '',
-		tsv tsvector
+		body text NOT NULL DEFAULT ''
 	);
 	CREATE INDEX docs_tsv ON docs USING gin (tsv);`,
 }
