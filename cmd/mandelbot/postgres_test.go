@@ -82,3 +82,13 @@ func TestPostgresStoreReadersNeedACrawl(t *testing.T) {
 		}
 	}
 }
+
+// A store that cannot be opened (here, a role the database does not know) fails the command with
+// its reason, and the password of the --store URL is never printed.
+func TestPostgresStoreErrorHidesPassword(t *testing.T) {
+	pgtest.URL(t) // a PostgreSQL listens on localhost
+	code, out, errOut := runCLI(t, "", "crawl", "--store", "postgres://nosuchrole:secret@localhost/test?sslmode=disable", "http://a.test/")
+	if code != exitFailure || !strings.Contains(errOut, "nosuchrole:***@localhost") || strings.Contains(out+errOut, "secret") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit %d naming the store with its password hidden", code, out, errOut, exitFailure)
+	}
+}
