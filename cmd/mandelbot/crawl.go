@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"net/netip"
 	"os"
@@ -153,6 +155,7 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 			Pause:     pause.Policy{Max: f.maxPause},
 		},
 		Fetcher: client, Store: st, Log: out.logger(), OnProgress: out.update, ProgressEvery: progressEvery,
+		Owner: processOwner(),
 	}
 	stats, err := crawler.Run(ctx, opts)
 	out.close()
@@ -163,7 +166,7 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	// what it received). AtLimit and NothingFetched are for the crawler's stats to tell.
 	end := crawlEnd{Interrupted: ctx.Err() != nil && cmd.Context().Err() == nil}
 	counts, cerr := st.Counts(context.WithoutCancel(ctx), time.Now())
-	writeSummary(cmd.OutOrStdout(), stats, counts, f.location())
+	writeSummary(cmd.OutOrStdout(), stats, counts, redact(f.location()))
 	if end.code() != exitOK {
 		fmt.Fprintln(cmd.OutOrStdout(), end.exitLine())
 	}
@@ -231,4 +234,16 @@ func parseResolves(values []string) (map[string]string, error) {
 		resolve[hp] = addr
 	}
 	return resolve, nil
+}
+
+// processOwner names this crawl process for the store's leases, uniquely among the processes
+// sharing a store, and readably for a person looking at the leases: HOST-PID-RANDOM.
+func processOwner() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "mandelbot"
+	}
+	var b [4]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }

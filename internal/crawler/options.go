@@ -2,6 +2,8 @@ package crawler
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"log/slog"
 	"time"
 
@@ -56,7 +58,8 @@ type Options struct {
 	Store    store.Store
 	Clock    clock.Clock // nil: the wall clock
 	Log      *slog.Logger
-	// Owner names this process for store leases; empty: "mandelbot".
+	// Owner names this process for store leases, and must differ between the processes that
+	// share a store (a store.Shared); empty: "mandelbot-" and random hex, new for each Run.
 	Owner string
 	// OnProgress, if set, is called on the scheduler goroutine after events, at most every
 	// ProgressEvery of the crawl clock; it must return quickly.
@@ -84,7 +87,9 @@ func (o Options) withDefaults() Options {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	if o.Owner == "" {
-		o.Owner = "mandelbot"
+		var b [8]byte
+		rand.Read(b[:]) // never fails (crypto/rand)
+		o.Owner = "mandelbot-" + hex.EncodeToString(b[:])
 	}
 	if o.Frontier.Agent == "" {
 		o.Frontier.Agent = "Mandelbot"
