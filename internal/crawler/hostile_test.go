@@ -35,11 +35,10 @@ func TestHostileWebBesideANormalSite(t *testing.T) {
 		hostile.PathInvalidUTF8, hostile.PathHugeHeader, hostile.PathManyHeaders, hostile.PathLoopA, hostile.PathChain}
 	bombs := &hostile.Bombs{}
 	bombs.Warm() // the server's cost, not the crawl's: a bomb made on demand outlasts the header timeout
-	// The sitemap bombs are left out until the crawler streams sitemaps (fetch.Stream): buffered,
-	// each takes 91 MiB of the budget for a second, and with the harness's 2 s total timeout the
-	// bomb pages' waits for memory time out.
-	sites := []testweb.Site{normal}
-	seeds := []string{"{normal}/"}
+	// The site "sm" names the four sitemap bombs in its robots.txt; the crawler streams sitemaps
+	// (fetch.Stream), so each costs a few buffers of the budget, not its decoded size.
+	sites := []testweb.Site{normal, hostile.Site("sm", hostile.Options{Sitemaps: true, Bombs: bombs})}
+	seeds := []string{"{normal}/", "{sm}/"}
 	for _, p := range home.Links {
 		seeds = append(seeds, "{normal}"+p) // depth 0: the hostile pages' links stay unfollowed
 	}
@@ -87,6 +86,11 @@ func TestHostileWebBesideANormalSite(t *testing.T) {
 	for _, p := range bombPages {
 		if u := urls[e.web.URL(key[p], p)]; u.State != store.StateFetched || !strings.Contains(u.Reason, "decoded size") {
 			t.Errorf("%s: %v (%s); want fetched, cut at the decoded size limit", p, u.State, u.Reason)
+		}
+	}
+	for _, p := range []string{hostile.PathSitemapGzipBomb, hostile.PathSitemapBrotliBomb, hostile.PathSitemapZstdBomb, hostile.PathSitemapGzipFile} {
+		if u := urls[e.web.URL("sm", p)]; u.State != store.StateFetched || !strings.Contains(u.Reason, "sitemap cut at its limit") {
+			t.Errorf("sitemap %s: %v (%s); want fetched, cut at a sitemap limit", p, u.State, u.Reason)
 		}
 	}
 	if t.Failed() {

@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"time"
 
@@ -30,9 +31,12 @@ const (
 	DefaultLeaseTTL = 5 * time.Minute
 )
 
-// Fetcher performs one GET without following redirects; *fetch.Client implements it.
+// Fetcher performs one GET without following redirects; *fetch.Client implements it. Get
+// buffers the body (the caller releases the Response); Stream hands it to consume as it arrives
+// (fetch.Client.Stream), for sitemaps.
 type Fetcher interface {
 	Get(ctx context.Context, req fetch.Request) (*fetch.Response, error)
+	Stream(ctx context.Context, req fetch.Request, consume func(resp *fetch.Response, body io.Reader) error) (*fetch.Response, error)
 }
 
 // Options configure a crawl. Fetcher and Store are required; everything else has a default.
