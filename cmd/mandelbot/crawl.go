@@ -73,7 +73,7 @@ command (seeds may be omitted) resumes the crawl from the store.`,
 	fl.StringArrayVar(&f.resolves, "resolve", nil, "HOST:PORT:ADDR: connect to ADDR for HOST:PORT, like curl; also allows loopback (repeatable)")
 	fl.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
 	fl.StringVar(&f.warc, "warc", "", "write WARC files into DIR (not implemented yet)")
-	fl.DurationVar(&f.maxTime, "max-time", 0, "stop after this long (0: no limit)")
+	fl.DurationVar(&f.maxTime, "max-time", 0, "a deadline: after this long, requests in flight are cancelled (their URLs stay queued), what was received is saved, and the crawl exits within 5 s (0: no limit)")
 	fl.DurationVar(&f.maxWait, "max-wait", crawler.DefaultMaxWait, "end the run when the next due work (a pause, a retry) is further away than this")
 	fl.DurationVar(&f.revisit, "revisit", crawler.DefaultRevisit, "a fetched page is due again after this long")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every request")

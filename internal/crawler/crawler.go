@@ -193,9 +193,13 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 				c.stop("interrupted")
 				cancelWork()
 			case !deadline.IsZero() && !now.Before(deadline):
+				// A deadline (issue 9): requests in flight are cancelled, their URLs stay queued.
 				c.stop(fmt.Sprintf("--max-time %s reached", c.opts.MaxTime))
+				c.stats.AtLimit = true
+				cancelWork()
 			case c.opts.MaxPages > 0 && c.pagesStarted >= c.opts.MaxPages:
 				c.stop(fmt.Sprintf("--max-pages %d reached", c.opts.MaxPages))
+				c.stats.AtLimit = true
 			}
 		}
 		if c.stopping && c.inflight == 0 && c.pendingWrites == 0 && c.pendingLoads == 0 {

@@ -50,7 +50,9 @@ type Options struct {
 	// MaxWait is the longest the crawl idles for work that is not due yet (a pause, a robots.txt
 	// retry); when the next due time is further away, the run ends and a later run resumes.
 	MaxWait time.Duration
-	// MaxTime ends the run after this long (0: no limit); in-flight requests finish first.
+	// MaxTime ends the run after this long (0: no limit). It is a deadline: requests in flight
+	// then are cancelled (their URLs stay queued), what was received is saved, and Run returns
+	// once the index has caught up.
 	MaxTime     time.Duration
 	Revisit     time.Duration
 	MaxAttempts int

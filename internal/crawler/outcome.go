@@ -12,6 +12,10 @@ import (
 func (c *crawl) handleResult(r result) {
 	c.inflight--
 	now := c.opts.Clock.Now()
+	if r.task.robots && r.canceled {
+		c.f.RobotsCanceled(r.task.origin, now) // the run is stopping: no answer, nothing written
+		return
+	}
 	if r.task.robots {
 		c.robotsResult(r, now)
 		return
@@ -21,8 +25,7 @@ func (c *crawl) handleResult(r result) {
 	switch {
 	case r.canceled:
 		// The run is stopping: the URL stays queued in the store and in no write.
-		c.f.Done(u, frontier.Outcome{}, now)
-		c.f.Persisted(u.Origin, now)
+		c.f.Canceled(u, now)
 		return
 	case r.retry:
 		c.stats.Retries++

@@ -25,7 +25,9 @@ type Stats struct {
 	OriginsPaused  int // origins paused now
 	OriginsBlocked int // origins whose robots.txt is unreachable with no good copy
 	StopReason     string
-	NextDue        time.Time // when the run ended waiting: when work is due next (zero: none known)
+	// AtLimit: the run stopped at MaxTime or MaxPages (whether work is left is the store's to say).
+	AtLimit bool
+	NextDue time.Time // when the run ended waiting: when work is due next (zero: none known)
 }
 
 // Rate is pages per second of crawl-clock time.

@@ -54,6 +54,9 @@ func (w *worker) do(ctx context.Context, t task) result {
 		d := robots.Fetch(ctx, w.opts.Fetcher, t.origin+"/robots.txt", robots.FetchOptions{
 			Header: t.header, MaxBytes: w.opts.Frontier.Robots.MaxBytes, Now: w.opts.Clock.Now,
 		})
+		if d.Kind == robots.KindUnreachable && ctx.Err() != nil {
+			return result{task: t, canceled: true} // the run is stopping: not a failure (rule 21)
+		}
 		return result{task: t, decision: d}
 	}
 	return w.page(ctx, t)

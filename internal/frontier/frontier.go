@@ -327,6 +327,29 @@ func (f *Frontier) RobotsDone(key string, d robots.Decision, now time.Time) (sto
 	return o.record(), fresh
 }
 
+// RobotsCanceled reports that the robots.txt request of a StepRobots for origin key got no
+// answer because the run is stopping (a deadline, an interrupt): it is not a failure (rule 21
+// counts answers and network errors, not our own cancellation), nothing is written, and
+// robots.txt is due again as before.
+func (f *Frontier) RobotsCanceled(key string, now time.Time) {
+	o := f.get(key, now)
+	o.robotsBusy = false
+	o.probeInFlight = false
+	f.inflight--
+	f.fix(o, now)
+}
+
+// Canceled reports that the request of a StepFetch for u got no answer because the run is
+// stopping: u stays queued in the store, nothing is written and nothing is counted (neither
+// an attempt nor a page of the origin's budget).
+func (f *Frontier) Canceled(u store.URL, now time.Time) {
+	o := f.get(u.Origin, now)
+	o.inflight--
+	f.inflight--
+	o.probeInFlight = false
+	f.fix(o, now)
+}
+
 // Queued reports how many URLs of origin key wait in memory.
 func (f *Frontier) Queued(key string) int {
 	if o := f.origins[key]; o != nil {
