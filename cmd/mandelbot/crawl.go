@@ -30,6 +30,7 @@ type crawlFlags struct {
 	storeFlags
 	agent, userAgent        string
 	maxPages, maxDepth      int
+	maxPagesPerOrigin       int
 	scope                   string
 	delay                   time.Duration
 	perOrigin, concurrency  int
@@ -60,6 +61,7 @@ command (seeds may be omitted) resumes the crawl from the store.`,
 	fl.StringVar(&f.agent, "agent", defaultAgent, "product token matched against robots.txt User-agent lines and robot tags")
 	fl.StringVar(&f.userAgent, "user-agent", "", "User-Agent header (default: Mandelbot/VERSION (+contact URL))")
 	fl.IntVar(&f.maxPages, "max-pages", 0, "stop after requesting this many pages in this run (0: no limit)")
+	fl.IntVar(&f.maxPagesPerOrigin, "max-pages-per-origin", 0, "request at most this many pages of one origin in this run; the rest are recorded out of scope, reason \"trap page-budget\" (0: no limit)")
 	fl.IntVar(&f.maxDepth, "max-depth", -1, "follow links at most this deep from a seed (-1: no limit)")
 	fl.StringVar(&f.scope, "scope", "host", "which links to follow: host (the seeds' hosts), domain (their registrable domains) or any")
 	fl.DurationVar(&f.delay, "delay", defaultDelay, "gap between requests to one origin")
@@ -86,6 +88,8 @@ func (f crawlFlags) validate() error {
 		return usageErrorf("--max-depth must be -1 (no limit) or more")
 	case f.maxPages < 0:
 		return usageErrorf("--max-pages must not be negative")
+	case f.maxPagesPerOrigin < 0:
+		return usageErrorf("--max-pages-per-origin must not be negative")
 	case f.delay < 0:
 		return usageErrorf("--delay must not be negative")
 	case f.perOrigin < 1:
@@ -148,9 +152,9 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 		Concurrency: f.concurrency, MaxWait: f.maxWait, MaxTime: f.maxTime, Revisit: f.revisit,
 		Frontier: frontier.Options{
 			Agent: f.agent, Delay: f.delay, SiteDelay: siteDelay, HonorCrawlDelay: f.honorCrawlDelay,
-			PerOrigin: f.perOrigin,
-			Robots:    robots.Policy{TTL: f.robotsTTL, As404After: f.robots5xx404},
-			Pause:     pause.Policy{Max: f.maxPause},
+			PerOrigin: f.perOrigin, MaxPagesPerOrigin: f.maxPagesPerOrigin,
+			Robots: robots.Policy{TTL: f.robotsTTL, As404After: f.robots5xx404},
+			Pause:  pause.Policy{Max: f.maxPause},
 		},
 		Fetcher: client, Store: st, Log: out.logger(), OnProgress: out.update, ProgressEvery: progressEvery,
 	}

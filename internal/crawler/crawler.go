@@ -225,6 +225,12 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 			u.NextAt = now.Add(c.opts.Revisit) // checked again against a later robots.txt
 			c.stats.Disallowed++
 			c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
+		case frontier.StepReject:
+			// A crawl-trap defence (issue 9): the reason names it, for the export and dashboard.
+			u := step.URL
+			u.State, u.Reason = store.StateOutOfScope, step.Reason
+			c.stats.Rejected++
+			c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
 		case frontier.StepDone:
 			c.stop("nothing left to crawl")
 		case frontier.StepWait:

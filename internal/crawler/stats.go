@@ -17,6 +17,7 @@ type Stats struct {
 	Paused     int // 503/429 answers that paused an origin
 	Discovered int // new URLs recorded (links, redirects, sitemaps)
 	OutOfScope int // of those, outside --scope or --max-depth
+	Rejected   int // URLs recorded out of scope at their turn by a trap defence (the page budget)
 	BadURLs    int // links and sitemap entries skipped: not http(s) (mailto:, javascript:) or unparsable
 
 	InFlight       int

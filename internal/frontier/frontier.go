@@ -8,6 +8,7 @@ import (
 
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/trap"
 )
 
 // Frontier holds the per-origin queues and the origin gate. Create it with New.
@@ -17,11 +18,13 @@ type Frontier struct {
 	ready    originHeap
 	inflight int // requests handed out and not yet reported Done or RobotsDone
 	pending  int // outcomes not yet reported Persisted
+	pages    *trap.PageBudget
 }
 
 // New returns an empty Frontier.
 func New(opts Options) *Frontier {
-	return &Frontier{opts: opts.withDefaults(), origins: make(map[string]*origin)}
+	opts = opts.withDefaults()
+	return &Frontier{opts: opts, origins: make(map[string]*origin), pages: trap.NewPageBudget(opts.MaxPagesPerOrigin)}
 }
 
 func (f *Frontier) get(key string, now time.Time) *origin {
@@ -57,6 +60,7 @@ func (f *Frontier) Want(originKey string, now time.Time) {
 func (f *Frontier) Push(u store.URL, now time.Time) {
 	o := f.get(u.Origin, now)
 	o.known[u.ID] = struct{}{}
+	f.giveBack(u)
 	o.queue = append(o.queue, u)
 	f.fix(o, now)
 }
@@ -229,6 +233,12 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 		o.writes++
 		return Step{Kind: StepSkip, Origin: o.key, URL: u, Reason: reason, Verdict: verdict}, true
 	}
+	if u.Kind == store.KindPage && !f.pages.Take(o.key) {
+		o.pending++
+		f.pending++
+		o.writes++
+		return Step{Kind: StepReject, Origin: o.key, URL: u, Reason: f.pages.Verdict(o.key).Reason}, true
+	}
 	o.inflight++
 	f.inflight++
 	o.notBefore = now.Add(o.delay)
@@ -257,6 +267,7 @@ func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) {
 	o.notBefore = latest(o.notBefore, now.Add(o.delay))
 	f.answered(o, out.Status, out.RetryAfter, out.RetryAfterOK, now)
 	if isPause(out.Status) {
+		f.giveBack(u) // asked again as the probe: one page of the budget
 		o.pushFront(u)
 		o.gate = o.writes // the pause must be durable before the probe (rule 23)
 	}
@@ -347,7 +358,15 @@ func (f *Frontier) Canceled(u store.URL, now time.Time) {
 	o.inflight--
 	f.inflight--
 	o.probeInFlight = false
+	f.giveBack(u)
 	f.fix(o, now)
+}
+
+// giveBack returns the page u took of its origin's budget: it is requested again, or not at all.
+func (f *Frontier) giveBack(u store.URL) {
+	if u.Kind == store.KindPage {
+		f.pages.Give(u.Origin)
+	}
 }
 
 // Queued reports how many URLs of origin key wait in memory.
