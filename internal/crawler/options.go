@@ -19,6 +19,10 @@ const (
 	DefaultRevisit     = 24 * time.Hour // a fetched URL is due again after this
 	DefaultMaxWait     = 2 * time.Minute
 	DefaultMaxAttempts = 3 // tries of a URL whose request gets no answer
+	// MaxRefusals is how many 503 or 429 answers in a row a URL gets before it is given up
+	// (state error): the pause still applies to its origin (rule 23), and the next probe is
+	// another URL of the origin, so that one broken section cannot hold a site forever (issue 9).
+	MaxRefusals = 5
 	// MaxRedirectHops bounds a chain of page redirects; each hop is a frontier URL of its own.
 	MaxRedirectHops = 5
 	// MaxSitemapsPerOrigin bounds how many sitemaps one origin's robots.txt may make the crawl

@@ -12,7 +12,7 @@ type Stats struct {
 	Pages      int // page and sitemap requests answered in this run
 	Robots     int // robots.txt requests made
 	Disallowed int // URLs robots.txt kept us from requesting
-	Errors     int // URLs given up after MaxAttempts tries without an answer
+	Errors     int // URLs given up: MaxAttempts tries without an answer, or MaxRefusals 503/429s
 	Retries    int // requests that got no answer and were queued again
 	Paused     int // 503/429 answers that paused an origin
 	Discovered int // new URLs recorded (links, redirects, sitemaps)

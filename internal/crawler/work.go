@@ -119,16 +119,24 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 		res.url = u
 		return res
 	}
-	u.Attempts = 0
 	u.Status, u.ContentType, u.Location = resp.Status, resp.ContentType, resp.Location
 	res.outcome = frontier.Outcome{Status: resp.Status}
 	if resp.Status == http.StatusServiceUnavailable || resp.Status == http.StatusTooManyRequests {
-		// rule 23: the origin pauses and this URL is asked again as the probe; it stays queued.
+		// rule 23: the origin pauses and this URL is asked again as the probe; it stays queued,
+		// until it has refused MaxRefusals times in a row (issue 9): then it is given up, and
+		// another URL of the origin probes next. Attempts counts the tries without a usable
+		// answer, refusals and network errors alike.
 		res.outcome.RetryAfter, res.outcome.RetryAfterOK = pause.RetryAfter(resp.Header.Get("Retry-After"), now)
+		u.Attempts++
 		u.State, u.Reason = store.StateQueued, fmt.Sprintf("answered %d: origin paused", resp.Status)
+		if u.Attempts >= MaxRefusals {
+			u.State, u.NextAt = store.StateError, now.Add(w.opts.Revisit)
+			u.Reason = fmt.Sprintf("answered %d %d times in a row: given up (the origin stays paused; another URL probes it)", resp.Status, u.Attempts)
+		}
 		res.url = u
 		return res
 	}
+	u.Attempts = 0
 	u.State, u.FetchedAt, u.NextAt, u.Reason = store.StateFetched, now, now.Add(w.opts.Revisit), ""
 	u.Indexed, u.NoIndex, u.NoFollow, u.Canonical = false, false, false, ""
 	if u.Kind == store.KindPage {

@@ -253,9 +253,10 @@ type Outcome struct {
 	RetryAfterOK bool          // RetryAfter was present and valid
 }
 
-// Done reports the outcome of a StepFetch for u at time now (when the answer ended). A 503 or
-// 429 pauses the whole origin (rule 23): u goes back to the front of its queue, to be requested
-// again as the single probe when the pause ends. The caller persists the result and then calls
+// Done reports the outcome of a StepFetch for u (its new record) at time now (when the answer
+// ended). A 503 or 429 pauses the whole origin (rule 23): u, if still queued, goes back to the
+// front of its queue, to be requested again as the single probe when the pause ends; a u the
+// caller gave up (any other state) is done, and the next URL of the origin probes instead. The caller persists the result and then calls
 // Persisted.
 func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) {
 	o := f.get(u.Origin, now)
@@ -267,9 +268,11 @@ func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) {
 	o.notBefore = latest(o.notBefore, now.Add(o.delay))
 	f.answered(o, out.Status, out.RetryAfter, out.RetryAfterOK, now)
 	if isPause(out.Status) {
+		o.gate = o.writes // the pause must be durable before the probe (rule 23)
+	}
+	if isPause(out.Status) && u.State == store.StateQueued {
 		f.giveBack(u) // asked again as the probe: one page of the budget
 		o.pushFront(u)
-		o.gate = o.writes // the pause must be durable before the probe (rule 23)
 	}
 	f.fix(o, now)
 }
