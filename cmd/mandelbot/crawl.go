@@ -17,6 +17,7 @@ import (
 	"github.com/fractle/mandelbot/internal/frontier"
 	"github.com/fractle/mandelbot/internal/pause"
 	"github.com/fractle/mandelbot/internal/robots"
+	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/robotstxt"
 	"github.com/fractle/mandelbot/urlnorm"
 )
@@ -165,12 +166,11 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	}
 	// A signal, not the caller, ended ctx: Ctrl-C or SIGTERM (exit 130 once the crawler saved
 	// what it received). AtLimit and NothingFetched are for the crawler's stats to tell.
-	end := crawlEnd{Interrupted: ctx.Err() != nil && cmd.Context().Err() == nil}
+	interrupted := ctx.Err() != nil && cmd.Context().Err() == nil
 	counts, cerr := st.Counts(context.WithoutCancel(ctx), time.Now())
+	end := endOf(stats, counts, interrupted)
 	writeSummary(cmd.OutOrStdout(), stats, counts, f.location())
-	if end.code() != exitOK {
-		fmt.Fprintln(cmd.OutOrStdout(), end.exitLine())
-	}
+	fmt.Fprintln(cmd.OutOrStdout(), end.exitLine())
 	if err != nil && !end.Interrupted {
 		return fmt.Errorf("crawl: %w", err)
 	}
@@ -178,6 +178,25 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 		return fmt.Errorf("crawl: %w", cerr)
 	}
 	return end.err()
+}
+
+// endOf is how a crawl run ended (issue 9): interrupted by a signal; fetched nothing because
+// the seeds' origins were unreachable; or stopped at --max-time or --max-pages with work left
+// (URLs still queued, paused or waiting on robots.txt in the store).
+func endOf(s crawler.Stats, counts map[store.State]int, interrupted bool) crawlEnd {
+	left := counts[store.StateQueued] + counts[store.StatePaused] + counts[store.StateRobotsUnreachable]
+	return crawlEnd{
+		Interrupted:    interrupted,
+		NothingFetched: s.FetchedNothing(),
+		AtLimit:        s.AtLimit && left > 0,
+		Reason:         oneLine(s.Failure),
+	}
+}
+
+// oneLine keeps the first line of s.
+func oneLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
 }
 
 func parseSiteDelays(values []string) (map[string]time.Duration, error) {

@@ -385,6 +385,7 @@ func (c *crawl) snapshot() {
 		}
 		if o.Unreachable {
 			c.stats.OriginsBlocked++
+			c.stats.Failure = o.Key + ": " + o.RobotsReason
 		}
 	}
 }

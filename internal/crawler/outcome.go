@@ -38,6 +38,7 @@ func (c *crawl) handleResult(r result) {
 	switch {
 	case u.State == store.StateError:
 		c.stats.Errors++
+		c.stats.Failure = u.URL + ": " + u.Reason
 		c.opts.Log.Warn("giving up", "url", u.URL, "reason", u.Reason)
 	case r.outcome.Status == 503 || r.outcome.Status == 429:
 		c.stats.Paused++

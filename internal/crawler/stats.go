@@ -26,6 +26,9 @@ type Stats struct {
 	OriginsPaused  int // origins paused now
 	OriginsBlocked int // origins whose robots.txt is unreachable with no good copy
 	StopReason     string
+	// Failure is the last reason something could not be fetched, for a one-line verdict: an
+	// origin's robots.txt unreachable, or a URL given up ("URL: reason").
+	Failure string
 	// AtLimit: the run stopped at MaxTime or MaxPages (whether work is left is the store's to say).
 	AtLimit bool
 	NextDue time.Time // when the run ended waiting: when work is due next (zero: none known)
@@ -38,4 +41,12 @@ func (s Stats) Rate() float64 {
 		return 0
 	}
 	return float64(s.Pages) / d
+}
+
+// FetchedNothing reports whether the run answered no page and found the seeds' origins
+// unreachable (robots.txt unreachable, or URLs given up without an answer): issue 9's exit
+// status 1, with Failure as its reason. A resumed run with nothing due fetched nothing either,
+// but found nothing failing: it did what was asked.
+func (s Stats) FetchedNothing() bool {
+	return s.Pages == 0 && (s.OriginsBlocked > 0 || s.Errors > 0)
 }
