@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -25,7 +26,20 @@ import (
 // Defaults of `mandelbot crawl` that are policy, not library defaults.
 const (
 	defaultDelay = time.Second // gap between two requests to one origin: polite by default
+	// defaultMemoryLimit is the Go runtime's soft memory limit during a crawl (issue 9: peak RSS
+	// under 256 MiB whatever the web does): the bodies in flight are bounded by the fetch
+	// client's budget, and this makes the collector return the rest in time. GOMEMLIMIT, when
+	// set, wins.
+	defaultMemoryLimit = 192 << 20
 )
+
+// setMemoryLimit applies defaultMemoryLimit unless the operator set GOMEMLIMIT (the runtime
+// read it at start).
+func setMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(defaultMemoryLimit)
+	}
+}
 
 type crawlFlags struct {
 	storeFlags
@@ -129,6 +143,7 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	setMemoryLimit()
 	ua := f.userAgent
 	if ua == "" {
 		ua = fetch.FormatUserAgent(fetch.Product, version, fetch.ContactURL)
