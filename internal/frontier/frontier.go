@@ -256,8 +256,8 @@ type Outcome struct {
 // Done reports the outcome of a StepFetch for u (its new record) at time now (when the answer
 // ended). A 503 or 429 pauses the whole origin (rule 23): u, if still queued, goes back to the
 // front of its queue, to be requested again as the single probe when the pause ends; a u the
-// caller gave up (any other state) is done, and the next URL of the origin probes instead. The caller persists the result and then calls
-// Persisted.
+// caller gave up (any other state) is done, and the next URL of the origin probes instead. The
+// caller persists the result and then calls Persisted.
 func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) {
 	o := f.get(u.Origin, now)
 	o.inflight--
