@@ -21,7 +21,7 @@ func (e *env) budgetClient(b *budget.Budget, maxDecoded int64) *fetch.Client {
 		resolve[hp] = addr
 	}
 	c, err := fetch.New(fetch.Options{Resolve: resolve, Now: e.clock.Now, Budget: b, MaxDecodedBytes: maxDecoded,
-		TotalTimeout: 2 * time.Second, ResponseHeaderTimeout: 300 * time.Millisecond})
+		TotalTimeout: 20 * time.Second, ResponseHeaderTimeout: 10 * time.Second}) // an 11 MB page takes its time under -race
 	if err != nil {
 		e.t.Fatal(err)
 	}
