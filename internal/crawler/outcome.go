@@ -35,13 +35,16 @@ func (c *crawl) handleResult(r result) {
 		c.opts.Log.Debug("no answer, will retry", "url", u.URL, "attempt", u.Attempts, "reason", u.Reason)
 		return
 	}
+	paused := r.outcome.Status == 503 || r.outcome.Status == 429
+	if paused {
+		c.stats.Paused++ // given up or not, the answer paused the origin
+	}
 	switch {
 	case u.State == store.StateError:
 		c.stats.Errors++
 		c.stats.Failure = u.URL + ": " + u.Reason
 		c.opts.Log.Warn("giving up", "url", u.URL, "reason", u.Reason)
-	case r.outcome.Status == 503 || r.outcome.Status == 429:
-		c.stats.Paused++
+	case paused:
 	default:
 		c.stats.Pages++
 		c.opts.Log.Debug("fetched", "url", u.URL, "status", u.Status, "links", len(r.found))

@@ -31,11 +31,14 @@ func TestRule23_BrokenSectionIsGivenUpAndGoodPagesFetched(t *testing.T) {
 	}
 	site.Pages = append(site.Pages, home)
 	e := newEnv(t, []testweb.Site{site})
-	e.crawl([]string{"{a}/"}, func(o *Options) {
+	st := e.crawl([]string{"{a}/"}, func(o *Options) {
 		o.MaxWait = 48 * time.Hour       // wait out every pause in virtual time
 		o.Revisit = 365 * 24 * time.Hour // nothing fetched is due again
 	})
 	e.checkGate()
+	if st.Paused != broken*MaxRefusals || st.Errors != broken {
+		t.Errorf("stats: %d pausing answers, %d given up; want %d and %d", st.Paused, st.Errors, broken*MaxRefusals, broken)
+	}
 	urls := e.urls()
 	for i := range good {
 		if u := urls[e.web.URL("a", fmt.Sprintf("/good/%d", i))]; u.State != store.StateFetched {
