@@ -68,7 +68,11 @@ func newCrawlCommand() *cobra.Command {
 		Long: `Crawl from the seed URLs, obeying robots.txt (cached 48 h), pausing any origin that answers
 503 or 429, one request at a time per origin with --delay between them. Runs until nothing is due
 (within --max-wait) or a limit is reached. Everything is saved as it happens: re-running the same
-command (seeds may be omitted) resumes the crawl from the store.`,
+command (seeds may be omitted) resumes the crawl from the store.
+
+Exit status: 0 done; 1 nothing could be fetched (every seed's origin unreachable; the reason is
+printed); 3 stopped at --max-time or --max-pages with work left (re-run to resume); 130
+interrupted (Ctrl-C), once everything received is saved. The summary's last line says which.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runCrawl(cmd, f, args) },
 	}
 	fl := cmd.Flags()

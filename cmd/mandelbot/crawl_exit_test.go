@@ -67,7 +67,7 @@ func TestCrawlMaxTimeOnASlowDripExitsThree(t *testing.T) {
 		t.Fatalf("exit %d, want 3 with the drip page still queued\n%s\n%s", code, out, errOut)
 	}
 	_, help, _ := runCLI(t, "", "crawl", "--help")
-	if !strings.Contains(help, "a deadline: after this long, requests in flight are cancelled") {
+	if !strings.Contains(help, "a deadline: after this long, requests in flight are cancelled") || !strings.Contains(help, "3 stopped at --max-time") {
 		t.Errorf("crawl --help does not say --max-time is a deadline:\n%s", help)
 	}
 }
