@@ -30,9 +30,13 @@ type Options struct {
 	// MaxHonoredCrawlDelay); off by default (robots-semantics.md rule 9).
 	HonorCrawlDelay bool
 	PerOrigin       int // --per-origin
-	Window          int
-	Robots          robots.Policy
-	Pause           pause.Policy
+	// MaxPagesPerOrigin bounds the page requests one origin gets in this run
+	// (--max-pages-per-origin; 0: no limit); its URLs past the budget are rejected (StepReject).
+	// Sitemaps and robots.txt do not count.
+	MaxPagesPerOrigin int
+	Window            int
+	Robots            robots.Policy
+	Pause             pause.Policy
 }
 
 func (o Options) withDefaults() Options {
