@@ -81,6 +81,9 @@ type Config struct {
 	HonorCrawlDelay bool
 	// PerOrigin bounds requests in flight to one origin, Concurrency over all origins.
 	PerOrigin, Concurrency int
+	// MaxPagesPerOrigin bounds the pages fetched from one origin over the whole crawl, a defence
+	// against crawler traps; 0 means no limit.
+	MaxPagesPerOrigin int
 	// RobotsTTL is how long a robots.txt decision is reused; RobotsAs404After is how long a
 	// robots.txt that keeps answering 5xx blocks its origin before it counts as absent;
 	// MaxPause caps a pause after 503 or 429, whatever Retry-After asks.
@@ -103,6 +106,9 @@ type Config struct {
 	Store store.Store
 	// Clock, if set, replaces the wall clock (tests). Its type is internal too.
 	Clock clock.Clock
+	// Owner names this process for the store's origin leases, so that several processes can
+	// share one store (PostgreSQL); "" lets the crawler pick a random name.
+	Owner string
 
 	// Log receives the crawl's events (robots.txt decisions, pauses, give-ups; each request at
 	// Debug level). Nil discards them.

@@ -3,6 +3,7 @@ package crawl
 import (
 	"context"
 	"errors"
+	"io"
 	"net/url"
 	"strconv"
 	"sync"
@@ -100,18 +101,51 @@ type measured struct {
 func (f measured) Get(ctx context.Context, req fetch.Request) (*fetch.Response, error) {
 	start := f.m.now()
 	resp, err := f.next.Get(ctx, req)
+	size := 0
+	if resp != nil {
+		size = len(resp.Body)
+	}
+	f.m.record(ctx, req, start, resp, size, err)
+	return resp, err
+}
+
+// Stream records a streamed request (a sitemap) as Get does, its size being what consume read.
+func (f measured) Stream(ctx context.Context, req fetch.Request, consume func(*fetch.Response, io.Reader) error) (*fetch.Response, error) {
+	start := f.m.now()
+	var n countingReader
+	resp, err := f.next.Stream(ctx, req, func(resp *fetch.Response, body io.Reader) error {
+		n.r = body
+		return consume(resp, &n)
+	})
+	f.m.record(ctx, req, start, resp, n.n, err)
+	return resp, err
+}
+
+// record counts one request: an answer by status class with its size, or an error by kind.
+func (m *metrics) record(ctx context.Context, req fetch.Request, start time.Time, resp *fetch.Response, size int, err error) {
 	kind := requestKind(req.URL)
-	f.m.latency.WithLabelValues(kind).Observe(f.m.now().Sub(start).Seconds())
+	m.latency.WithLabelValues(kind).Observe(m.now().Sub(start).Seconds())
 	switch {
 	case err != nil && (resp == nil || fetch.Classify(err) != fetch.KindDecode):
 		if ctx.Err() == nil { // the run stopping is not the server's failure
-			f.m.errors.WithLabelValues(kind, fetch.Classify(err).String()).Inc()
+			m.errors.WithLabelValues(kind, fetch.Classify(err).String()).Inc()
 		}
 	default:
-		f.m.requests.WithLabelValues(kind, statusClass(resp.Status)).Inc()
-		f.m.size.WithLabelValues(kind).Observe(float64(len(resp.Body)))
+		m.requests.WithLabelValues(kind, statusClass(resp.Status)).Inc()
+		m.size.WithLabelValues(kind).Observe(float64(size))
 	}
-	return resp, err
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
 }
 
 // requestKind tells robots.txt requests from the rest: the crawler asks ORIGIN/robots.txt.

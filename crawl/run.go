@@ -3,6 +3,7 @@ package crawl
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -92,7 +93,7 @@ func (c Config) plan() (plan, error) {
 	switch {
 	case c.MaxDepth < SeedsOnly:
 		return p, configErr("MaxDepth", "must be SeedsOnly (-1), 0 (no limit) or more")
-	case c.MaxPages < 0, c.MaxTime < 0, c.MaxWait < 0, c.Revisit < 0, c.PerOrigin < 0, c.Concurrency < 0,
+	case c.MaxPages < 0, c.MaxTime < 0, c.MaxWait < 0, c.Revisit < 0, c.PerOrigin < 0, c.Concurrency < 0, c.MaxPagesPerOrigin < 0,
 		c.RobotsTTL < 0, c.RobotsAs404After < 0, c.MaxPause < 0, c.ProgressEvery < 0:
 		return p, configErr("limits", "limits, durations and counts must not be negative (0 means the default)")
 	case len(c.Header) > MaxHeaderFields:
@@ -167,11 +168,11 @@ func (c Config) plan() (plan, error) {
 		Concurrency: c.Concurrency, MaxWait: c.MaxWait, MaxTime: c.MaxTime, Revisit: c.Revisit,
 		Frontier: frontier.Options{
 			Agent: agent, Delay: delay, SiteDelay: c.SiteDelay, HonorCrawlDelay: c.HonorCrawlDelay,
-			PerOrigin: c.PerOrigin,
-			Robots:    robots.Policy{TTL: c.RobotsTTL, As404After: c.RobotsAs404After},
-			Pause:     pause.Policy{Max: c.MaxPause},
+			PerOrigin: c.PerOrigin, MaxPagesPerOrigin: c.MaxPagesPerOrigin,
+			Robots: robots.Policy{TTL: c.RobotsTTL, As404After: c.RobotsAs404After},
+			Pause:  pause.Policy{Max: c.MaxPause},
 		},
-		Clock: c.Clock, Log: c.Log,
+		Clock: c.Clock, Log: c.Log, Owner: c.Owner,
 		OnProgress: c.OnProgress, ProgressEvery: every,
 		OnDocument: serialize(c.OnDocument),
 		Filter:     patternFilter(c.Include, c.Exclude),
@@ -281,6 +282,14 @@ type withHeader struct {
 }
 
 func (h withHeader) Get(ctx context.Context, req fetch.Request) (*fetch.Response, error) {
+	return h.next.Get(ctx, h.with(req))
+}
+
+func (h withHeader) Stream(ctx context.Context, req fetch.Request, consume func(*fetch.Response, io.Reader) error) (*fetch.Response, error) {
+	return h.next.Stream(ctx, h.with(req), consume)
+}
+
+func (h withHeader) with(req fetch.Request) fetch.Request {
 	hd := req.Header.Clone()
 	if hd == nil {
 		hd = make(http.Header, len(h.header))
@@ -291,5 +300,5 @@ func (h withHeader) Get(ctx context.Context, req fetch.Request) (*fetch.Response
 		}
 	}
 	req.Header = hd
-	return h.next.Get(ctx, req)
+	return req
 }

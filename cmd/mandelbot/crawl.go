@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -21,6 +24,7 @@ import (
 	"github.com/fractle/mandelbot/internal/frontier"
 	"github.com/fractle/mandelbot/internal/pause"
 	"github.com/fractle/mandelbot/internal/robots"
+	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/robotstxt"
 )
 
@@ -29,12 +33,26 @@ const (
 	// liveRefresh is how often the dashboard of `crawl --serve` reloads: it shows a running crawl.
 	liveRefresh  = 5 * time.Second
 	defaultDelay = time.Second // gap between two requests to one origin: polite by default
+	// defaultMemoryLimit is the Go runtime's soft memory limit during a crawl (issue 9: peak RSS
+	// under 256 MiB whatever the web does): the bodies in flight are bounded by the fetch
+	// client's budget, and this makes the collector return the rest in time. GOMEMLIMIT, when
+	// set, wins.
+	defaultMemoryLimit = 192 << 20
 )
+
+// setMemoryLimit applies defaultMemoryLimit unless the operator set GOMEMLIMIT (the runtime
+// read it at start).
+func setMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(defaultMemoryLimit)
+	}
+}
 
 type crawlFlags struct {
 	storeFlags
 	agent, userAgent        string
 	maxPages, maxDepth      int
+	maxPagesPerOrigin       int
 	scope                   string
 	delay                   time.Duration
 	perOrigin, concurrency  int
@@ -62,7 +80,11 @@ func newCrawlCommand() *cobra.Command {
 		Long: `Crawl from the seed URLs, obeying robots.txt (cached 48 h), pausing any origin that answers
 503 or 429, one request at a time per origin with --delay between them. Runs until nothing is due
 (within --max-wait) or a limit is reached. Everything is saved as it happens: re-running the same
-command (seeds may be omitted) resumes the crawl from the store.`,
+command (seeds may be omitted) resumes the crawl from the store.
+
+Exit status: 0 done; 1 nothing could be fetched (every seed's origin unreachable; the reason is
+printed); 3 stopped at --max-time or --max-pages with work left (re-run to resume); 130
+interrupted (Ctrl-C), once everything received is saved. The summary's last line says which.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runCrawl(cmd, f, args) },
 	}
 	fl := cmd.Flags()
@@ -70,6 +92,7 @@ command (seeds may be omitted) resumes the crawl from the store.`,
 	fl.StringVar(&f.agent, "agent", defaultAgent, "product token matched against robots.txt User-agent lines and robot tags")
 	fl.StringVar(&f.userAgent, "user-agent", "", "User-Agent header (default: Mandelbot/VERSION (+contact URL))")
 	fl.IntVar(&f.maxPages, "max-pages", 0, "stop after requesting this many pages in this run (0: no limit)")
+	fl.IntVar(&f.maxPagesPerOrigin, "max-pages-per-origin", 0, "request at most this many pages of one origin in this run; the rest are recorded out of scope, reason \"trap page-budget\" (0: no limit)")
 	fl.IntVar(&f.maxDepth, "max-depth", -1, "follow links at most this deep from a seed (-1: no limit)")
 	fl.StringVar(&f.scope, "scope", "host", "which links to follow: host (the seeds' hosts), domain (their registrable domains) or any")
 	fl.DurationVar(&f.delay, "delay", defaultDelay, "gap between requests to one origin")
@@ -83,7 +106,7 @@ command (seeds may be omitted) resumes the crawl from the store.`,
 	fl.StringArrayVar(&f.resolves, "resolve", nil, "HOST:PORT:ADDR: connect to ADDR for HOST:PORT, like curl; also allows loopback (repeatable)")
 	fl.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
 	fl.StringVar(&f.warc, "warc", "", "write WARC files into DIR (not implemented yet)")
-	fl.DurationVar(&f.maxTime, "max-time", 0, "stop after this long (0: no limit)")
+	fl.DurationVar(&f.maxTime, "max-time", 0, "a deadline: after this long, requests in flight are cancelled (their URLs stay queued), what was received is saved, and the crawl exits within 5 s (0: no limit)")
 	fl.DurationVar(&f.maxWait, "max-wait", crawler.DefaultMaxWait, "end the run when the next due work (a pause, a retry) is further away than this")
 	fl.DurationVar(&f.revisit, "revisit", crawler.DefaultRevisit, "a fetched page is due again after this long")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every request")
@@ -102,6 +125,8 @@ func (f crawlFlags) validate() error {
 		return usageErrorf("--max-depth must be -1 (no limit) or more")
 	case f.maxPages < 0:
 		return usageErrorf("--max-pages must not be negative")
+	case f.maxPagesPerOrigin < 0:
+		return usageErrorf("--max-pages-per-origin must not be negative")
 	case f.delay < 0:
 		return usageErrorf("--delay must not be negative")
 	case f.perOrigin < 1:
@@ -132,6 +157,7 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	if err := cfg.Check(); err != nil {
 		return configUsageError(err)
 	}
+	setMemoryLimit()
 
 	if len(cfg.Seeds) == 0 && !f.exists() {
 		// Nothing to resume and nothing to start from: say so without leaving an empty store.
@@ -169,7 +195,7 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 		cfg.OnDocument = docs.Write
 	}
 	out := newProgress(cmd.ErrOrStderr(), f.verbose)
-	cfg.Store, cfg.Log, cfg.OnProgress = st, out.logger(), out.update
+	cfg.Store, cfg.Log, cfg.OnProgress, cfg.Owner = st, out.logger(), out.update, processOwner()
 	var served chan error
 	serveCtx, stopServing := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopServing()
@@ -200,12 +226,11 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	}
 	// A signal, not the caller, ended ctx: Ctrl-C or SIGTERM (exit 130 once the crawler saved
 	// what it received). AtLimit and NothingFetched are for the crawler's stats to tell.
-	end := crawlEnd{Interrupted: ctx.Err() != nil && cmd.Context().Err() == nil}
+	interrupted := ctx.Err() != nil && cmd.Context().Err() == nil
 	counts, cerr := st.Counts(context.WithoutCancel(ctx), time.Now())
-	writeSummary(cmd.OutOrStdout(), stats, counts, f.location())
-	if end.code() != exitOK {
-		fmt.Fprintln(cmd.OutOrStdout(), end.exitLine())
-	}
+	end := endOf(stats, counts, interrupted)
+	writeSummary(cmd.OutOrStdout(), stats, counts, redact(f.location()))
+	fmt.Fprintln(cmd.OutOrStdout(), end.exitLine())
 	if err != nil && !end.Interrupted {
 		return fmt.Errorf("crawl: %w", err)
 	}
@@ -258,11 +283,30 @@ func (f crawlFlags) config(args []string, stdin io.Reader) (crawl.Config, error)
 		MaxDepth: maxDepth, MaxPages: f.maxPages, MaxTime: f.maxTime, MaxWait: f.maxWait, Revisit: f.revisit,
 		Agent: f.agent, UserAgent: f.userAgent, Header: header,
 		Delay: delay, SiteDelay: siteDelay, HonorCrawlDelay: f.honorCrawlDelay,
-		PerOrigin: f.perOrigin, Concurrency: f.concurrency,
+		PerOrigin: f.perOrigin, MaxPagesPerOrigin: f.maxPagesPerOrigin, Concurrency: f.concurrency,
 		RobotsTTL: f.robotsTTL, RobotsAs404After: f.robots5xx404, MaxPause: f.maxPause,
 		Resolve: f.resolves, AllowPrivate: f.allowPrivate,
 		ProgressEvery: progressEvery,
 	}, nil
+}
+
+// endOf is how a crawl run ended (issue 9): interrupted by a signal; fetched nothing because
+// the seeds' origins were unreachable; or stopped at --max-time or --max-pages with work left
+// (URLs still queued, paused or waiting on robots.txt in the store).
+func endOf(s crawler.Stats, counts map[store.State]int, interrupted bool) crawlEnd {
+	left := counts[store.StateQueued] + counts[store.StatePaused] + counts[store.StateRobotsUnreachable]
+	return crawlEnd{
+		Interrupted:    interrupted,
+		NothingFetched: s.FetchedNothing(),
+		AtLimit:        s.AtLimit && left > 0,
+		Reason:         oneLine(s.Failure),
+	}
+}
+
+// oneLine keeps the first line of s.
+func oneLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
 }
 
 func parseSiteDelays(values []string) (map[string]time.Duration, error) {
@@ -305,4 +349,16 @@ func configUsageError(err error) error {
 		msg += ": pass " + strings.Join(fixes, ", or ")
 	}
 	return usageErrorf("%s", msg)
+}
+
+// processOwner names this crawl process for the store's leases, uniquely among the processes
+// sharing a store, and readably for a person looking at the leases: HOST-PID-RANDOM.
+func processOwner() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "mandelbot"
+	}
+	var b [4]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }

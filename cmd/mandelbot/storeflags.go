@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/store/postgres"
 	"github.com/fractle/mandelbot/internal/store/sqlite"
 )
 
@@ -24,7 +26,7 @@ type storeFlags struct {
 
 func (f *storeFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.data, "data", defaultDataDir, "directory of the crawl (its store, and WARC files)")
-	cmd.Flags().StringVar(&f.store, "store", "", "store URL: sqlite:PATH (default: sqlite:DATA/crawl.db) or postgres://...")
+	cmd.Flags().StringVar(&f.store, "store", "", "store URL: sqlite:PATH (default: sqlite:DATA/crawl.db), or postgres://[USER@HOST/DB][?schema=NAME] shared by several crawl processes (PG* variables fill in what the URL leaves out)")
 	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error { return f.check(cmd) }
 }
 
@@ -75,9 +77,44 @@ func (f *storeFlags) open(ctx context.Context, create bool) (store.Store, error)
 		}
 		return s, err
 	case strings.HasPrefix(loc, "postgres://"), strings.HasPrefix(loc, "postgresql://"):
-		return nil, usageErrorf("--store %s: the PostgreSQL store is not implemented yet; use sqlite:PATH", redact(loc))
+		conn, schema, err := postgresLocation(loc)
+		if err != nil {
+			return nil, err
+		}
+		s, err := postgres.Open(ctx, conn, postgres.Options{Schema: schema, MustExist: !create})
+		if errors.Is(err, postgres.ErrNoCrawl) {
+			return nil, usageErrorf("no crawl at %s (run `mandelbot crawl --store` with it first)", redact(loc))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", redact(loc), err)
+		}
+		return s, nil
 	}
 	return nil, usageErrorf("--store %q: want sqlite:PATH or postgres://...", redact(loc))
+}
+
+// postgresLocation splits a --store postgres:// URL into what pgx connects with and the schema
+// of the crawl, named by the URL's schema parameter (default postgres.DefaultSchema), which
+// PostgreSQL itself does not know. Whatever the URL leaves out (host, user, database, password)
+// pgx takes from the standard PG* environment variables, as libpq does: `--store postgres://`
+// alone uses them all.
+func postgresLocation(loc string) (conn, schema string, err error) {
+	u, err := url.Parse(loc)
+	if err != nil {
+		return "", "", usageErrorf("--store %s: %v", redact(loc), err)
+	}
+	q := u.Query()
+	if !q.Has("schema") {
+		return loc, "", nil
+	}
+	schema = q.Get("schema")
+	q.Del("schema")
+	u.RawQuery = q.Encode()
+	conn = u.String()
+	if !strings.Contains(conn, "://") { // net/url drops the // of an empty host; pgx needs it
+		conn = strings.Replace(conn, ":", "://", 1)
+	}
+	return conn, schema, nil
 }
 
 // redact hides a password in a store URL before it is printed.

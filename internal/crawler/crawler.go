@@ -193,9 +193,13 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 				c.stop("interrupted")
 				cancelWork()
 			case !deadline.IsZero() && !now.Before(deadline):
+				// A deadline (issue 9): requests in flight are cancelled, their URLs stay queued.
 				c.stop(fmt.Sprintf("--max-time %s reached", c.opts.MaxTime))
+				c.stats.AtLimit = true
+				cancelWork()
 			case c.opts.MaxPages > 0 && c.pagesStarted >= c.opts.MaxPages:
 				c.stop(fmt.Sprintf("--max-pages %d reached", c.opts.MaxPages))
+				c.stats.AtLimit = true
 			}
 		}
 		if c.stopping && c.inflight == 0 && c.pendingWrites == 0 && c.pendingLoads == 0 {
@@ -220,6 +224,12 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 			u.State, u.Reason, u.RuleLine = store.StateRobotsDisallowed, step.Reason, step.Verdict.Rule.Line
 			u.NextAt = now.Add(c.opts.Revisit) // checked again against a later robots.txt
 			c.stats.Disallowed++
+			c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
+		case frontier.StepReject:
+			// A crawl-trap defence (issue 9): the reason names it, for the export and dashboard.
+			u := step.URL
+			u.State, u.Reason = store.StateOutOfScope, step.Reason
+			c.stats.Rejected++
 			c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
 		case frontier.StepDone:
 			c.stop("nothing left to crawl")
@@ -375,6 +385,7 @@ func (c *crawl) snapshot() {
 		}
 		if o.Unreachable {
 			c.stats.OriginsBlocked++
+			c.stats.Failure = o.Key + ": " + o.RobotsReason
 		}
 	}
 }

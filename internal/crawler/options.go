@@ -2,6 +2,9 @@ package crawler
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
 	"log/slog"
 	"time"
 
@@ -18,6 +21,10 @@ const (
 	DefaultRevisit     = 24 * time.Hour // a fetched URL is due again after this
 	DefaultMaxWait     = 2 * time.Minute
 	DefaultMaxAttempts = 3 // tries of a URL whose request gets no answer
+	// MaxRefusals is how many 503 or 429 answers in a row a URL gets before it is given up
+	// (state error): the pause still applies to its origin (rule 23), and the next probe is
+	// another URL of the origin, so that one broken section cannot hold a site forever (issue 9).
+	MaxRefusals = 5
 	// MaxRedirectHops bounds a chain of page redirects; each hop is a frontier URL of its own.
 	MaxRedirectHops = 5
 	// MaxSitemapsPerOrigin bounds how many sitemaps one origin's robots.txt may make the crawl
@@ -30,9 +37,12 @@ const (
 	DefaultLeaseTTL = 5 * time.Minute
 )
 
-// Fetcher performs one GET without following redirects; *fetch.Client implements it.
+// Fetcher performs one GET without following redirects; *fetch.Client implements it. Get
+// buffers the body (the caller releases the Response); Stream hands it to consume as it arrives
+// (fetch.Client.Stream), for sitemaps.
 type Fetcher interface {
 	Get(ctx context.Context, req fetch.Request) (*fetch.Response, error)
+	Stream(ctx context.Context, req fetch.Request, consume func(resp *fetch.Response, body io.Reader) error) (*fetch.Response, error)
 }
 
 // Options configure a crawl. Fetcher and Store are required; everything else has a default.
@@ -46,7 +56,9 @@ type Options struct {
 	// MaxWait is the longest the crawl idles for work that is not due yet (a pause, a robots.txt
 	// retry); when the next due time is further away, the run ends and a later run resumes.
 	MaxWait time.Duration
-	// MaxTime ends the run after this long (0: no limit); in-flight requests finish first.
+	// MaxTime ends the run after this long (0: no limit). It is a deadline: requests in flight
+	// then are cancelled (their URLs stay queued), what was received is saved, and Run returns
+	// once the index has caught up.
 	MaxTime     time.Duration
 	Revisit     time.Duration
 	MaxAttempts int
@@ -56,7 +68,8 @@ type Options struct {
 	Store    store.Store
 	Clock    clock.Clock // nil: the wall clock
 	Log      *slog.Logger
-	// Owner names this process for store leases; empty: "mandelbot".
+	// Owner names this process for store leases, and must differ between the processes that
+	// share a store (a store.Shared); empty: "mandelbot-" and random hex, new for each Run.
 	Owner string
 	// OnProgress, if set, is called on the scheduler goroutine after events, at most every
 	// ProgressEvery of the crawl clock; it must return quickly.
@@ -95,7 +108,9 @@ func (o Options) withDefaults() Options {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	if o.Owner == "" {
-		o.Owner = "mandelbot"
+		var b [8]byte
+		rand.Read(b[:]) // never fails (crypto/rand)
+		o.Owner = "mandelbot-" + hex.EncodeToString(b[:])
 	}
 	if o.Frontier.Agent == "" {
 		o.Frontier.Agent = "Mandelbot"

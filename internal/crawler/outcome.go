@@ -12,6 +12,10 @@ import (
 func (c *crawl) handleResult(r result) {
 	c.inflight--
 	now := c.opts.Clock.Now()
+	if r.task.robots && r.canceled {
+		c.f.RobotsCanceled(r.task.origin, now) // the run is stopping: no answer, nothing written
+		return
+	}
 	if r.task.robots {
 		c.robotsResult(r, now)
 		return
@@ -21,8 +25,7 @@ func (c *crawl) handleResult(r result) {
 	switch {
 	case r.canceled:
 		// The run is stopping: the URL stays queued in the store and in no write.
-		c.f.Done(u, frontier.Outcome{}, now)
-		c.f.Persisted(u.Origin, now)
+		c.f.Canceled(u, now)
 		return
 	case r.retry:
 		c.stats.Retries++
@@ -32,12 +35,16 @@ func (c *crawl) handleResult(r result) {
 		c.opts.Log.Debug("no answer, will retry", "url", u.URL, "attempt", u.Attempts, "reason", u.Reason)
 		return
 	}
+	paused := r.outcome.Status == 503 || r.outcome.Status == 429
+	if paused {
+		c.stats.Paused++ // given up or not, the answer paused the origin
+	}
 	switch {
 	case u.State == store.StateError:
 		c.stats.Errors++
+		c.stats.Failure = u.URL + ": " + u.Reason
 		c.opts.Log.Warn("giving up", "url", u.URL, "reason", u.Reason)
-	case r.outcome.Status == 503 || r.outcome.Status == 429:
-		c.stats.Paused++
+	case paused:
 	default:
 		c.stats.Pages++
 		c.opts.Log.Debug("fetched", "url", u.URL, "status", u.Status, "links", len(r.found))

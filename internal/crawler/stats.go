@@ -12,11 +12,12 @@ type Stats struct {
 	Pages      int // page and sitemap requests answered in this run
 	Robots     int // robots.txt requests made
 	Disallowed int // URLs robots.txt kept us from requesting
-	Errors     int // URLs given up after MaxAttempts tries without an answer
+	Errors     int // URLs given up: MaxAttempts tries without an answer, or MaxRefusals 503/429s
 	Retries    int // requests that got no answer and were queued again
 	Paused     int // 503/429 answers that paused an origin
 	Discovered int // new URLs recorded (links, redirects, sitemaps)
 	OutOfScope int // of those, outside --scope or --max-depth
+	Rejected   int // URLs recorded out of scope at their turn by a trap defence (the page budget)
 	BadURLs    int // links and sitemap entries skipped: not http(s) (mailto:, javascript:) or unparsable
 
 	InFlight       int
@@ -30,7 +31,12 @@ type Stats struct {
 	// PausedUntil is the soonest time a paused origin may be asked again (zero: none paused).
 	PausedUntil time.Time
 	StopReason  string
-	NextDue     time.Time // when the run ended waiting: when work is due next (zero: none known)
+	// Failure is the last reason something could not be fetched, for a one-line verdict: an
+	// origin's robots.txt unreachable, or a URL given up ("URL: reason").
+	Failure string
+	// AtLimit: the run stopped at MaxTime or MaxPages (whether work is left is the store's to say).
+	AtLimit bool
+	NextDue time.Time // when the run ended waiting: when work is due next (zero: none known)
 }
 
 // Rate is pages per second of crawl-clock time.
@@ -40,4 +46,12 @@ func (s Stats) Rate() float64 {
 		return 0
 	}
 	return float64(s.Pages) / d
+}
+
+// FetchedNothing reports whether the run answered no page and found the seeds' origins
+// unreachable (robots.txt unreachable, or URLs given up without an answer): issue 9's exit
+// status 1, with Failure as its reason. A resumed run with nothing due fetched nothing either,
+// but found nothing failing: it did what was asked.
+func (s Stats) FetchedNothing() bool {
+	return s.Pages == 0 && (s.OriginsBlocked > 0 || s.Errors > 0)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -54,6 +55,9 @@ func (w *worker) do(ctx context.Context, t task) result {
 		d := robots.Fetch(ctx, w.opts.Fetcher, t.origin+"/robots.txt", robots.FetchOptions{
 			Header: t.header, MaxBytes: w.opts.Frontier.Robots.MaxBytes, Now: w.opts.Clock.Now,
 		})
+		if d.Kind == robots.KindUnreachable && ctx.Err() != nil {
+			return result{task: t, canceled: true} // the run is stopping: not a failure (rule 21)
+		}
 		return result{task: t, decision: d}
 	}
 	return w.page(ctx, t)
@@ -65,9 +69,22 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 	if u.Kind == store.KindSitemap {
 		req.MaxDecodedBytes = MaxSitemapBytes
 	}
-	resp, err := w.opts.Fetcher.Get(ctx, req)
+	var resp *fetch.Response
+	var err error
+	var sm sitemapParse
+	if u.Kind == store.KindSitemap {
+		// Streamed (issue 9): the sitemap is parsed as it arrives, never held whole.
+		resp, err = w.opts.Fetcher.Stream(ctx, req, func(r *fetch.Response, body io.Reader) error {
+			if r.Status >= 200 && r.Status < 300 {
+				sm = w.parseSitemap(body, u)
+			}
+			return nil
+		})
+	} else {
+		resp, err = w.opts.Fetcher.Get(ctx, req)
+	}
 	// The body is charged to the fetcher's memory budget until released; everything kept from it
-	// (title, text, links) is copied out before page returns.
+	// (title, text, links) is copied out before page returns. Release is nil-safe.
 	defer resp.Release()
 	now := w.opts.Clock.Now()
 	res = result{task: t}
@@ -79,7 +96,8 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 	}
 	if err != nil && resp != nil {
 		// The status arrived but the body's coding is corrupt: the status still counts (a 503
-		// still pauses the origin), the body does not.
+		// still pauses the origin), the body does not (a streamed sitemap keeps the entries read
+		// before the coding broke; its reason says so).
 		resp.Body, resp.Truncated = nil, false
 		msg := "body unreadable: " + err.Error()
 		defer func() { res.url.Reason = joinReason(res.url.Reason, msg) }()
@@ -102,16 +120,24 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 		res.url = u
 		return res
 	}
-	u.Attempts = 0
 	u.Status, u.ContentType, u.Location = resp.Status, resp.ContentType, resp.Location
 	res.outcome = frontier.Outcome{Status: resp.Status}
 	if resp.Status == http.StatusServiceUnavailable || resp.Status == http.StatusTooManyRequests {
-		// rule 23: the origin pauses and this URL is asked again as the probe; it stays queued.
+		// rule 23: the origin pauses and this URL is asked again as the probe; it stays queued,
+		// until it has refused MaxRefusals times in a row (issue 9): then it is given up, and
+		// another URL of the origin probes next. Attempts counts the tries without a usable
+		// answer, refusals and network errors alike.
 		res.outcome.RetryAfter, res.outcome.RetryAfterOK = pause.RetryAfter(resp.Header.Get("Retry-After"), now)
+		u.Attempts++
 		u.State, u.Reason = store.StateQueued, fmt.Sprintf("answered %d: origin paused", resp.Status)
+		if u.Attempts >= MaxRefusals {
+			u.State, u.NextAt = store.StateError, now.Add(w.opts.Revisit)
+			u.Reason = fmt.Sprintf("answered %d %d times in a row: given up (the origin stays paused; another URL probes it)", resp.Status, u.Attempts)
+		}
 		res.url = u
 		return res
 	}
+	u.Attempts = 0
 	u.State, u.FetchedAt, u.NextAt, u.Reason = store.StateFetched, now, now.Add(w.opts.Revisit), ""
 	u.Indexed, u.NoIndex, u.NoFollow, u.Canonical = false, false, false, ""
 	if u.Kind == store.KindPage && w.opts.OnDocument != nil {
@@ -128,7 +154,7 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 	case resp.Status >= 300 && resp.Status < 400:
 		w.redirect(&res, &u, resp)
 	case resp.Status >= 200 && resp.Status < 300 && u.Kind == store.KindSitemap:
-		w.sitemap(&res, &u, resp)
+		res.found, res.bad, u.Reason = sm.found, res.bad+sm.bad, sm.reason
 	case resp.Status >= 200 && resp.Status < 300:
 		w.document(&res, &u, resp, now)
 	}
@@ -159,12 +185,26 @@ func (w *worker) redirect(res *result, u *store.URL, resp *fetch.Response) {
 	u.Reason = "redirects to " + target.String()
 }
 
-func (w *worker) sitemap(res *result, u *store.URL, resp *fetch.Response) {
+// sitemapParse is what a streamed sitemap yielded.
+type sitemapParse struct {
+	found  []store.NewURL
+	bad    int
+	reason string
+}
+
+// parseSitemap reads the sitemap of u from body as it streams in (sitemap.Parse holds one entry
+// at a time).
+func (w *worker) parseSitemap(body io.Reader, u store.URL) (out sitemapParse) {
 	var sitemaps int
-	r, err := sitemap.Parse(bytes.NewReader(resp.Body), sitemap.Options{}, func(e sitemap.Entry) error {
+	seen := map[string]bool{} // a sitemap (a bomb) may name one URL thousands of times
+	r, err := sitemap.Parse(body, sitemap.Options{}, func(e sitemap.Entry) error {
+		if seen[e.Loc] {
+			return nil
+		}
+		seen[e.Loc] = true
 		loc, err := w.parser.Parse(e.Loc)
 		if err != nil {
-			res.bad++
+			out.bad++
 			return nil
 		}
 		if e.Kind == sitemap.Index {
@@ -172,21 +212,22 @@ func (w *worker) sitemap(res *result, u *store.URL, resp *fetch.Response) {
 				return nil
 			}
 			sitemaps++
-			res.found = append(res.found, w.newURL(loc, store.KindSitemap, u.Depth, 0))
+			out.found = append(out.found, w.newURL(loc, store.KindSitemap, u.Depth, 0))
 			return nil
 		}
-		res.found = append(res.found, w.newURL(loc, store.KindPage, u.Depth+1, 0))
+		out.found = append(out.found, w.newURL(loc, store.KindPage, u.Depth+1, 0))
 		return nil
 	})
-	res.bad += r.Skipped
+	out.bad += r.Skipped
 	switch {
 	case err != nil:
-		u.Reason = fmt.Sprintf("sitemap: %d entries, then %v", r.Entries, err)
+		out.reason = fmt.Sprintf("sitemap: %d entries, then %v", r.Entries, err)
 	case r.Cut:
-		u.Reason = fmt.Sprintf("sitemap cut at its limit (%s) after %d entries", r.CutReason, r.Entries)
+		out.reason = fmt.Sprintf("sitemap cut at its limit (%s) after %d entries", r.CutReason, r.Entries)
 	default:
-		u.Reason = fmt.Sprintf("sitemap: %d entries", r.Entries)
+		out.reason = fmt.Sprintf("sitemap: %d entries", r.Entries)
 	}
+	return out
 }
 
 // document reads a 2xx page: its robot tags (headers always, meta tags on HTML only, rules 24

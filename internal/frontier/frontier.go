@@ -8,6 +8,7 @@ import (
 
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/trap"
 )
 
 // Frontier holds the per-origin queues and the origin gate. Create it with New.
@@ -17,11 +18,13 @@ type Frontier struct {
 	ready    originHeap
 	inflight int // requests handed out and not yet reported Done or RobotsDone
 	pending  int // outcomes not yet reported Persisted
+	pages    *trap.PageBudget
 }
 
 // New returns an empty Frontier.
 func New(opts Options) *Frontier {
-	return &Frontier{opts: opts.withDefaults(), origins: make(map[string]*origin)}
+	opts = opts.withDefaults()
+	return &Frontier{opts: opts, origins: make(map[string]*origin), pages: trap.NewPageBudget(opts.MaxPagesPerOrigin)}
 }
 
 func (f *Frontier) get(key string, now time.Time) *origin {
@@ -57,6 +60,7 @@ func (f *Frontier) Want(originKey string, now time.Time) {
 func (f *Frontier) Push(u store.URL, now time.Time) {
 	o := f.get(u.Origin, now)
 	o.known[u.ID] = struct{}{}
+	f.giveBack(u)
 	o.queue = append(o.queue, u)
 	f.fix(o, now)
 }
@@ -229,6 +233,12 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 		o.writes++
 		return Step{Kind: StepSkip, Origin: o.key, URL: u, Reason: reason, Verdict: verdict}, true
 	}
+	if u.Kind == store.KindPage && !f.pages.Take(o.key) {
+		o.pending++
+		f.pending++
+		o.writes++
+		return Step{Kind: StepReject, Origin: o.key, URL: u, Reason: f.pages.Verdict(o.key).Reason}, true
+	}
 	o.inflight++
 	f.inflight++
 	o.notBefore = now.Add(o.delay)
@@ -243,10 +253,11 @@ type Outcome struct {
 	RetryAfterOK bool          // RetryAfter was present and valid
 }
 
-// Done reports the outcome of a StepFetch for u at time now (when the answer ended). A 503 or
-// 429 pauses the whole origin (rule 23): u goes back to the front of its queue, to be requested
-// again as the single probe when the pause ends. The caller persists the result and then calls
-// Persisted.
+// Done reports the outcome of a StepFetch for u (its new record) at time now (when the answer
+// ended). A 503 or 429 pauses the whole origin (rule 23): u, if still queued, goes back to the
+// front of its queue, to be requested again as the single probe when the pause ends; a u the
+// caller gave up (any other state) is done, and the next URL of the origin probes instead. The
+// caller persists the result and then calls Persisted.
 func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) {
 	o := f.get(u.Origin, now)
 	o.inflight--
@@ -257,8 +268,11 @@ func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) {
 	o.notBefore = latest(o.notBefore, now.Add(o.delay))
 	f.answered(o, out.Status, out.RetryAfter, out.RetryAfterOK, now)
 	if isPause(out.Status) {
-		o.pushFront(u)
 		o.gate = o.writes // the pause must be durable before the probe (rule 23)
+	}
+	if isPause(out.Status) && u.State == store.StateQueued {
+		f.giveBack(u) // asked again as the probe: one page of the budget
+		o.pushFront(u)
 	}
 	f.fix(o, now)
 }
@@ -325,6 +339,37 @@ func (f *Frontier) RobotsDone(key string, d robots.Decision, now time.Time) (sto
 	}
 	f.fix(o, now)
 	return o.record(), fresh
+}
+
+// RobotsCanceled reports that the robots.txt request of a StepRobots for origin key got no
+// answer because the run is stopping (a deadline, an interrupt): it is not a failure (rule 21
+// counts answers and network errors, not our own cancellation), nothing is written, and
+// robots.txt is due again as before.
+func (f *Frontier) RobotsCanceled(key string, now time.Time) {
+	o := f.get(key, now)
+	o.robotsBusy = false
+	o.probeInFlight = false
+	f.inflight--
+	f.fix(o, now)
+}
+
+// Canceled reports that the request of a StepFetch for u got no answer because the run is
+// stopping: u stays queued in the store, nothing is written and nothing is counted (neither
+// an attempt nor a page of the origin's budget).
+func (f *Frontier) Canceled(u store.URL, now time.Time) {
+	o := f.get(u.Origin, now)
+	o.inflight--
+	f.inflight--
+	o.probeInFlight = false
+	f.giveBack(u)
+	f.fix(o, now)
+}
+
+// giveBack returns the page u took of its origin's budget: it is requested again, or not at all.
+func (f *Frontier) giveBack(u store.URL) {
+	if u.Kind == store.KindPage {
+		f.pages.Give(u.Origin)
+	}
 }
 
 // Queued reports how many URLs of origin key wait in memory.

@@ -28,6 +28,9 @@ const (
 	// StepSkip: URL is disallowed by robots.txt: record it (Reason, Verdict) without requesting
 	// it, then call Persisted like for any write.
 	StepSkip
+	// StepReject: URL is past a crawl-trap defence (the origin's page budget, issue 9): record
+	// it out of scope with Reason without requesting it, then call Persisted.
+	StepReject
 )
 
 // Step is one thing to do. Fields beyond Kind are set as the kind says.
@@ -38,6 +41,6 @@ type Step struct {
 	Header  http.Header // validators for StepRobots
 	Limit   int         // for StepRefill
 	Until   time.Time   // for StepWait
-	Reason  string      // for StepSkip
+	Reason  string      // for StepSkip and StepReject
 	Verdict robotstxt.Verdict
 }

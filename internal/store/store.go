@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/fractle/mandelbot/internal/index"
@@ -122,16 +124,57 @@ type Batch struct {
 	// Documents and Links feed the search index (see Document).
 	Documents []Document
 	Links     []Link
+	// Owner, when set, fences the batch (a Shared store checks it; others ignore it): Commit
+	// refuses the whole batch, with a *LeaseLostError, when any origin it writes for (those of
+	// its Updates and Documents, and its Origins records) is not leased by Owner at the time of
+	// the commit. New URLs are not fenced: adding a URL that may be known changes nothing.
+	Owner string
 }
 
 // Empty reports whether the batch changes nothing.
 func (b Batch) Empty() bool {
-	return len(b.New) == 0 && len(b.Updates) == 0 && len(b.Origins) == 0 && len(b.Documents) == 0 && len(b.Links) == 0
+	return len(b.New) == 0 && len(b.Updates) == 0 && len(b.Origins) == 0 && len(b.Documents) == 0 && len(b.Links) == 0 // Owner alone changes nothing
 }
 
 // ErrLocked reports a store that another process is using (an embedded store allows one crawl
 // process at a time).
 var ErrLocked = errors.New("store is in use by another process")
+
+// Shared is implemented by stores that several crawl processes may use at once (PostgreSQL):
+// their leases exclude other owners, expire after their TTL unless renewed, and Commit fences
+// Batch.Owner. A store that does not implement it (SQLite: one process per file) may grant every
+// lease and ignores Batch.Owner. storetest checks exclusion, renewal, expiry and fencing only on
+// stores that implement Shared.
+//
+// A lease is live while its expiry (the now of its last grant or renewal, plus its ttl) is after
+// the now a caller passes: the processes' clocks must agree to well within a TTL.
+type Shared interface {
+	Leases
+	// RenewOrigins extends owner's leases on keys to ttl from now and returns the keys owner
+	// still holds, in no order. A key that another owner has taken, or that was released, is not
+	// returned and not granted again: its loss is final for the caller, which must drop what it
+	// holds of the origin and may lease it anew (and reload it) later. A lease that expired but
+	// that no other owner took is still owner's, and is renewed.
+	RenewOrigins(ctx context.Context, owner string, keys []string, now time.Time, ttl time.Duration) ([]string, error)
+}
+
+// ErrLeaseLost reports a fenced write (Batch.Owner) for an origin whose lease the writer no
+// longer holds; the error is a *LeaseLostError naming the origins.
+var ErrLeaseLost = errors.New("lease lost")
+
+// LeaseLostError is Commit's refusal of a batch whose Owner does not hold the lease of Origins.
+// Nothing of the batch was applied.
+type LeaseLostError struct {
+	Owner   string
+	Origins []string // sorted
+}
+
+func (e *LeaseLostError) Error() string {
+	return fmt.Sprintf("%s no longer holds the lease of %d origins (%s)", e.Owner, len(e.Origins), strings.Join(e.Origins, ", "))
+}
+
+// Is makes errors.Is(err, ErrLeaseLost) true.
+func (e *LeaseLostError) Is(target error) bool { return target == ErrLeaseLost }
 
 // ErrLinkWithoutDocument reports a batch with a Link whose FromID has no Document in the same
 // batch: links are recorded as part of their page's document.

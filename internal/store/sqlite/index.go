@@ -18,6 +18,35 @@ import (
 // milliseconds.
 const indexChunk = 2000
 
+// The indexer's statements over a set of IDs (idSet). Each must look its rows up by an index,
+// never scan a table: they run once per chunk, and a scan makes indexing a crawl quadratic
+// (TestIndexerStatementsUseIndexes checks the plans).
+const (
+	sqlOldTargets  = `SELECT DISTINCT to_id FROM links WHERE from_id ` + inSet
+	sqlDeleteDocs  = `DELETE FROM docs WHERE url_id ` + inSet
+	sqlPlanEntries = `SELECT u.id, u.url, u.fetched_at, u.kind, d.url_id IS NOT NULL, d.link_only,
+			d.nosnippet, d.unavailable_after, s.url_id IS NOT NULL, s.title, s.body
+		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN staged s ON s.url_id = u.id AND +s.folded = 1
+		WHERE u.id ` + inSet
+	sqlFTSText = `SELECT rowid, title, body FROM fts WHERE rowid ` + inSet
+	sqlAnchors = `SELECT to_id, anchor, COUNT(*) FROM links WHERE to_id ` + inSet + ` AND anchor != '' GROUP BY to_id, anchor`
+	sqlInlinks = `SELECT to_id, COUNT(DISTINCT from_id) FROM links WHERE to_id ` + inSet + ` GROUP BY to_id`
+)
+
+var (
+	foldStatements = []string{
+		`DELETE FROM links WHERE from_id ` + inSet,
+		`UPDATE staged SET folded = 1, links = NULL WHERE url_id ` + inSet,
+		sqlDeleteDocs,
+	}
+	refreshStatements = []string{
+		`DELETE FROM dirty WHERE url_id ` + inSet,
+		// +folded: rows are looked up by url_id; on the staged_folded index this scanned every
+		// folded row for each chunk.
+		`DELETE FROM staged WHERE +folded = 1 AND url_id ` + inSet,
+	}
+)
+
 // IndexPending implements store.Indexer, in transactions of at most indexChunk documents: it
 // folds staged documents into links and metadata and marks their entries dirty; RefreshIndex
 // writes the FTS5 rows, once per entry however often it changed in between.
@@ -96,7 +125,7 @@ func (s *Store) indexStaged(ctx context.Context, limit int) (int, error) {
 		}
 		set := idSet(ids)
 		dirty := make(map[int64]bool, 8*len(docs))
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT to_id FROM links WHERE from_id `+inSet, set)
+		rows, err := tx.QueryContext(ctx, sqlOldTargets, set)
 		if err != nil {
 			return fmt.Errorf("index: old links: %w", err)
 		}
@@ -111,11 +140,7 @@ func (s *Store) indexStaged(ctx context.Context, limit int) (int, error) {
 		if err := rows.Close(); err != nil {
 			return fmt.Errorf("index: old links: %w", err)
 		}
-		for _, q := range []string{
-			`DELETE FROM links WHERE from_id ` + inSet,
-			`UPDATE staged SET folded = 1, links = NULL WHERE url_id ` + inSet,
-			`DELETE FROM docs WHERE url_id ` + inSet,
-		} {
+		for _, q := range foldStatements {
 			if _, err := tx.ExecContext(ctx, q, set); err != nil {
 				return fmt.Errorf("index: fold: %w", err)
 			}
@@ -214,10 +239,7 @@ func (s *Store) refreshDirty(ctx context.Context, limit int) (int, error) {
 		if err != nil {
 			return err
 		}
-		for _, q := range []string{
-			`DELETE FROM dirty WHERE url_id ` + inSet,
-			`DELETE FROM staged WHERE folded = 1 AND url_id ` + inSet,
-		} {
+		for _, q := range refreshStatements {
 			if _, err := tx.ExecContext(ctx, q, set); err != nil {
 				return fmt.Errorf("refresh: %w", err)
 			}
@@ -241,7 +263,7 @@ func (s *Store) refreshDirty(ctx context.Context, limit int) (int, error) {
 			meta = append(meta, []any{e.id, boolInt(e.linkOnly), boolInt(e.nosnippet), unix(e.unavailableAfter), e.inlinks})
 		}
 		tset := idSet(touched)
-		if _, err := tx.ExecContext(ctx, `DELETE FROM docs WHERE url_id `+inSet, tset); err != nil {
+		if _, err := tx.ExecContext(ctx, sqlDeleteDocs, tset); err != nil {
 			return fmt.Errorf("refresh: %w", err)
 		}
 		if err := insertRows(ctx, tx, `INSERT INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks)`, 5, "", meta); err != nil {
@@ -265,10 +287,7 @@ type plan struct {
 // planEntries reads what each entry of the id set must be now, in a few queries for the whole set.
 func planEntries(ctx context.Context, tx writeTx, set string) (map[int64]*plan, error) {
 	plans := map[int64]*plan{}
-	rows, err := tx.QueryContext(ctx, `SELECT u.id, u.url, u.fetched_at, u.kind, d.url_id IS NOT NULL, d.link_only,
-			d.nosnippet, d.unavailable_after, s.url_id IS NOT NULL, s.title, s.body
-		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN staged s ON s.url_id = u.id AND s.folded = 1
-		WHERE u.id `+inSet, set)
+	rows, err := tx.QueryContext(ctx, sqlPlanEntries, set)
 	if err != nil {
 		return nil, fmt.Errorf("refresh: read entries: %w", err)
 	}
@@ -323,7 +342,7 @@ func readFTSText(ctx context.Context, tx writeTx, ids []int64, plans map[int64]*
 		return nil
 	}
 	found := make(map[int64]bool, len(ids))
-	rows, err := tx.QueryContext(ctx, `SELECT rowid, title, body FROM fts WHERE rowid `+inSet, idSet(ids))
+	rows, err := tx.QueryContext(ctx, sqlFTSText, idSet(ids))
 	if err != nil {
 		return fmt.Errorf("refresh: read text: %w", err)
 	}
@@ -356,8 +375,7 @@ func readAnchors(ctx context.Context, tx writeTx, set string, plans map[int64]*p
 		n    int
 	}
 	anchors := map[int64][]anchor{}
-	rows, err := tx.QueryContext(ctx, `SELECT to_id, anchor, COUNT(*) FROM links
-		WHERE to_id `+inSet+` AND anchor != '' GROUP BY to_id, anchor`, set)
+	rows, err := tx.QueryContext(ctx, sqlAnchors, set)
 	if err != nil {
 		return fmt.Errorf("refresh: anchors: %w", err)
 	}
@@ -396,7 +414,7 @@ func readAnchors(ctx context.Context, tx writeTx, set string, plans map[int64]*p
 		}
 		p.e.anchors = b.String()
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT to_id, COUNT(DISTINCT from_id) FROM links WHERE to_id `+inSet+` GROUP BY to_id`, set)
+	rows, err = tx.QueryContext(ctx, sqlInlinks, set)
 	if err != nil {
 		return fmt.Errorf("refresh: inlinks: %w", err)
 	}

@@ -30,6 +30,7 @@
 //   - An origin record is never reset by the discovery of more of its URLs.
 //
 // Leases: the suite checks what every store must do (grant free origins, filter and order them,
-// renew, release). Exclusion between owners is not checked, because an embedded store used by
-// one process may grant every lease.
+// renew, release). Exclusion between owners, renewal, expiry and takeover, and fencing (the
+// Shared/ checks) are checked only on stores that implement store.Shared, because an embedded
+// store used by one process (SQLite) may grant every lease; elsewhere they are skipped.
 package storetest

@@ -318,6 +318,10 @@ var mutants = []mutant{
 			return c, err
 		}}
 	}},
+	{"leases granted whatever another owner holds", "Shared/Exclusion", sharedMutant(grantAll)},
+	{"renewal leaves a lease's expiry as it was", "Shared/Renewal", sharedMutant(noRenew)},
+	{"an expired lease is never taken over", "Shared/Expiry", sharedMutant(neverExpire)},
+	{"Commit ignores the batch's owner", "Shared/Fencing", sharedMutant(noFence)},
 	{"Seeds includes the targets of redirects", "Seeds", func(s store.Store) store.Store {
 		return patched{Store: s, seeds: func(ctx context.Context) ([]string, error) {
 			var seeds []string
@@ -330,6 +334,11 @@ var mutants = []mutant{
 			return seeds, err
 		}}
 	}},
+}
+
+// sharedMutant is the reference shared store (sharedRef) with bug.
+func sharedMutant(bug sharedBug) func(store.Store) store.Store {
+	return func(s store.Store) store.Store { return newSharedRef(s, bug) }
 }
 
 // reportKnownAsNew breaks de-duplication as the caller sees it: Commit returns every URL the

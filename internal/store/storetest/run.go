@@ -48,6 +48,10 @@ var checks = []check{
 	{"LoadOrigin", testLoadOrigin},
 	{"Indexer/StagesDocuments", testIndexerStagesDocuments},
 	{"Concurrency", testConcurrency},
+	{"Shared/Exclusion", testSharedExclusion},
+	{"Shared/Renewal", testSharedRenewal},
+	{"Shared/Expiry", testSharedExpiry},
+	{"Shared/Fencing", testSharedFencing},
 }
 
 // Run runs the conformance suite, one subtest per behaviour. open must return a new, empty
@@ -55,11 +59,14 @@ var checks = []check{
 // reports an error from Close. open may register its own t.Cleanup (to remove files, say): those
 // run after the store is closed.
 //
-// Run the suite with -race: one subtest commits from 8 goroutines at once.
+// The subtests run in parallel (t.Parallel), each on its own store: open must give each call a
+// store of its own (a file, a database schema). Run the suite with -race: one subtest commits
+// from 8 goroutines at once.
 func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Helper()
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			s := open(t)
 			t.Cleanup(func() {
 				if err := s.Close(); err != nil {

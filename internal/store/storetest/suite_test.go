@@ -33,6 +33,12 @@ func TestSuitePassesUnpatchedStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store { return patched{Store: openSQLite(t)} })
 }
 
+// The control of the Shared/ mutants: the reference shared store passes the whole suite, its
+// Shared/ checks included (on SQLite alone they are skipped).
+func TestSuitePassesSharedReference(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store { return newSharedRef(openSQLite(t), noBug) })
+}
+
 // Every check of the suite can fail: for each mutant, a child process runs the check that names
 // the mutant's bug, against the mutant, and that check must fail.
 func TestSuiteCatchesMutants(t *testing.T) {

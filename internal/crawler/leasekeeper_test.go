@@ -1,0 +1,192 @@
+package crawler
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/clock"
+	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/store/postgres/pgtest"
+	"github.com/fractle/mandelbot/internal/store/sqlite"
+)
+
+const keeperTTL = DefaultLeaseTTL
+
+// sharedStore opens a PostgreSQL store of the test's own with n origins, each with one URL
+// due at t0 plus its index in seconds (o0 earliest).
+func sharedStore(t *testing.T, n int) store.Store {
+	t.Helper()
+	s := pgtest.Open(t)
+	t.Cleanup(func() { s.Close() })
+	var b store.Batch
+	for i := range n {
+		key := fmt.Sprintf("http://o%d.test", i)
+		b.New = append(b.New, store.NewURL{URL: key + "/", Origin: key, State: store.StateQueued,
+			DiscoveredAt: t0.Add(time.Duration(i) * time.Second)})
+	}
+	if _, err := s.Commit(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func origins(from, to int) []string {
+	var out []string
+	for i := from; i < to; i++ {
+		out = append(out, fmt.Sprintf("http://o%d.test", i))
+	}
+	return out
+}
+
+// Issue 12: "origins leased in bounded batches": a process holds at most its batch, so the
+// other processes of a cluster find origins to take; what it releases is free again.
+func TestLeaseKeeperBoundedBatches(t *testing.T) {
+	ctx := context.Background()
+	s := sharedStore(t, 10)
+	a := newLeaseKeeper(s, "a", keeperTTL, 4)
+	b := newLeaseKeeper(s, "b", keeperTTL, 100)
+	until := t0.Add(time.Hour)
+	if got, err := a.Acquire(ctx, t0, until); err != nil || !slices.Equal(got, origins(0, 4)) {
+		t.Fatalf("a.Acquire = %q, %v; want the 4 earliest due", got, err)
+	}
+	if got, err := a.Acquire(ctx, t0, until); err != nil || len(got) != 0 {
+		t.Errorf("a.Acquire with a full batch = %q, %v; want none", got, err)
+	}
+	if got, err := b.Acquire(ctx, t0, until); err != nil || !slices.Equal(got, origins(4, 10)) {
+		t.Errorf("b.Acquire = %q, %v; want the 6 that a does not hold", got, err)
+	}
+	if err := a.Release(ctx, origins(0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := b.Acquire(ctx, t0, until); err != nil || !slices.Equal(got, origins(0, 1)) {
+		t.Errorf("b.Acquire after a released o0 = %q, %v; want [o0]", got, err)
+	}
+	if got := a.Held(); !slices.Equal(got, origins(1, 4)) {
+		t.Errorf("a.Held = %q", got)
+	}
+}
+
+// Issue 12: renewal keeps a lease from expiring; a lease not renewed in time is taken over by
+// another process, and the next renewal reports it lost (the scheduler must drop the origin).
+func TestLeaseKeeperRenewAndTakeover(t *testing.T) {
+	ctx := context.Background()
+	s := sharedStore(t, 3)
+	a := newLeaseKeeper(s, "a", keeperTTL, 0)
+	b := newLeaseKeeper(s, "b", keeperTTL, 0)
+	if got, _ := a.Acquire(ctx, t0, t0.Add(time.Hour)); len(got) != 3 {
+		t.Fatalf("a.Acquire = %q", got)
+	}
+	renewed := t0.Add(keeperTTL * 9 / 10)
+	if lost, err := a.Renew(ctx, renewed); err != nil || len(lost) != 0 {
+		t.Fatalf("a.Renew = %q, %v; want nothing lost", lost, err)
+	}
+	if got, _ := b.Acquire(ctx, t0.Add(keeperTTL*3/2), t0.Add(time.Hour)); len(got) != 0 {
+		t.Errorf("b took %q after the first grant expired, though a renewed", got)
+	}
+	expired := renewed.Add(keeperTTL)
+	if got, _ := b.Acquire(ctx, expired, t0.Add(time.Hour)); !slices.Equal(got, origins(0, 3)) {
+		t.Fatalf("b.Acquire once a's renewal expired = %q, want all three", got)
+	}
+	if lost, err := a.Renew(ctx, expired.Add(time.Second)); err != nil || !slices.Equal(lost, origins(0, 3)) {
+		t.Errorf("a.Renew after the takeover = %q, %v; want all three lost", lost, err)
+	}
+	if got := a.Held(); len(got) != 0 {
+		t.Errorf("a still holds %q", got)
+	}
+}
+
+// The keeper's goroutine renews on the crawl clock, at a fraction of the TTL, and reports an
+// origin another process took over.
+func TestLeaseKeeperRunReportsLoss(t *testing.T) {
+	ctx := context.Background()
+	s := sharedStore(t, 2)
+	clk := clock.NewVirtual(t0)
+	a := newLeaseKeeper(s, "a", keeperTTL, 0)
+	if got, _ := a.Acquire(ctx, t0, t0.Add(time.Hour)); len(got) != 2 {
+		t.Fatalf("a.Acquire = %q", got)
+	}
+	if ok, err := s.LeaseOrigin(ctx, "b", "http://o0.test", t0.Add(keeperTTL), keeperTTL); err != nil || !ok {
+		t.Fatalf("b could not take over an expired lease: %v %v", ok, err)
+	}
+	stop := make(chan struct{})
+	lost := make(chan []string)
+	go a.run(ctx, clk, stop, lost, nil)
+	defer close(stop)
+	deadline := time.After(10 * time.Second)
+	for {
+		clk.Advance(keeperTTL / leaseRenewDivisor) // until the goroutine's timer is set and fires
+		select {
+		case got := <-lost:
+			if !slices.Equal(got, []string{"http://o0.test"}) {
+				t.Fatalf("lost %q, want [http://o0.test]", got)
+			}
+			if held := a.Held(); !slices.Equal(held, []string{"http://o1.test"}) {
+				t.Errorf("a holds %q after the loss", held)
+			}
+			return
+		case <-deadline:
+			t.Fatal("the keeper never reported the lost lease")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// Fencing (issue 12): a commit for an origin whose lease was lost is refused, and the rest of
+// the group is committed without it; the lost origin is reported, its outcome dropped.
+func TestCommitFencedDropsLostOrigins(t *testing.T) {
+	ctx := context.Background()
+	s := sharedStore(t, 2)
+	a := newLeaseKeeper(s, "a", keeperTTL, 0)
+	if got, _ := a.Acquire(ctx, t0, t0.Add(time.Hour)); len(got) != 2 {
+		t.Fatalf("a.Acquire = %q", got)
+	}
+	if ok, _ := s.LeaseOrigin(ctx, "b", "http://o0.test", t0.Add(keeperTTL), keeperTTL); !ok {
+		t.Fatal("b could not take over an expired lease")
+	}
+	var urls []store.URL
+	s.EachURL(ctx, func(u store.URL) error { urls = append(urls, u); return nil })
+	var b store.Batch
+	for _, u := range urls {
+		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+		b.Updates = append(b.Updates, u)
+		b.Documents = append(b.Documents, store.Document{URLID: u.ID, Index: true, Title: "t"})
+		b.Links = append(b.Links, store.Link{FromID: u.ID, To: "http://new.test/", Anchor: "x"})
+	}
+	b.New = []store.NewURL{{URL: "http://new.test/", Origin: "http://new.test", State: store.StateQueued, DiscoveredAt: t0}}
+	added, lost, err := commitFenced(ctx, s, b, "a")
+	if err != nil || !slices.Equal(lost, []string{"http://o0.test"}) || len(added) != 1 {
+		t.Fatalf("commitFenced = added %d, lost %q, %v; want 1 added, [o0] lost", len(added), lost, err)
+	}
+	states := map[string]store.State{}
+	s.EachURL(ctx, func(u store.URL) error { states[u.URL] = u.State; return nil })
+	if states["http://o0.test/"] != store.StateQueued || states["http://o1.test/"] != store.StateFetched {
+		t.Errorf("states after a fenced commit: %v (o0's outcome must be dropped, o1's saved)", states)
+	}
+	if lag, _ := s.IndexLag(ctx); lag != 1 {
+		t.Errorf("%d documents staged, want o1's only", lag)
+	}
+}
+
+// On a store used by one process (SQLite grants every lease) the keeper renews nothing and its
+// goroutine ends at once.
+func TestLeaseKeeperOneProcessStore(t *testing.T) {
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "crawl.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	k := newLeaseKeeper(s, "a", keeperTTL, 0)
+	k.Granted("http://o0.test")
+	if lost, err := k.Renew(context.Background(), t0.AddDate(1, 0, 0)); err != nil || len(lost) != 0 {
+		t.Errorf("Renew = %q, %v", lost, err)
+	}
+	lost := make(chan []string)
+	go k.run(context.Background(), clock.NewVirtual(t0), make(chan struct{}), lost, nil)
+	if _, open := <-lost; open {
+		t.Error("run sent a loss on a one-process store")
+	}
+}

@@ -1,0 +1,120 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Leases live in their own table (origin, owner, expires), so that leasing an origin the
+// crawler has only just discovered creates no origin record. A lease is live while expires is
+// after the caller's now; a grant or a takeover is one upsert that changes the owner only when
+// the row is free, expired or the caller's, so that two processes asking at once cannot both
+// win. Commit's fencing (Batch.Owner) locks the lease rows FOR SHARE: a takeover waits until a
+// commit of the old owner that passed the check is durable, and the new owner's LoadOrigin,
+// which follows its grant, sees it.
+
+// LeaseOrigins implements store.Leases: it renews every lease owner holds, then grants up to
+// max origins with URLs due at or before until that are free, expired, or owner's already,
+// earliest due first. Two statements, each its own transaction.
+//
+// An origin's due time is one seek in urls_origin per origin, so the query costs O(origins),
+// not O(queued URLs).
+func (s *Store) LeaseOrigins(ctx context.Context, owner string, now, until time.Time, ttl time.Duration, max int) ([]string, error) {
+	expires := now.Add(ttl)
+	if _, err := s.pool.Exec(ctx, `UPDATE leases SET expires = $2 WHERE owner = $1`, owner, expires); err != nil {
+		return nil, fmt.Errorf("postgres: renew leases of %s: %w", owner, err)
+	}
+	if max <= 0 {
+		return nil, nil
+	}
+	var keys []string
+	err := s.retry(ctx, func(ctx context.Context) error {
+		rows, _ := s.pool.Query(ctx, `WITH cand AS (
+				SELECT o.key, d.due FROM origins o
+				CROSS JOIN LATERAL (SELECT next_at AS due FROM urls
+					WHERE urls.origin = o.key AND next_at IS NOT NULL ORDER BY next_at LIMIT 1) d
+				LEFT JOIN leases l ON l.origin = o.key
+				WHERE d.due <= $3 AND (l.origin IS NULL OR l.owner = $1 OR l.expires <= $2)
+				ORDER BY d.due, o.key LIMIT $5),
+			granted AS (
+				INSERT INTO leases (origin, owner, expires) SELECT key, $1, $4 FROM cand ORDER BY key
+				ON CONFLICT (origin) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
+				WHERE leases.owner = excluded.owner OR leases.expires <= $2
+				RETURNING origin)
+			SELECT cand.key FROM cand JOIN granted ON granted.origin = cand.key ORDER BY cand.due, cand.key`,
+			owner, now, until, expires, max)
+		var err error
+		keys, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: lease origins for %s: %w", owner, err)
+	}
+	return keys, nil
+}
+
+// LeaseOrigin implements store.Leases in one upsert.
+func (s *Store) LeaseOrigin(ctx context.Context, owner, key string, now time.Time, ttl time.Duration) (bool, error) {
+	var granted bool
+	err := s.retry(ctx, func(ctx context.Context) error {
+		rows, _ := s.pool.Query(ctx, `INSERT INTO leases (origin, owner, expires) VALUES ($1, $2, $4)
+			ON CONFLICT (origin) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
+			WHERE leases.owner = excluded.owner OR leases.expires <= $3
+			RETURNING origin`, pgText(key), owner, now, now.Add(ttl))
+		got, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		granted = len(got) == 1
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("postgres: lease %s for %s: %w", key, owner, err)
+	}
+	return granted, nil
+}
+
+// RenewOrigins implements store.Shared in one statement.
+func (s *Store) RenewOrigins(ctx context.Context, owner string, keys []string, now time.Time, ttl time.Duration) ([]string, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	var held []string
+	err := s.retry(ctx, func(ctx context.Context) error {
+		rows, _ := s.pool.Query(ctx, `UPDATE leases SET expires = $3 WHERE owner = $1 AND origin = ANY($2)
+			RETURNING origin`, owner, keys, now.Add(ttl))
+		var err error
+		held, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: renew %d leases of %s: %w", len(keys), owner, err)
+	}
+	return held, nil
+}
+
+// ReleaseOrigins implements store.Leases.
+func (s *Store) ReleaseOrigins(ctx context.Context, owner string, keys []string) error {
+	var err error
+	if keys == nil {
+		_, err = s.pool.Exec(ctx, `DELETE FROM leases WHERE owner = $1`, owner)
+	} else {
+		_, err = s.pool.Exec(ctx, `DELETE FROM leases WHERE owner = $1 AND origin = ANY($2)`, owner, keys)
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: release leases of %s: %w", owner, err)
+	}
+	return nil
+}
+
+// retry runs a one-statement transaction again after a deadlock (processes taking over each
+// other's expired leases at once), at most maxTxAttempts times in all.
+func (s *Store) retry(ctx context.Context, fn func(ctx context.Context) error) error {
+	var err error
+	for range maxTxAttempts {
+		if err = fn(ctx); err == nil || !retryable(err) {
+			return err
+		}
+	}
+	return err
+}

@@ -1,0 +1,105 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+const (
+	// DefaultSchema is the schema a crawl lives in unless Options.Schema says otherwise.
+	DefaultSchema = "mandelbot"
+	// DefaultMaxConns bounds the connections of one process's pool.
+	DefaultMaxConns = 8
+	// DefaultKnownOrigins bounds how many origin keys Commit remembers as present (origins are
+	// never deleted, so a remembered key stays true whatever other processes do).
+	DefaultKnownOrigins = 100_000
+)
+
+// Options tune Open. The zero value uses the defaults.
+type Options struct {
+	// Schema is the PostgreSQL schema holding the crawl, created if missing: several crawls can
+	// share a database, one schema each. Empty means DefaultSchema.
+	Schema string
+	// MaxConns bounds the pool; 0 means DefaultMaxConns.
+	MaxConns int
+	// KnownOrigins bounds the origin keys Commit remembers; 0 means DefaultKnownOrigins.
+	KnownOrigins int
+	// MustExist makes Open fail with ErrNoCrawl when the schema holds no crawl, instead of
+	// creating it: for commands that only read a crawl (export, search, serve).
+	MustExist bool
+}
+
+// Store is the PostgreSQL implementation of store.Store and store.Shared. It is safe for
+// concurrent use by the goroutines of one process, and several processes (on several machines)
+// may use one schema at once.
+type Store struct {
+	pool    *pgxpool.Pool
+	schema  string
+	origins *originSet
+}
+
+var (
+	_ store.Store  = (*Store)(nil)
+	_ store.Shared = (*Store)(nil)
+)
+
+// schemaName is what Options.Schema may be: a plain lower-case identifier, so it never needs
+// quoting and never surprises a person typing it into psql.
+var schemaName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
+
+// ErrBadSchema reports an Options.Schema that is not a plain lower-case identifier.
+var ErrBadSchema = errors.New("schema name must be lower-case letters, digits and _, not starting with a digit, at most 63 bytes")
+
+// Open connects to the database that connString names (a postgres:// URL or key=value
+// string, as pgx parses it: pgx also reads the standard PG* environment variables for what the
+// string leaves out) and brings the crawl's schema up to date.
+func Open(ctx context.Context, connString string, opts Options) (*Store, error) {
+	schema := opts.Schema
+	if schema == "" {
+		schema = DefaultSchema
+	}
+	if !schemaName.MatchString(schema) {
+		return nil, fmt.Errorf("postgres: schema %q: %w", schema, ErrBadSchema)
+	}
+	cfg, err := pgxpool.ParseConfig(connString)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	cfg.ConnConfig.RuntimeParams["search_path"] = schema
+	cfg.MaxConns = int32(DefaultMaxConns)
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = int32(opts.MaxConns)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	known := opts.KnownOrigins
+	if known <= 0 {
+		known = DefaultKnownOrigins
+	}
+	s := &Store{pool: pool, schema: schema, origins: newOriginSet(known)}
+	if err := s.migrate(ctx, opts.MustExist); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// ErrNoCrawl reports a schema that holds no crawl, opened with Options.MustExist.
+var ErrNoCrawl = errors.New("no crawl in this schema")
+
+// Schema is the schema the store uses.
+func (s *Store) Schema() string { return s.schema }
+
+// Close closes the pool. It is safe to call more than once.
+func (s *Store) Close() error {
+	s.pool.Close()
+	return nil
+}

@@ -1,0 +1,228 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/fractle/mandelbot/internal/index"
+	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/store/postgres"
+	"github.com/fractle/mandelbot/internal/store/postgres/pgtest"
+)
+
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// Issue 12: migrations are "safe when several workers start at once": processes opening a new
+// schema together (each its own pool, as separate processes have) all succeed, and the schema
+// is migrated once, to the latest version.
+func TestOpenConcurrentlyMigratesOnce(t *testing.T) {
+	url := pgtest.URL(t)
+	schema := pgtest.Schema(t, url)
+	const workers = 6
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for i := range workers {
+		wg.Go(func() {
+			s, err := postgres.Open(t.Context(), url, postgres.Options{Schema: schema, MaxConns: 1})
+			if err == nil {
+				s.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("worker %d: Open: %v", i, err)
+		}
+	}
+	conn, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var version string
+	if err := conn.QueryRow(t.Context(), `SELECT value FROM `+schema+`.meta WHERE key = 'schema_version'`).Scan(&version); err != nil || version != "1" {
+		t.Errorf("schema version %q, %v; want 1", version, err)
+	}
+}
+
+// page commits one fetched page with its document and links, and returns its ID.
+func page(t *testing.T, s store.Store, url, title, text string, links ...store.Link) int64 {
+	t.Helper()
+	origin := url[:strings.Index(url[len("http://"):], "/")+len("http://")]
+	added, err := s.Commit(t.Context(), store.Batch{New: []store.NewURL{{URL: url, Origin: origin, State: store.StateQueued, DiscoveredAt: t0}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := added[0]
+	u.State, u.Status, u.FetchedAt, u.ContentType = store.StateFetched, 200, t0, "text/html"
+	for i := range links {
+		links[i].FromID = u.ID
+	}
+	var news []store.NewURL
+	for _, l := range links {
+		o := l.To[:strings.Index(l.To[len("http://"):], "/")+len("http://")]
+		news = append(news, store.NewURL{URL: l.To, Origin: o, Depth: 1, State: store.StateQueued, DiscoveredAt: t0})
+	}
+	if _, err := s.Commit(t.Context(), store.Batch{New: news, Updates: []store.URL{u},
+		Documents: []store.Document{{URLID: u.ID, Index: true, Title: title, Text: text}}, Links: links}); err != nil {
+		t.Fatal(err)
+	}
+	return u.ID
+}
+
+func refresh(t *testing.T, s store.Store) {
+	t.Helper()
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func searchPage(t *testing.T, s store.Store, q string) index.Page {
+	t.Helper()
+	p, err := s.Search(t.Context(), index.Query{Text: q, Limit: 50, Now: t0})
+	if err != nil {
+		t.Fatalf("Search(%q): %v", q, err)
+	}
+	return p
+}
+
+func resultURLs(p index.Page) []string {
+	var out []string
+	for _, r := range p.Results {
+		out = append(out, r.URL)
+	}
+	return out
+}
+
+// Issue 4's ranking rules, with PostgreSQL's weights: a match in the title ranks above one in the
+// anchor text other pages use, which ranks above one in the URL, above one in the body only.
+// Results carry what the SQLite store's do: title, snippet with the matched word marked, link-only
+// entries titled by their anchor text, state and inlinks; words match without diacritics.
+func TestSearchWeightsAndFields(t *testing.T) {
+	s := pgtest.Open(t)
+	defer s.Close()
+	page(t, s, "http://a.test/one", "Walrus handbook", "all about tusks")
+	page(t, s, "http://b.test/two", "Sea mammals", "a text that names the walrus once, among many other words about seals")
+	page(t, s, "http://c.test/walrus", "Three", "nothing here")
+	page(t, s, "http://d.test/four", "Links", "see below",
+		store.Link{To: "http://e.test/unseen", Anchor: "the walrus atlas"})
+	page(t, s, "http://f.test/five", "Café crème", "un café au lait")
+	refresh(t, s)
+
+	p := searchPage(t, s, "walrus")
+	want := []string{"http://a.test/one", "http://e.test/unseen", "http://c.test/walrus", "http://b.test/two"}
+	if got := resultURLs(p); !slices.Equal(got, want) {
+		t.Fatalf("walrus: %q, want %q (title, anchor text, URL, body)", got, want)
+	}
+	if p.Total != 4 {
+		t.Errorf("Total %d, want 4", p.Total)
+	}
+	if past, err := s.Search(t.Context(), index.Query{Text: "walrus", Offset: 10, Now: t0}); err != nil || past.Total != 4 || len(past.Results) != 0 {
+		t.Errorf("a page past the last result: Total %d, %d results, %v; want 4, none", past.Total, len(past.Results), err)
+	}
+	for i := 1; i < len(p.Results); i++ {
+		if p.Results[i].Score > p.Results[i-1].Score || p.Results[i].Score <= 0 {
+			t.Errorf("scores not positive and descending: %v then %v", p.Results[i-1].Score, p.Results[i].Score)
+		}
+	}
+	body := p.Results[3]
+	if body.Title != "Sea mammals" || body.LinkOnly || body.State != "fetched" {
+		t.Errorf("body match: %+v", body)
+	}
+	var marked []string
+	for _, sp := range body.Snippet {
+		if sp.Match {
+			marked = append(marked, sp.Text)
+		}
+	}
+	if !slices.Equal(marked, []string{"walrus"}) {
+		t.Errorf("snippet %+v marks %q, want [walrus]", body.Snippet, marked)
+	}
+	link := p.Results[1]
+	if !link.LinkOnly || link.Title != "the walrus atlas" || link.Inlinks != 1 || link.State != "queued" {
+		t.Errorf("link-only entry: %+v", link)
+	}
+	if got := resultURLs(searchPage(t, s, "cafe")); !slices.Equal(got, []string{"http://f.test/five"}) {
+		t.Errorf("cafe: %q, want the page that says café", got)
+	}
+	if got := resultURLs(searchPage(t, s, "walrus tusks")); !slices.Equal(got, []string{"http://a.test/one"}) {
+		t.Errorf("walrus tusks: %q, want only the page with both words", got)
+	}
+}
+
+// The search plan does not rank every match of a common word: at most searchCandidates entries,
+// those with the most inlinks, are ranked (package doc), while Total counts every match. A page
+// with the word in its title but no inlinks is outranked by being left out among 1,100 linked
+// matches; with a rarer word it is found and ranked first.
+func TestSearchRanksABoundedCandidateSet(t *testing.T) {
+	s := pgtest.Open(t)
+	defer s.Close()
+	const n = 1100 // more than searchCandidates
+	var b store.Batch
+	for i := range n {
+		b.New = append(b.New, store.NewURL{URL: fmt.Sprintf("http://m.test/%d", i), Origin: "http://m.test", State: store.StateQueued, DiscoveredAt: t0})
+	}
+	added, err := s.Commit(t.Context(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = store.Batch{}
+	for i, u := range added {
+		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+		b.Updates = append(b.Updates, u)
+		text := "common words"
+		if i < 5 {
+			text += " rare"
+		}
+		b.Documents = append(b.Documents, store.Document{URLID: u.ID, Index: true, Title: "page", Text: text})
+		b.Links = append(b.Links, store.Link{FromID: u.ID, To: added[(i+1)%n].URL})
+	}
+	if _, err := s.Commit(t.Context(), b); err != nil {
+		t.Fatal(err)
+	}
+	page(t, s, "http://x.test/best", "common rare", "nothing else")
+	refresh(t, s)
+
+	p := searchPage(t, s, "common")
+	if p.Total != n+1 {
+		t.Errorf("Total %d, want every match (%d)", p.Total, n+1)
+	}
+	if slices.Contains(resultURLs(p), "http://x.test/best") {
+		t.Errorf("the unlinked page was ranked among %d matches: the candidate set is not bounded", n+1)
+	}
+	if got := resultURLs(searchPage(t, s, "rare")); len(got) != 6 || got[0] != "http://x.test/best" {
+		t.Errorf("rare: %q, want the title match first among 6", got)
+	}
+}
+
+// Rule 27 and unavailable_after: a document kept out of the index is not found, and one whose
+// unavailable_after has passed is hidden at query time.
+func TestSearchHidesNoindexAndExpired(t *testing.T) {
+	s := pgtest.Open(t)
+	defer s.Close()
+	id := page(t, s, "http://a.test/", "Narwhal", "tusk")
+	later := page(t, s, "http://b.test/", "Narwhal later", "tusk")
+	refresh(t, s)
+	if got := resultURLs(searchPage(t, s, "narwhal")); len(got) != 2 {
+		t.Fatalf("narwhal: %q", got)
+	}
+	if _, err := s.Commit(t.Context(), store.Batch{Documents: []store.Document{
+		{URLID: id, Index: false},
+		{URLID: later, Index: true, Title: "Narwhal later", Text: "tusk", UnavailableAfter: t0.Add(-time.Hour)},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	refresh(t, s)
+	if got := resultURLs(searchPage(t, s, "narwhal")); len(got) != 0 {
+		t.Errorf("narwhal after noindex and unavailable_after: %q, want nothing", got)
+	}
+}
