@@ -79,6 +79,7 @@ type crawl struct {
 	stopping                              bool
 	fatal                                 error
 	lastProgress                          time.Time
+	progressDue                           bool // a snapshot was held back by ProgressEvery
 	sitemapsQueued                        map[string]int
 }
 
@@ -327,6 +328,13 @@ func (c *crawl) save(w write) {
 
 // wait blocks until an outcome arrives, the frontier's next due time, the deadline, or ctx ends.
 func (c *crawl) wait(ctx context.Context, until, deadline time.Time, idle bool) {
+	if c.progressDue {
+		// A snapshot was held back by ProgressEvery: wake when it may be delivered, so a long
+		// wait (a pause) never leaves the caller with stale counts (issue 10).
+		if p := c.lastProgress.Add(c.opts.ProgressEvery); until.IsZero() || p.Before(until) {
+			until = p
+		}
+	}
 	var timer <-chan time.Time
 	if !until.IsZero() {
 		if !deadline.IsZero() && deadline.Before(until) {
@@ -366,8 +374,10 @@ func (c *crawl) progress() {
 	}
 	now := c.opts.Clock.Now()
 	if now.Sub(c.lastProgress) < c.opts.ProgressEvery {
+		c.progressDue = true // deliver it before the loop waits (see wait)
 		return
 	}
+	c.progressDue = false
 	c.lastProgress = now
 	c.snapshot()
 	c.opts.OnProgress(c.stats)
@@ -376,12 +386,17 @@ func (c *crawl) progress() {
 func (c *crawl) snapshot() {
 	c.stats.Now = c.opts.Clock.Now()
 	c.stats.InFlight = c.inflight
+	c.stats.IndexLag = c.indexLag
+	c.stats.PausedUntil = time.Time{}
 	c.stats.Queued, c.stats.Origins, c.stats.OriginsPaused, c.stats.OriginsBlocked = 0, 0, 0, 0
 	for _, o := range c.f.Origins() {
 		c.stats.Origins++
 		c.stats.Queued += o.Queued
 		if o.PausedUntil.After(c.stats.Now) {
 			c.stats.OriginsPaused++
+			if c.stats.PausedUntil.IsZero() || o.PausedUntil.Before(c.stats.PausedUntil) {
+				c.stats.PausedUntil = o.PausedUntil
+			}
 		}
 		if o.Unreachable {
 			c.stats.OriginsBlocked++

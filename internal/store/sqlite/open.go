@@ -102,12 +102,15 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 func dsn(path string, readOnly bool, checkpointPages int) string {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout("+strconv.Itoa(DefaultBusyTimeoutMillis)+")")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
 	if readOnly {
+		// mode=ro: never ask for write access, so a user who may only read the file and its
+		// directory can (issue 10). The writer set WAL mode; a reader must not (it is a write).
+		q.Set("mode", "ro")
 		q.Add("_pragma", "query_only(ON)")
 	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Set("_txlock", "immediate")
 		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(checkpointPages)+")")
 		q.Add("_pragma", "cache_size(-"+strconv.Itoa(writerCacheKiB)+")")
@@ -236,8 +239,16 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*Store, error
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	s := &Store{path: path, readOnly: true}
+	name := dsn(path, true, 0)
+	if _, err := os.Stat(path + "-shm"); errors.Is(err, os.ErrNotExist) && syscall.Access(filepath.Dir(path), accessWrite) != nil {
+		// No writer has the database open (a writer keeps the -shm file) and this user may not
+		// create the -shm file a WAL reader needs: read the file as it is, without locking
+		// (issue 10: a user who may only read the crawl can search it). A crawl that starts
+		// later is not seen until the store is opened again.
+		name += "&immutable=1"
+	}
 	var err error
-	if s.read, err = sql.Open("sqlite", dsn(path, true, 0)); err != nil {
+	if s.read, err = sql.Open("sqlite", name); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	s.read.SetMaxOpenConns(max(opts.Readers, DefaultReaders))
@@ -252,3 +263,6 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*Store, error
 	}
 	return s, nil
 }
+
+// accessWrite is access(2)'s W_OK: may this process create files in a directory.
+const accessWrite = 2

@@ -166,7 +166,33 @@ func (s *Store) Explain(ctx context.Context, url string) (index.Explanation, err
 	}
 	e.Known, e.Indexed, e.LinkOnly, e.State, e.Status, e.Reason, e.Inlinks = true, f.Indexed, f.LinkOnly, f.State, f.Status, f.Reason, f.Inlinks
 	e.Why = index.Why(f)
+	if e.LinkedFrom, err = s.linkedFrom(ctx, url); err != nil {
+		return e, err
+	}
 	return e, nil
+}
+
+// linkedFrom returns up to index.MaxLinkedFrom pages linking to url, with an anchor text of
+// each, in URL order (issue 10: the URL lookup lists the linking pages).
+func (s *Store) linkedFrom(ctx context.Context, url string) ([]index.Inlink, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT urls.url, MAX(links.anchor) FROM links JOIN urls ON urls.id = links.from_id
+		WHERE links.to_id = ? GROUP BY urls.url ORDER BY urls.url LIMIT ?`, store.IDOf(url), index.MaxLinkedFrom)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: pages linking to %s: %w", url, err)
+	}
+	defer rows.Close()
+	var out []index.Inlink
+	for rows.Next() {
+		var l index.Inlink
+		if err := rows.Scan(&l.URL, &l.Anchor); err != nil {
+			return nil, fmt.Errorf("sqlite: pages linking to %s: %w", url, err)
+		}
+		out = append(out, l)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: pages linking to %s: %w", url, err)
+	}
+	return out, nil
 }
 
 // originStatusColumns are the origin columns store.Effective needs, read by originStatus.dest
