@@ -10,6 +10,7 @@ import (
 
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/trap"
 )
 
 // dashboardOrigins are four origins in the states rules 21 and 23 describe, as of t0.
@@ -39,6 +40,8 @@ func seedDashboard(t *testing.T) store.Store {
 		{URL: "http://d.test/1", Origin: "http://d.test", State: store.StateQueued, DiscoveredAt: t0},
 		{URL: "http://d.test/2", Origin: "http://d.test", State: store.StateQueued, DiscoveredAt: t0},
 		{URL: "http://e.test/", Origin: "http://e.test", State: store.StateOutOfScope, Reason: "outside --scope host", DiscoveredAt: t0},
+		{URL: "http://a.test/x/x/x/x/x", Origin: "http://a.test", State: store.StateOutOfScope,
+			Reason: trap.Check("/x/x/x/x/x", "").Reason, DiscoveredAt: t0},
 	}
 	if _, err := st.Commit(t.Context(), store.Batch{New: more, Origins: dashboardOrigins}); err != nil {
 		t.Fatal(err)
@@ -60,7 +63,7 @@ func TestDashboard(t *testing.T) {
 		states = append(states, r[:2])
 	}
 	wantStates := [][]string{{"fetched", "4"}, {"queued", "2"}, {"robots_disallowed", "1"}, {"robots_unreachable", "0"},
-		{"paused", "0"}, {"error", "0"}, {"out_of_scope", "1"}}
+		{"paused", "0"}, {"error", "0"}, {"out_of_scope", "2"}}
 	if diff := cmp.Diff(wantStates, states); diff != "" {
 		t.Errorf("states (-want +got):\n%s", diff)
 	}
@@ -72,16 +75,17 @@ func TestDashboard(t *testing.T) {
 	}
 	// Issue 10: by default only origins the crawl contacted are listed (d.test and e.test are
 	// only known from links), each with its URL counts; a pause that ended shows no pause, and
-	// c.test, with nothing queued, no probe either.
+	// c.test, with nothing queued, no probe either. Issue 9: the last column says which trap
+	// defences rejected URLs of the origin, and how many.
 	got := rows(doc, "origins")
 	want := [][]string{
 		{"http://a.test", "0", "4", "1", "0", "—", "rules (200) robots.txt answered 200: its rules apply",
-			"2026-11-22 11:00:00 UTC (1h0m0s ago) expires 2026-11-24 11:00:00 UTC (in 47h0m0s)", "2"},
+			"2026-11-22 11:00:00 UTC (1h0m0s ago) expires 2026-11-24 11:00:00 UTC (in 47h0m0s)", "2", "repeated-segment 1"},
 		{"http://b.test", "0", "0", "0", "0", "paused until 2026-11-22 12:30:00 UTC (in 30m0s) 503 with Retry-After: 1800",
 			"unreachable (503) robots.txt answered 503: origin unreachable 2 failure(s); next try 2026-11-22 12:04:00 UTC (in 4m0s)",
-			"2026-11-22 11:59:00 UTC (1m0s ago) expires never", "0"},
+			"2026-11-22 11:59:00 UTC (1m0s ago) expires never", "0", "—"},
 		{"http://c.test", "0", "0", "0", "0", "—", "allow_all (404) robots.txt answered 404: treated as absent",
-			"2026-11-20 10:00:00 UTC (50h0m0s ago) expires 2026-11-22 10:00:00 UTC (2h0m0s ago)", "0"},
+			"2026-11-20 10:00:00 UTC (50h0m0s ago) expires 2026-11-22 10:00:00 UTC (2h0m0s ago)", "0", "—"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("origins (-want +got):\n%s", diff)

@@ -26,7 +26,7 @@ func TestMetrics(t *testing.T) {
 		`mandelbot_urls{state="robots_unreachable"} 0`,
 		`mandelbot_urls{state="paused"} 0`,
 		`mandelbot_urls{state="error"} 0`,
-		`mandelbot_urls{state="out_of_scope"} 1`,
+		`mandelbot_urls{state="out_of_scope"} 2`, // e.test's link and a.test's trap URL
 		"# TYPE mandelbot_origins gauge",
 		"mandelbot_origins 5",
 		"# TYPE mandelbot_origins_paused gauge",

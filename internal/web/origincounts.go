@@ -3,18 +3,35 @@ package web
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/trap"
 )
 
 // MaxDashboardURLs bounds the URLs the dashboard walks for per-origin counts and the fetch
 // chart; past it both are left out (the state totals still show) and the page says so.
 const MaxDashboardURLs = 2_000_000
 
-// originCounts are one origin's URLs by what happened to them, as Effective shows them at now.
+// originCounts are one origin's URLs by what happened to them, as Effective shows them at now,
+// and how many each trap defence rejected (issue 9).
 type originCounts struct {
 	Queued, Fetched, Disallowed, Errors, Paused, OutOfScope int
+	Defences                                                map[trap.Heuristic]int
+}
+
+// DefenceList is Defences for people: "repeated-segment 3, page-budget 40", by name; empty when
+// no defence rejected a URL of the origin.
+func (c originCounts) DefenceList() string {
+	names := slices.Sorted(maps.Keys(c.Defences))
+	parts := make([]string, 0, len(names))
+	for _, h := range names {
+		parts = append(parts, fmt.Sprintf("%s %d", h, c.Defences[h]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // crawlWalk is what one walk of every URL yields: counts per origin and when pages were last
@@ -55,6 +72,12 @@ func walkURLs(ctx context.Context, st store.Reader, statusOf map[string]store.Or
 			c.Paused++
 		case store.StateOutOfScope:
 			c.OutOfScope++
+			if h, ok := trap.HeuristicOf(u.Reason); ok {
+				if c.Defences == nil {
+					c.Defences = map[trap.Heuristic]int{}
+				}
+				c.Defences[h]++
+			}
 		}
 		if u.Kind == store.KindPage && !u.FetchedAt.IsZero() {
 			w.fetched = append(w.fetched, u.FetchedAt)
