@@ -155,9 +155,8 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	c.stats.CrawlEnded = c.opts.Clock.Now()
 	c.opts.Log.Info("crawl requests done; the index catches up", "index_lag", c.indexLag)
 	close(c.loads)
-	for r := range c.loaded {
+	for range c.loaded { // the run is over; a lease a load took is released below
 		c.pendingLoads--
-		_ = r // the run is over; a lease it took is released below
 	}
 	// The run ends when the index has caught up with everything committed.
 	close(stopIndex)
