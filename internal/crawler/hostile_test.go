@@ -27,6 +27,11 @@ func TestHostileWebBesideANormalSite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the whole hostile web takes most of a minute")
 	}
+	if raceDetector {
+		// Its subject is a memory bound; the race detector multiplies memory use. The crawler's
+		// concurrency is covered under -race by the other tests of this package.
+		t.Skip("memory bounds are not measurable under the race detector")
+	}
 	robots := testweb.RobotsTxt("User-agent: *\nAllow: /\n")
 	normal := testweb.Site{Key: "normal", Robots: &robots}
 	home := testweb.Page{Path: "/", Title: "Home"}
