@@ -17,6 +17,7 @@ type searchData struct {
 	Problem  string // what is wrong with the query, if anything; the form is shown again
 	Searched bool   // a search ran (the results and the pager are meaningful)
 	Terms    []string
+	Notes    []string // what the search did not take as written (index.Page.Notes)
 	Results  []resultView
 	Pager    pager
 }
@@ -70,7 +71,7 @@ func (s *server) searchPage(r *http.Request) (view, error) {
 	if err != nil {
 		return view{}, fmt.Errorf("search %q: %w", data.Query, err)
 	}
-	data.Searched, data.Terms = true, res.Terms
+	data.Searched, data.Terms, data.Notes = true, res.Terms, res.Notes
 	data.Results = resultViews(res)
 	data.Pager = pagerOf(data.Query, res.Total, offset, ResultsPerPage)
 	return v, nil

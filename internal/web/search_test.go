@@ -305,3 +305,22 @@ func keys[V any](m map[string]V) []string {
 	}
 	return out
 }
+
+// issue 11 item 4: bad syntax is never an error page: the query is read as plain words, the
+// results are shown, and the page says so.
+func TestSearchMalformedQueryFallsBackAndSaysSo(t *testing.T) {
+	st := newStore(t)
+	addPages(t, st, hostilePages, hostileBlocks)
+	srv := newSite(t, st, nil)
+	resp, body := get(t, srv, "/?q="+url.QueryEscape(`"quasar`))
+	doc := parseHTML(t, body)
+	if resp.StatusCode != http.StatusOK || firstClass(doc, "problem") != nil {
+		t.Fatalf("status %d, problem %q: want the results", resp.StatusCode, text(firstClass(doc, "problem")))
+	}
+	if note := text(firstClass(doc, "query-note")); !strings.Contains(note, "plain words") {
+		t.Errorf("note %q, want one saying the query was read as plain words", note)
+	}
+	if len(byClass(doc, "result")) == 0 {
+		t.Error("no results for the plain word quasar")
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fractle/mandelbot/internal/index"
+	"github.com/fractle/mandelbot/internal/index/fts5"
 	"github.com/fractle/mandelbot/internal/store"
 )
 
@@ -25,14 +26,23 @@ const (
 	snippetTokens = 24
 )
 
-// matchExpr turns terms into an FTS5 query: each term a quoted string (so no term is ever
-// syntax), all required.
-func matchExpr(terms []string) string {
-	quoted := make([]string, len(terms))
-	for i, t := range terms {
-		quoted[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
+// siteFilter is the SQL condition (on urls.origin, a key "scheme://host[:port]") and its
+// arguments that keep the hosts of sites and their subdomains (index.Parsed.HostInSites); always
+// true when sites is empty.
+func siteFilter(sites []string) (string, []any) {
+	if len(sites) == 0 {
+		return "1", nil
 	}
-	return strings.Join(quoted, " AND ")
+	var conds []string
+	var args []any
+	for _, site := range sites {
+		esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(site)
+		for _, pattern := range []string{"%://" + esc, "%://" + esc + ":%", "%." + esc, "%." + esc + ":%"} {
+			conds = append(conds, `urls.origin LIKE ? ESCAPE '\'`)
+			args = append(args, pattern)
+		}
+	}
+	return "(" + strings.Join(conds, " OR ") + ")", args
 }
 
 // Search implements index.Searcher with FTS5, ranked by bm25.
@@ -42,15 +52,17 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	terms, err := index.Terms(q.Text)
+	parsed := q.Parse() // the query language (internal/index/querylang.go)
+	page := index.Page{Query: q.Text, Terms: parsed.Terms(), Notes: parsed.Notes, Offset: q.Offset, Limit: q.Limit}
+	match, err := fts5.Match(parsed)
 	if err != nil {
-		return index.Page{Query: q.Text}, err
+		return page, err
 	}
-	page := index.Page{Query: q.Text, Terms: terms, Offset: q.Offset, Limit: q.Limit}
-	match := matchExpr(terms)
+	sites, siteArgs := siteFilter(parsed.Sites)
 	const visible = `(docs.unavailable_after = 0 OR docs.unavailable_after > ?)`
+	args := append([]any{match, unix(now)}, siteArgs...)
 	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM fts JOIN docs ON docs.url_id = fts.rowid
-		WHERE fts MATCH ? AND `+visible, match, unix(now)).Scan(&page.Total); err != nil {
+		JOIN urls ON urls.id = fts.rowid WHERE fts MATCH ? AND `+visible+` AND `+sites, args...).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
 	rows, err := s.read.QueryContext(ctx, `SELECT fts.rowid, bm25(fts, `+bm25Weights+`),
@@ -60,8 +72,8 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 			`+originStatusColumns+`
 		FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid
 		LEFT JOIN origins ON origins.key = urls.origin
-		WHERE fts MATCH ? AND `+visible+` ORDER BY bm25(fts, `+bm25Weights+`), fts.rowid LIMIT ? OFFSET ?`,
-		match, unix(now), q.Limit, q.Offset)
+		WHERE fts MATCH ? AND `+visible+` AND `+sites+` ORDER BY bm25(fts, `+bm25Weights+`), fts.rowid LIMIT ? OFFSET ?`,
+		append(args, q.Limit, q.Offset)...)
 	if err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
