@@ -65,10 +65,10 @@ func (s *Store) Commit(ctx context.Context, b store.Batch) ([]store.URL, error) 
 		return nil, fmt.Errorf("postgres: commit: %w", err)
 	}
 	for _, u := range added { // only now: a rolled-back origin must not be remembered
-		s.origins.add(u.Origin)
+		s.origins.Add(u.Origin)
 	}
 	for _, o := range b.Origins {
-		s.origins.add(o.Key)
+		s.origins.Add(o.Key)
 	}
 	return added, nil
 }
@@ -196,7 +196,7 @@ func (s *Store) insertNew(ctx context.Context, tx pgx.Tx, news []newURL) ([]stor
 		if !inserted[u.id] {
 			continue
 		}
-		if !s.origins.has(u.Origin) {
+		if !s.origins.Has(u.Origin) {
 			newOrigins[pgText(u.Origin)] = true
 		}
 		added = append(added, store.URL{

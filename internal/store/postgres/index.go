@@ -94,13 +94,13 @@ func (s *Store) indexStaged(ctx context.Context, limit int, skip bool) (int, err
 		var until pgtype.Timestamptz
 		var links []byte
 		_, err := pgx.ForEachRow(rows, []any{&id, &idx, &ns, &until, &links}, func() error {
-			ls, err := decodeLinks(links)
+			ls, err := store.DecodeLinks(links)
 			if err != nil {
 				return fmt.Errorf("staged document %d: %w", id, err)
 			}
 			ids = append(ids, id)
 			for _, l := range ls {
-				from, to, anchors = append(from, id), append(to, l.to), append(anchors, l.anchor)
+				from, to, anchors = append(from, id), append(to, l.To), append(anchors, l.Anchor)
 			}
 			if idx {
 				keep, nosnippet, ua = append(keep, id), append(nosnippet, ns), append(ua, until)

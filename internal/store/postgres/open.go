@@ -16,9 +16,6 @@ const (
 	DefaultSchema = "mandelbot"
 	// DefaultMaxConns bounds the connections of one process's pool.
 	DefaultMaxConns = 8
-	// DefaultKnownOrigins bounds how many origin keys Commit remembers as present (origins are
-	// never deleted, so a remembered key stays true whatever other processes do).
-	DefaultKnownOrigins = 100_000
 )
 
 // Options tune Open. The zero value uses the defaults.
@@ -28,7 +25,7 @@ type Options struct {
 	Schema string
 	// MaxConns bounds the pool; 0 means DefaultMaxConns.
 	MaxConns int
-	// KnownOrigins bounds the origin keys Commit remembers; 0 means DefaultKnownOrigins.
+	// KnownOrigins bounds the origin keys Commit remembers; 0 means store.DefaultKnownOrigins.
 	KnownOrigins int
 	// MustExist makes Open fail with ErrNoCrawl when the schema holds no crawl, instead of
 	// creating it: for commands that only read a crawl (export, search, serve).
@@ -41,7 +38,7 @@ type Options struct {
 type Store struct {
 	pool    *pgxpool.Pool
 	schema  string
-	origins *originSet
+	origins *store.OriginSet
 }
 
 var (
@@ -82,9 +79,9 @@ func Open(ctx context.Context, connString string, opts Options) (*Store, error) 
 	}
 	known := opts.KnownOrigins
 	if known <= 0 {
-		known = DefaultKnownOrigins
+		known = store.DefaultKnownOrigins
 	}
-	s := &Store{pool: pool, schema: schema, origins: newOriginSet(known)}
+	s := &Store{pool: pool, schema: schema, origins: store.NewOriginSet(known)}
 	if err := s.migrate(ctx, opts.MustExist); err != nil {
 		pool.Close()
 		return nil, err

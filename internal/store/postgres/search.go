@@ -103,7 +103,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		res := r
 		state, reason := store.Effective(store.State(res.State), res.Reason, os.status(), now)
 		res.State, res.Reason, res.FetchedAt, res.Score = string(state), reason, fromTZ(fetched), float64(score)
-		res.Snippet = spans(snippet)
+		res.Snippet = index.SplitMarked(snippet, markOpen, markClose)
 		res.Why = index.Why(index.Facts{State: res.State, Reason: res.Reason, Status: res.Status, ContentType: ct,
 			FetchedAt: res.FetchedAt, Inlinks: res.Inlinks, Indexed: !res.LinkOnly, LinkOnly: res.LinkOnly})
 		page.Results = append(page.Results, res)
@@ -113,29 +113,6 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
 	return page, nil
-}
-
-// spans splits ts_headline text at the markers.
-func spans(s string) []index.Span {
-	var out []index.Span
-	for s != "" {
-		i := strings.Index(s, markOpen)
-		if i < 0 {
-			out = append(out, index.Span{Text: s})
-			break
-		}
-		if i > 0 {
-			out = append(out, index.Span{Text: s[:i]})
-		}
-		s = s[i+len(markOpen):]
-		j := strings.Index(s, markClose)
-		if j < 0 {
-			j = len(s)
-		}
-		out = append(out, index.Span{Text: s[:j], Match: true})
-		s = strings.TrimPrefix(s[j:], markClose)
-	}
-	return out
 }
 
 // Explain implements index.Searcher.

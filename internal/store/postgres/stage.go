@@ -2,10 +2,7 @@ package postgres
 
 import (
 	"context"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -33,8 +30,8 @@ func stage(ctx context.Context, tx pgx.Tx, b store.Batch) error {
 	encoded := make([][]byte, n)
 	for i, d := range docs {
 		ids[i], idx[i], nosnippet[i] = d.URLID, d.Index, d.NoSnippet
-		titles[i], bodies[i] = pgText(d.Title), cutUTF8(pgText(d.Text), store.MaxIndexedTextBytes)
-		ua[i], encoded[i] = tz(d.UnavailableAfter), encodeLinks(links[d.URLID])
+		titles[i], bodies[i] = pgText(d.Title), store.CutUTF8(pgText(d.Text), store.MaxIndexedTextBytes)
+		ua[i], encoded[i] = tz(d.UnavailableAfter), store.EncodeLinks(links[d.URLID], pgText)
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO staged (url_id, idx, title, body, nosnippet, unavailable_after, links, folded)
 		SELECT t.*, false FROM unnest($1::bigint[], $2::boolean[], $3::text[], $4::text[], $5::boolean[],
@@ -47,82 +44,4 @@ func stage(ctx context.Context, tx pgx.Tx, b store.Batch) error {
 		return fmt.Errorf("stage %d documents: %w", n, err)
 	}
 	return nil
-}
-
-// stagedLink is one link of a staged document.
-type stagedLink struct {
-	to     int64
-	anchor string
-}
-
-// encodeLinks packs links as a varint count, then per link the target's ID (store.IDOf) as a
-// varint and the anchor (cut at store.MaxAnchorBytes) as a length-prefixed string. Links with
-// the same target and anchor are kept once. It is the SQLite store's format.
-func encodeLinks(links []store.Link) []byte {
-	if len(links) == 0 {
-		return nil
-	}
-	type key struct {
-		to     int64
-		anchor string
-	}
-	seen := make(map[key]bool, len(links))
-	var body []byte
-	n := 0
-	for _, l := range links {
-		k := key{store.IDOf(l.To), cutUTF8(pgText(l.Anchor), store.MaxAnchorBytes)}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		n++
-		body = binary.AppendVarint(body, k.to)
-		body = binary.AppendUvarint(body, uint64(len(k.anchor)))
-		body = append(body, k.anchor...)
-	}
-	return append(binary.AppendUvarint(make([]byte, 0, len(body)+4), uint64(n)), body...)
-}
-
-var errBadLinks = errors.New("staged links are corrupt")
-
-// decodeLinks reverses encodeLinks.
-func decodeLinks(b []byte) ([]stagedLink, error) {
-	if len(b) == 0 {
-		return nil, nil
-	}
-	n, k := binary.Uvarint(b)
-	if k <= 0 || n > uint64(len(b)) {
-		return nil, errBadLinks
-	}
-	b = b[k:]
-	out := make([]stagedLink, 0, n)
-	for range n {
-		to, k := binary.Varint(b)
-		if k <= 0 {
-			return nil, errBadLinks
-		}
-		b = b[k:]
-		l, k := binary.Uvarint(b)
-		if k <= 0 || l > uint64(len(b)-k) {
-			return nil, errBadLinks
-		}
-		b = b[k:]
-		out = append(out, stagedLink{to: to, anchor: string(b[:l])})
-		b = b[l:]
-	}
-	if len(b) != 0 {
-		return nil, errBadLinks
-	}
-	return out, nil
-}
-
-// cutUTF8 cuts s to at most n bytes without splitting a UTF-8 sequence.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -25,10 +25,10 @@ func (s *Store) Commit(ctx context.Context, b store.Batch) ([]store.URL, error) 
 		return nil, fmt.Errorf("sqlite: commit: %w", err)
 	}
 	for _, u := range added { // only now: a rolled-back origin must not be remembered
-		s.origins.add(u.Origin)
+		s.origins.Add(u.Origin)
 	}
 	for _, o := range b.Origins {
-		s.origins.add(o.Key)
+		s.origins.Add(o.Key)
 	}
 	return added, nil
 }
@@ -124,7 +124,7 @@ func (s *Store) insertNew(ctx context.Context, tx writeTx, news []store.NewURL) 
 			continue // known before the batch, or a later copy of a URL added earlier in it
 		}
 		delete(inserted, id)
-		if !origins[n.Origin] && !s.origins.has(n.Origin) {
+		if !origins[n.Origin] && !s.origins.Has(n.Origin) {
 			origins[n.Origin] = true
 			if _, err := s.stmts.insertOrigin.ExecContext(ctx, n.Origin); err != nil {
 				return nil, fmt.Errorf("insert origin %s: %w", n.Origin, err)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 )
 
 // indexSchema (version 2) is the search index: fts holds the searchable text of each entry
@@ -60,18 +59,6 @@ func urlWords(u string) string {
 		}
 		return ' '
 	}, u)
-}
-
-// cutUTF8 cuts s to at most n bytes without splitting a UTF-8 sequence.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	s = s[:n]
-	for len(s) > 0 && !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s
 }
 
 // noControls replaces C0 and C1 control characters with spaces: page text must never carry the

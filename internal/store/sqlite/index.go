@@ -102,7 +102,7 @@ type stagedDoc struct {
 	index, nosnippet bool
 	title, body      string
 	unavailableAfter time.Time
-	links            []stagedLink
+	links            []store.StagedLink
 }
 
 // indexStaged folds up to limit unfolded staged documents in one transaction: their outgoing
@@ -149,8 +149,8 @@ func (s *Store) indexStaged(ctx context.Context, limit int) (int, error) {
 		for _, d := range docs {
 			dirty[d.id] = true
 			for _, l := range d.links {
-				links = append(links, []any{d.id, l.to, l.anchor})
-				dirty[l.to] = true
+				links = append(links, []any{d.id, l.To, l.Anchor})
+				dirty[l.To] = true
 			}
 			if d.index { // else rule 27: not searchable, not even as a link-only entry
 				meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), 0})
@@ -194,7 +194,7 @@ func readStaged(ctx context.Context, tx writeTx, limit int) ([]stagedDoc, error)
 			return nil, fmt.Errorf("index: read staged: %w", err)
 		}
 		d.index, d.nosnippet, d.unavailableAfter = idx != 0, nosnippet != 0, fromUnix(ua)
-		if d.links, err = decodeLinks(links); err != nil {
+		if d.links, err = store.DecodeLinks(links); err != nil {
 			return nil, fmt.Errorf("index: staged document %d: %w", d.id, err)
 		}
 		docs = append(docs, d)

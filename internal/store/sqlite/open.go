@@ -40,7 +40,7 @@ type Options struct {
 	// CheckpointPages is the WAL size that triggers a checkpoint; 0 means DefaultCheckpointPages.
 	CheckpointPages int
 	// KnownOrigins bounds how many origin keys Commit remembers as present, to skip their insert;
-	// 0 means DefaultKnownOrigins.
+	// 0 means store.DefaultKnownOrigins.
 	KnownOrigins int
 	// ReadOnly opens an existing database for reading only, without the process lock, so that
 	// `serve`, `search` and `export` can read a crawl while `crawl` writes it (WAL readers do not
@@ -63,7 +63,7 @@ type Store struct {
 	writeMu sync.Mutex
 	wcache  stmtCache
 	// origins are the origin keys known to be in the file (Commit skips their insert).
-	origins *originSet
+	origins *store.OriginSet
 	// readOnly: opened with Options.ReadOnly; write is nil and writes fail.
 	readOnly bool
 }
@@ -147,9 +147,9 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	}
 	known := opts.KnownOrigins
 	if known <= 0 {
-		known = DefaultKnownOrigins
+		known = store.DefaultKnownOrigins
 	}
-	s.origins = newOriginSet(known)
+	s.origins = store.NewOriginSet(known)
 	return nil
 }
 

@@ -93,7 +93,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		r.LinkOnly, r.FetchedAt = linkOnly == 1, fromUnix(fetched)
 		r.Score = -r.Score // bm25 is lower for better matches
 		if nosnippet == 0 {
-			r.Snippet = spans(snippet)
+			r.Snippet = index.SplitMarked(snippet, markOpen, markClose)
 		}
 		r.Why = index.Why(index.Facts{State: r.State, Reason: r.Reason, Status: r.Status, ContentType: ct,
 			FetchedAt: r.FetchedAt, Inlinks: r.Inlinks, Indexed: !r.LinkOnly, LinkOnly: r.LinkOnly})
@@ -121,29 +121,6 @@ func (s *Store) topAnchor(ctx context.Context, url string) (string, error) {
 		return "", nil
 	}
 	return a, err
-}
-
-// spans splits FTS5 snippet text at the markers.
-func spans(s string) []index.Span {
-	var out []index.Span
-	for s != "" {
-		i := strings.Index(s, markOpen)
-		if i < 0 {
-			out = append(out, index.Span{Text: s})
-			break
-		}
-		if i > 0 {
-			out = append(out, index.Span{Text: s[:i]})
-		}
-		s = s[i+len(markOpen):]
-		j := strings.Index(s, markClose)
-		if j < 0 {
-			j = len(s)
-		}
-		out = append(out, index.Span{Text: s[:j], Match: true})
-		s = strings.TrimPrefix(s[j:], markClose)
-	}
-	return out
 }
 
 // Explain implements index.Searcher.
