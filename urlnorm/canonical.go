@@ -135,23 +135,27 @@ func normEscapes(s string) string {
 	b := make([]byte, 0, len(s)+8)
 	b = append(b, s[:i]...)
 	for ; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c != '%':
-			b = append(b, c)
-		case !isEscape(s, i):
-			b = append(b, "%25"...)
-		default:
-			v := unhex(s[i+1])<<4 | unhex(s[i+2])
-			if isUnreserved(v) {
-				b = append(b, v)
-			} else {
-				b = append(b, '%', upperHex[v>>4], upperHex[v&15])
-			}
-			i += 2
+		if s[i] != '%' {
+			b = append(b, s[i])
+			continue
 		}
+		b, i = appendPercent(b, s, i)
 	}
 	return string(b)
+}
+
+// appendPercent appends the normal form of the "%" at s[i] (see normEscapes): an unreserved
+// escape decoded, another escape upper-cased, a "%" that starts none written "%25". It returns
+// the index of the last byte of s it consumed.
+func appendPercent(b []byte, s string, i int) ([]byte, int) {
+	if !isEscape(s, i) {
+		return append(b, "%25"...), i
+	}
+	v := unhex(s[i+1])<<4 | unhex(s[i+2])
+	if isUnreserved(v) {
+		return append(b, v), i + 2
+	}
+	return append(b, '%', upperHex[v>>4], upperHex[v&15]), i + 2
 }
 
 // isEscape reports whether s[i] is "%" followed by two hex digits.

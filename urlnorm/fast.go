@@ -316,16 +316,8 @@ func appendEncoded(b []byte, s string, set [128]bool) []byte {
 			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
 		case c != '%':
 			b = append(b, c)
-		case !isEscape(s, i):
-			b = append(b, "%25"...)
 		default:
-			v := unhex(s[i+1])<<4 | unhex(s[i+2])
-			if isUnreserved(v) {
-				b = append(b, v)
-			} else {
-				b = append(b, '%', upperHex[v>>4], upperHex[v&15])
-			}
-			i += 2
+			b, i = appendPercent(b, s, i)
 		}
 	}
 	return b
