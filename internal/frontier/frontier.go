@@ -228,13 +228,11 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 	u := o.pop()
 	allowed, verdict, reason := o.robots.Test(pathAndQuery(u.URL))
 	if !allowed {
-		o.pending++
 		f.pending++
 		o.writes++
 		return Step{Kind: StepSkip, Origin: o.key, URL: u, Reason: reason, Verdict: verdict}, true
 	}
 	if u.Kind == store.KindPage && !f.pages.Take(o.key) {
-		o.pending++
 		f.pending++
 		o.writes++
 		return Step{Kind: StepReject, Origin: o.key, URL: u, Reason: f.pages.Verdict(o.key).Reason}, true
@@ -262,7 +260,6 @@ func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) {
 	o := f.get(u.Origin, now)
 	o.inflight--
 	f.inflight--
-	o.pending++
 	f.pending++
 	o.writes++
 	o.notBefore = latest(o.notBefore, now.Add(o.delay))
@@ -316,7 +313,6 @@ func (f *Frontier) RobotsDone(key string, d robots.Decision, now time.Time) (sto
 	o := f.get(key, now)
 	o.robotsBusy = false
 	f.inflight--
-	o.pending++
 	f.pending++
 	o.writes++
 	o.gate = o.writes // the decision must be durable before the gate acts on it
@@ -397,7 +393,6 @@ func (f *Frontier) applyCrawlDelay(o *origin) {
 // Persisted reports that one write of origin key (a Done, RobotsDone or StepSkip) is durable.
 func (f *Frontier) Persisted(key string, now time.Time) {
 	o := f.get(key, now)
-	o.pending--
 	f.pending--
 	o.durable++
 	f.fix(o, now)

@@ -33,14 +33,14 @@ type origin struct {
 	known map[int64]struct{}
 
 	inflight int
-	pending  int // outcomes handed back to the caller but not yet reported Persisted
 	// overflow counts discovered URLs that did not fit the window and are not durable yet: the
 	// queue is refilled from the store only once they are (OverflowPersisted).
 	overflow int
 	// overflowedInRefill: a URL overflowed while a refill was being read (see Refilled).
 	overflowedInRefill bool
 	// writes and durable count the origin's writes issued (Done, RobotsDone, StepSkip) and
-	// reported Persisted; writes are persisted in the order issued. gate is the number of the
+	// reported Persisted; writes are persisted in the order issued, so writes-durable of them
+	// are not durable yet (unsaved). gate is the number of the
 	// last write that carried a robots.txt decision or a pause: nothing is requested until it is
 	// durable (the decision must survive a crash before the gate acts on it).
 	writes, durable, gate int
@@ -61,11 +61,15 @@ type origin struct {
 
 func (o *origin) queued() int { return len(o.queue) - o.head }
 
+// unsaved is how many of the origin's outcomes were handed back to the caller and not yet
+// reported Persisted.
+func (o *origin) unsaved() int { return o.writes - o.durable }
+
 // canRefill reports whether the queue may be refilled from the store now: the store may hold
 // more, and every outcome and overflowed URL of the origin is durable, so that the store's answer
 // misses nothing and repeats nothing in flight.
 func (o *origin) canRefill() bool {
-	return o.hasMore && o.inflight == 0 && o.pending == 0 && o.overflow == 0
+	return o.hasMore && o.inflight == 0 && o.unsaved() == 0 && o.overflow == 0
 }
 
 func (o *origin) pop() store.URL {
