@@ -8,10 +8,10 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// write is one outcome to make durable: the batch, the origin whose frontier write it is (empty
-// for a write the frontier did not ask for), the origins of URLs it carries that overflowed
-// their window, and whether it must be committed at once (a robots.txt decision or a pause,
-// which the origin's gate waits for).
+// write is one outcome to make durable: the batch, the origin whose frontier write it is (every
+// write is one: the scheduler counts them by the origins acknowledged), the origins of URLs it
+// carries that overflowed their window, and whether it must be committed at once (a robots.txt
+// decision or a pause, which the origin's gate waits for).
 type write struct {
 	origin   string
 	batch    store.Batch
@@ -21,7 +21,7 @@ type write struct {
 
 // ack reports a group of writes that are durable, in the order they were queued.
 type ack struct {
-	origins  []string // the frontier writes among them (write.origin), in order
+	origins  []string // each write's origin (write.origin), in order
 	overflow []string
 	added    []store.URL
 	docs     int // documents committed (staged for the indexer)
@@ -96,9 +96,7 @@ func commitGroup(ctx context.Context, st store.Queue, group []write) ack {
 		b.Origins = append(b.Origins, w.batch.Origins...)
 		b.Documents = append(b.Documents, w.batch.Documents...)
 		b.Links = append(b.Links, w.batch.Links...)
-		if w.origin != "" {
-			a.origins = append(a.origins, w.origin)
-		}
+		a.origins = append(a.origins, w.origin)
 		a.overflow = append(a.overflow, w.overflow...)
 	}
 	a.docs = len(b.Documents)
