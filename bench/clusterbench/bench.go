@@ -12,6 +12,7 @@ import (
 
 	"github.com/fractle/mandelbot/bench/internal/host"
 	"github.com/fractle/mandelbot/bench/internal/mandelbotcli"
+	"github.com/fractle/mandelbot/bench/internal/pgschema"
 	"github.com/fractle/mandelbot/internal/testweb"
 )
 
@@ -35,7 +36,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 	fmt.Fprintf(out, "clusterbench: testweb.Generate %d origins x %d pages, --concurrency %d per process, PostgreSQL %s\n",
 		cfg.origins, cfg.pages, cfg.concurrency, cfg.pg)
 	fmt.Fprintf(out, "load average at start: %s\n\n", host.LoadAverage())
-	var sizes schemaSize
+	var sizes pgschema.Size
 	for _, mode := range cfg.modes {
 		delay := time.Duration(0)
 		if mode == "delay" {
@@ -50,10 +51,10 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 			schema := fmt.Sprintf("clusterbench_%s_%d_%d", mode, n, os.Getpid())
 			loc := withSchema(cfg.pg, schema)
 			r, err := crawl(ctx, bin, web, &cnt, n, []string{"--store", loc}, delay, cfg.concurrency)
-			if err == nil && n == cfg.workers[0] && sizes.rows == nil {
-				sizes, err = measureSchema(ctx, cfg.pg, schema)
+			if err == nil && n == cfg.workers[0] && sizes.Rows == nil {
+				sizes, err = pgschema.Measure(ctx, cfg.pg, schema)
 			}
-			if derr := dropSchema(ctx, cfg.pg, schema); err == nil {
+			if derr := pgschema.Drop(ctx, cfg.pg, schema); err == nil {
 				err = derr
 			}
 			if err != nil {
@@ -63,7 +64,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 		}
 		report(out, mode, delay, rows)
 	}
-	if sizes.rows != nil {
+	if sizes.Rows != nil {
 		reportSizes(out, sizes)
 	}
 	fmt.Fprintf(out, "load average at end: %s\n", host.LoadAverage())
@@ -96,18 +97,18 @@ func report(out io.Writer, mode string, delay time.Duration, rows []result) {
 	fmt.Fprintln(out)
 }
 
-func reportSizes(out io.Writer, sz schemaSize) {
-	urls := sz.rows["urls"]
+func reportSizes(out io.Writer, sz pgschema.Size) {
+	urls := sz.Rows["urls"]
 	if urls == 0 {
 		return
 	}
-	names := make([]string, 0, len(sz.rows))
+	names := make([]string, 0, len(sz.Rows))
 	var total int64
-	for t, n := range sz.rows {
+	for t, n := range sz.Rows {
 		names = append(names, fmt.Sprintf("%s %d", t, n))
 		total += n
 	}
 	slices.Sort(names)
 	fmt.Fprintf(out, "PostgreSQL after one worker's crawl: %d URLs, %d rows (%.1f per URL: %s), %.1f MB with indexes and TOAST (%.1f KB per URL)\n\n",
-		urls, total, float64(total)/float64(urls), strings.Join(names, ", "), float64(sz.bytes)/1e6, float64(sz.bytes)/float64(urls)/1e3)
+		urls, total, float64(total)/float64(urls), strings.Join(names, ", "), float64(sz.Bytes)/1e6, float64(sz.Bytes)/float64(urls)/1e3)
 }

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // clockTicks is the kernel's USER_HZ, the unit of /proc/PID/stat times (100 on Linux).
@@ -58,54 +55,6 @@ func postgresTicks(stat string) (int64, bool) {
 		sum += n
 	}
 	return sum, true
-}
-
-// schemaSize is what a crawl left in a PostgreSQL schema.
-type schemaSize struct {
-	rows  map[string]int64 // per table
-	bytes int64            // tables, indexes and TOAST
-}
-
-func measureSchema(ctx context.Context, url, schema string) (schemaSize, error) {
-	sz := schemaSize{rows: map[string]int64{}}
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		return sz, err
-	}
-	defer conn.Close(ctx)
-	rows, err := conn.Query(ctx, `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-		WHERE n.nspname = $1 AND c.relkind = 'r' ORDER BY 1`, schema)
-	if err != nil {
-		return sz, err
-	}
-	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return sz, err
-	}
-	for _, t := range tables {
-		name := pgx.Identifier{schema, t}.Sanitize()
-		if _, err := conn.Exec(ctx, "VACUUM "+name); err != nil { // settle the sizes of the run
-			return sz, err
-		}
-		var n int64
-		if err := conn.QueryRow(ctx, "SELECT count(*) FROM "+name).Scan(&n); err != nil {
-			return sz, err
-		}
-		sz.rows[t] = n
-	}
-	err = conn.QueryRow(ctx, `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c
-		JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')`, schema).Scan(&sz.bytes)
-	return sz, err
-}
-
-func dropSchema(ctx context.Context, url, schema string) error {
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(ctx)
-	_, err = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
-	return err
 }
 
 // withSchema returns url with its schema parameter set.
