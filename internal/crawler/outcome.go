@@ -97,6 +97,9 @@ func (c *crawl) robotsResult(r result, now time.Time) {
 	d := r.decision
 	key := r.task.origin
 	c.stats.Robots++
+	if int(d.Kind) < len(c.stats.RobotsOutcomes) {
+		c.stats.RobotsOutcomes[d.Kind]++
+	}
 	rec, fresh := c.f.RobotsDone(key, d, now)
 	b := store.Batch{Origins: []store.Origin{rec}}
 	var found []store.NewURL

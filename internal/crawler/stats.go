@@ -1,6 +1,10 @@
 package crawler
 
-import "time"
+import (
+	"time"
+
+	"github.com/fractle/mandelbot/internal/robots"
+)
 
 // Stats describe a crawl run so far. It is a value: the scheduler hands out copies.
 type Stats struct {
@@ -11,6 +15,9 @@ type Stats struct {
 
 	Pages      int // page and sitemap requests answered in this run
 	Robots     int // robots.txt requests made
+	// RobotsOutcomes counts the robots.txt fetches of Robots by their decision, indexed by
+	// robots.Kind (rules, allow_all, unreachable, not_modified; index 0 is unused).
+	RobotsOutcomes [robots.KindNotModified + 1]int
 	Disallowed int // URLs robots.txt kept us from requesting
 	Errors     int // URLs given up: MaxAttempts tries without an answer, or MaxRefusals 503/429s
 	Retries    int // requests that got no answer and were queued again
