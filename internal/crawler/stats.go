@@ -13,19 +13,20 @@ type Stats struct {
 	// to catch up (Now - CrawlEnded at the end of a run).
 	CrawlEnded time.Time
 
-	Pages  int // page and sitemap requests answered in this run
-	Robots int // robots.txt requests made
+	Pages      int // page and sitemap requests answered in this run
+	Robots     int // robots.txt requests made
+	Disallowed int // URLs robots.txt kept us from requesting
+	Errors     int // URLs given up: MaxAttempts tries without an answer, or MaxRefusals 503/429s
+	Retries    int // requests that got no answer and were queued again
+	Paused     int // 503/429 answers that paused an origin
+	Discovered int // new URLs recorded (links, redirects, sitemaps)
+	OutOfScope int // of those, outside --scope or --max-depth
+	Rejected   int // URLs recorded out of scope at their turn by a trap defence (the page budget)
+	BadURLs    int // links and sitemap entries skipped: not http(s) (mailto:, javascript:) or unparsable
+
 	// RobotsOutcomes counts the robots.txt fetches of Robots by their decision, indexed by
 	// robots.Kind (rules, allow_all, unreachable, not_modified; index 0 is unused).
 	RobotsOutcomes [robots.KindNotModified + 1]int
-	Disallowed     int // URLs robots.txt kept us from requesting
-	Errors         int // URLs given up: MaxAttempts tries without an answer, or MaxRefusals 503/429s
-	Retries        int // requests that got no answer and were queued again
-	Paused         int // 503/429 answers that paused an origin
-	Discovered     int // new URLs recorded (links, redirects, sitemaps)
-	OutOfScope     int // of those, outside --scope or --max-depth
-	Rejected       int // URLs recorded out of scope at their turn by a trap defence (the page budget)
-	BadURLs        int // links and sitemap entries skipped: not http(s) (mailto:, javascript:) or unparsable
 
 	InFlight       int
 	Queued         int // URLs waiting in memory
