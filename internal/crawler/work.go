@@ -148,7 +148,7 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 	if u.Kind == store.KindPage {
 		// Until a 2xx page says otherwise, this fetch leaves nothing in the index (rule 27: a
 		// page that now answers 404 or redirects leaves it).
-		res.doc = &store.Document{URLID: u.ID}
+		res.doc = &store.Document{URLID: u.ID, Header: resp.Header}
 	}
 	switch {
 	case resp.Status >= 300 && resp.Status < 400:
@@ -236,7 +236,7 @@ func (w *worker) parseSitemap(body io.Reader, u store.URL) (out sitemapParse) {
 func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now time.Time) {
 	agent := w.opts.Frontier.Agent
 	tags := robotstag.FromHeader(resp.Header, agent)
-	doc := store.Document{URLID: u.ID}
+	doc := store.Document{URLID: u.ID, Header: resp.Header}
 	var links []extract.Link
 	parsed := make(map[string]*urlnorm.URL)
 	switch {

@@ -84,6 +84,11 @@ type Reader interface {
 	// Counts returns how many URLs are in each state, as Effective shows them at now (a queued
 	// URL of a paused origin counts as paused).
 	Counts(ctx context.Context, now time.Time) (map[State]int, error)
+	// EachPage calls fn for every fetched page (KindPage, FetchedAt set) in discovery order,
+	// with what the last fetch left: its header, title, text and links, whether the indexer has
+	// folded its document in yet or not. It reads PageBatch pages at a time, so its memory is
+	// bounded whatever the store's size. An error from fn stops the walk and is returned.
+	EachPage(ctx context.Context, fn func(Page) error) error
 }
 
 // Indexer folds what Commit staged into the search index. Every call is one or more

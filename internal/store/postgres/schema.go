@@ -114,6 +114,9 @@ var migrations = []string{
 		body text NOT NULL DEFAULT ''
 	);
 	CREATE INDEX docs_tsv ON docs USING gin (tsv);`,
+	// 2: the response header of each fetched page, for `export --documents` (issue 10), as
+	// store.EncodeHeader cuts it; written with the page's staged document.
+	`CREATE TABLE doc_headers (url_id bigint PRIMARY KEY, header bytea NOT NULL);`,
 }
 
 // ErrNewerSchema reports a schema written by a newer Mandelbot.

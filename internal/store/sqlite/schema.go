@@ -99,6 +99,9 @@ var migrations = []string{
 	);
 	CREATE INDEX staged_folded ON staged (folded);
 	INSERT INTO fts (fts, rank) VALUES ('automerge', 8);`,
+	// 6: the response header of each fetched page, for `export --documents` (issue 10), as
+	// store.EncodeHeader cuts it; written with the page's staged document.
+	`CREATE TABLE doc_headers (url_id INTEGER PRIMARY KEY, header BLOB NOT NULL);`,
 }
 
 // oldIDsVersion is the last schema whose URL IDs were not store.IDOf: a store at or below it

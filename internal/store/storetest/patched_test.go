@@ -22,6 +22,14 @@ type patched struct {
 	seeds        func(ctx context.Context) ([]string, error)
 	loadOrigin   func(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error)
 	indexPending func(ctx context.Context, max int) (int, error)
+	eachPage     func(ctx context.Context, fn func(store.Page) error) error
+}
+
+func (p patched) EachPage(ctx context.Context, fn func(store.Page) error) error {
+	if p.eachPage != nil {
+		return p.eachPage(ctx, fn)
+	}
+	return p.Store.EachPage(ctx, fn)
 }
 
 func (p patched) LoadOrigin(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {

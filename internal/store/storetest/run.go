@@ -43,6 +43,8 @@ var checks = []check{
 	{"EachURL/EarlyStop", testEachURLStop},
 	{"EachOrigin/Order", testEachOriginOrder},
 	{"EachOrigin/EarlyStop", testEachOriginStop},
+	{"EachPage/Content", testEachPageContent},
+	{"EachPage/Batches", testEachPageBatches},
 	{"Counts", testCounts},
 	{"Seeds", testSeeds},
 	{"LoadOrigin", testLoadOrigin},
