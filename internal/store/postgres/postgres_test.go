@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -49,8 +50,8 @@ func TestOpenConcurrentlyMigratesOnce(t *testing.T) {
 	}
 	defer conn.Close(context.Background())
 	var version string
-	if err := conn.QueryRow(t.Context(), `SELECT value FROM `+schema+`.meta WHERE key = 'schema_version'`).Scan(&version); err != nil || version != "1" {
-		t.Errorf("schema version %q, %v; want 1", version, err)
+	if err := conn.QueryRow(t.Context(), `SELECT value FROM `+schema+`.meta WHERE key = 'schema_version'`).Scan(&version); err != nil || version != strconv.Itoa(postgres.SchemaVersion) {
+		t.Errorf("schema version %q, %v; want %d", version, err, postgres.SchemaVersion)
 	}
 }
 

@@ -99,6 +99,16 @@ var migrations = []string{
 	);
 	CREATE INDEX staged_folded ON staged (folded);
 	INSERT INTO fts (fts, rank) VALUES ('automerge', 8);`,
+	// 6: a page's validators, for conditional revisits, and the WARC record of its last answer
+	// and of each origin's robots.txt (issue 13).
+	`ALTER TABLE urls ADD COLUMN etag TEXT NOT NULL DEFAULT '';
+	ALTER TABLE urls ADD COLUMN last_modified TEXT NOT NULL DEFAULT '';
+	ALTER TABLE urls ADD COLUMN warc_file TEXT NOT NULL DEFAULT '';
+	ALTER TABLE urls ADD COLUMN warc_offset INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE urls ADD COLUMN warc_response_id TEXT NOT NULL DEFAULT '';
+	ALTER TABLE origins ADD COLUMN robots_warc_file TEXT NOT NULL DEFAULT '';
+	ALTER TABLE origins ADD COLUMN robots_warc_offset INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE origins ADD COLUMN robots_warc_response_id TEXT NOT NULL DEFAULT '';`,
 }
 
 // oldIDsVersion is the last schema whose URL IDs were not store.IDOf: a store at or below it
