@@ -139,7 +139,7 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	}
 	// Outcomes already received are saved, and indexed, even when ctx is canceled.
 	saveCtx := context.WithoutCancel(ctx)
-	go writer(saveCtx, st, c.writes, c.acks)
+	go writer(saveCtx, st, c.opts.Archive, c.writes, c.acks)
 	go loader{queue: st, leases: st, owner: c.opts.Owner, ttl: DefaultLeaseTTL}.run(saveCtx, c.loads, c.loaded)
 	stopIndex := make(chan struct{})
 	go indexer(saveCtx, st, stopIndex, c.index)

@@ -86,6 +86,9 @@ type Options struct {
 	// (state out-of-scope) with that answer as the reason. It is called on worker goroutines,
 	// concurrently.
 	Filter func(canonicalURL string) (reason string)
+	// Archive, if set, is the WARC stage: every answer is archived and its record named in the
+	// store (see Archive). The Fetcher must capture wire bytes (fetch.Options.Capture).
+	Archive Archive
 }
 
 func (o Options) withDefaults() Options {

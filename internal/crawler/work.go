@@ -41,6 +41,8 @@ type result struct {
 	doc      *store.Document // index content of a fetched page; nil when there is none
 	links    []store.Link
 	page     *Document // for Options.OnDocument; nil when it is not set
+	archived bool      // the outcome names a WARC record, to be synced before it is committed
+	fatal    error     // archiving failed: the crawl stops and the outcome is not saved
 }
 
 // worker performs tasks; it is shared by the worker goroutines and holds only immutable state.
@@ -52,13 +54,22 @@ type worker struct {
 
 func (w *worker) do(ctx context.Context, t task) result {
 	if t.robots {
-		d := robots.Fetch(ctx, w.opts.Fetcher, t.origin+"/robots.txt", robots.FetchOptions{
+		var g robots.Getter = w.opts.Fetcher
+		ag := &archivingGetter{w: w}
+		if w.opts.Archive != nil {
+			g = ag
+		}
+		d := robots.Fetch(ctx, g, t.origin+"/robots.txt", robots.FetchOptions{
 			Header: t.header, MaxBytes: w.opts.Frontier.Robots.MaxBytes, Now: w.opts.Clock.Now,
 		})
+		if ag.err != nil {
+			return result{task: t, fatal: ag.err}
+		}
 		if d.Kind == robots.KindUnreachable && ctx.Err() != nil {
 			return result{task: t, canceled: true} // the run is stopping: not a failure (rule 21)
 		}
-		return result{task: t, decision: d}
+		d.WARC = ag.last
+		return result{task: t, decision: d, archived: !ag.last.IsZero()}
 	}
 	return w.page(ctx, t)
 }
@@ -120,6 +131,11 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 		res.url = u
 		return res
 	}
+	ref, aerr := w.archive(u.URL, resp, u)
+	if aerr != nil {
+		return result{task: t, url: t.url, fatal: aerr}
+	}
+	u.WARC, res.archived = ref, !ref.IsZero()
 	u.Status, u.ContentType, u.Location = resp.Status, resp.ContentType, resp.Location
 	res.outcome = frontier.Outcome{Status: resp.Status}
 	if resp.Status == http.StatusServiceUnavailable || resp.Status == http.StatusTooManyRequests {
