@@ -102,6 +102,11 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 		}
 		c.countAdded(added)
 	}
+	if r := c.opts.reschedule(now); r != (store.Reschedule{}) {
+		if err := st.Reschedule(ctx, r); err != nil {
+			return c.stats, fmt.Errorf("crawl: reschedule fetched URLs: %w", err)
+		}
+	}
 	keys, err := st.LeaseOrigins(ctx, c.opts.Owner, now, now, DefaultLeaseTTL, maxLeasedAtStart)
 	if err != nil {
 		return c.stats, fmt.Errorf("crawl: find due origins: %w", err)
