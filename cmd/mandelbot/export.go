@@ -79,6 +79,25 @@ type urlJSON struct {
 	Canonical    string     `json:"canonical,omitempty"`
 	DiscoveredAt *time.Time `json:"discovered_at"`
 	NextAt       *time.Time `json:"next_at"`
+	// WARC names the record of the URL's last answer in the crawl's WARC files (issue 13);
+	// absent when it was not archived.
+	WARC *warcJSON `json:"warc,omitempty"`
+}
+
+// warcJSON locates a WARC record: the file (a base name in the --warc directory) and the offset
+// of the record's gzip member, which a reader can seek to and decompress alone.
+type warcJSON struct {
+	File     string `json:"file"`
+	Offset   int64  `json:"offset"`
+	RecordID string `json:"record_id"`
+}
+
+// warcOf is the export of r, nil when it names no record.
+func warcOf(r store.WARCRef) *warcJSON {
+	if r.IsZero() {
+		return nil
+	}
+	return &warcJSON{File: r.File, Offset: r.Offset, RecordID: r.RecordID}
 }
 
 func exportURLs(ctx context.Context, st store.Store, enc *json.Encoder, now time.Time) error {
@@ -96,7 +115,7 @@ func exportURLs(ctx context.Context, st store.Store, enc *json.Encoder, now time
 			LinkOnly: u.FetchedAt.IsZero(), Reason: u.Reason, FetchedAt: timePtr(u.FetchedAt),
 			Kind: kindName(u.Kind), Depth: u.Depth, RuleLine: u.RuleLine, ContentType: u.ContentType,
 			Location: u.Location, NoIndex: u.NoIndex, NoFollow: u.NoFollow, Canonical: u.Canonical,
-			DiscoveredAt: timePtr(u.DiscoveredAt), NextAt: timePtr(u.NextAt),
+			DiscoveredAt: timePtr(u.DiscoveredAt), NextAt: timePtr(u.NextAt), WARC: warcOf(u.WARC),
 		}
 		state, reason := store.Effective(u.State, u.Reason, origins[u.Origin], now)
 		j.State, j.Reason = string(state), reason
@@ -125,6 +144,7 @@ type originJSON struct {
 	TreatedAs404  bool       `json:"treated_as_404"`
 	UsingOldCopy  bool       `json:"using_previous_copy"`
 	RobotsTxtSize int        `json:"robots_txt_bytes"`
+	WARC          *warcJSON  `json:"warc,omitempty"` // the record of the robots.txt answer (issue 13)
 }
 
 // exportOrigins writes the origins the crawl contacted (every contact starts with robots.txt),
@@ -141,7 +161,7 @@ func exportOrigins(ctx context.Context, st store.Store, enc *json.Encoder, all b
 			FetchedAt: timePtr(r.FetchedAt), ExpiresAt: timePtr(r.ExpiresAt), Sitemaps: o.Sitemaps,
 			Paused: o.PausedUntil.After(now), PausedUntil: timePtr(o.PausedUntil), PauseReason: o.PauseReason,
 			FailingSince: timePtr(r.FailingSince), RetryAt: timePtr(r.RetryAt), TreatedAs404: r.AsNotFound,
-			UsingOldCopy: r.GoodBody && !r.RetryAt.IsZero(), RobotsTxtSize: len(r.Body),
+			UsingOldCopy: r.GoodBody && !r.RetryAt.IsZero(), RobotsTxtSize: len(r.Body), WARC: warcOf(r.WARC),
 		}
 		if r.Kind != 0 {
 			j.RobotsStatus = robots.Kind(r.Kind).String()

@@ -102,6 +102,11 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 		}
 		c.countAdded(added)
 	}
+	if r := c.opts.reschedule(now); r != (store.Reschedule{}) {
+		if err := st.Reschedule(ctx, r); err != nil {
+			return c.stats, fmt.Errorf("crawl: reschedule fetched URLs: %w", err)
+		}
+	}
 	keys, err := st.LeaseOrigins(ctx, c.opts.Owner, now, now, DefaultLeaseTTL, maxLeasedAtStart)
 	if err != nil {
 		return c.stats, fmt.Errorf("crawl: find due origins: %w", err)
@@ -139,7 +144,7 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	}
 	// Outcomes already received are saved, and indexed, even when ctx is canceled.
 	saveCtx := context.WithoutCancel(ctx)
-	go writer(saveCtx, st, c.writes, c.acks)
+	go writer(saveCtx, st, c.opts.Archive, c.writes, c.acks)
 	go loader{queue: st, leases: st, owner: c.opts.Owner, ttl: DefaultLeaseTTL}.run(saveCtx, c.loads, c.loaded)
 	stopIndex := make(chan struct{})
 	go indexer(saveCtx, st, stopIndex, c.index)

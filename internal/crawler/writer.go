@@ -17,6 +17,7 @@ type write struct {
 	batch    store.Batch
 	overflow []string
 	urgent   bool
+	archived bool // names WARC records (issue 13): the archive is synced before the commit
 }
 
 // ack reports a group of writes that are durable, in the order they were queued.
@@ -48,7 +49,7 @@ func MaxRepeatedAfterKill(concurrency int) int { return concurrency + 2*commitGr
 // writer commits writes in groups and acknowledges each group in order. It stops when in is
 // closed, after committing everything it received. The commit window is wall-clock time (it
 // batches disk writes); it decides no policy.
-func writer(ctx context.Context, st store.Queue, in <-chan write, out chan<- ack) {
+func writer(ctx context.Context, st store.Queue, archive Archive, in <-chan write, out chan<- ack) {
 	defer close(out)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
@@ -83,14 +84,16 @@ func writer(ctx context.Context, st store.Queue, in <-chan write, out chan<- ack
 			}
 		}
 		timer.Stop()
-		out <- commitGroup(ctx, st, group)
+		out <- commitGroup(ctx, st, archive, group)
 	}
 }
 
-func commitGroup(ctx context.Context, st store.Queue, group []write) ack {
+func commitGroup(ctx context.Context, st store.Queue, archive Archive, group []write) ack {
 	var b store.Batch
 	var a ack
+	archived := false
 	for _, w := range group {
+		archived = archived || w.archived
 		b.New = append(b.New, w.batch.New...)
 		b.Updates = append(b.Updates, w.batch.Updates...)
 		b.Origins = append(b.Origins, w.batch.Origins...)
@@ -100,6 +103,13 @@ func commitGroup(ctx context.Context, st store.Queue, group []write) ack {
 		a.overflow = append(a.overflow, w.overflow...)
 	}
 	a.docs = len(b.Documents)
+	if archived {
+		// The store names only durable WARC records (issue 13): a failed sync commits nothing.
+		if err := archive.Sync(); err != nil {
+			a.err = fmt.Errorf("crawl: archive: sync the WARC records of %d outcomes: %w", len(group), err)
+			return a
+		}
+	}
 	if !b.Empty() {
 		added, err := st.Commit(ctx, b)
 		a.added = added

@@ -48,6 +48,7 @@ var checks = []check{
 	{"Counts", testCounts},
 	{"Seeds", testSeeds},
 	{"LoadOrigin", testLoadOrigin},
+	{"Reschedule", testReschedule},
 	{"Indexer/StagesDocuments", testIndexerStagesDocuments},
 	{"Concurrency", testConcurrency},
 	{"Shared/Exclusion", testSharedExclusion},
