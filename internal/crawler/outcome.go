@@ -158,6 +158,9 @@ func (c *crawl) handleAck(a ack) {
 	for _, o := range a.origins {
 		c.f.Persisted(o, now)
 	}
+	if len(a.lost) > 0 {
+		c.away(a.lost, "fenced commit refused") // their outcomes were dropped
+	}
 	for _, o := range a.overflow {
 		c.f.OverflowPersisted(o, now)
 	}

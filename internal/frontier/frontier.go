@@ -43,8 +43,25 @@ func (f *Frontier) get(key string, now time.Time) *origin {
 }
 
 func (f *Frontier) fix(o *origin, now time.Time) {
-	o.readyAt = o.computeReady(now, f.opts.PerOrigin)
+	if f.origins[o.key] != o {
+		return // forgotten (released, dropped or away) while a step was produced
+	}
+	if o.away {
+		clear(o.queue)
+		o.queue, o.head, o.hasMore = o.queue[:0], 0, false
+		if !o.outstanding() {
+			f.forget(o)
+			return
+		}
+	}
+	o.readyAt = o.computeReady(now, f.opts.PerOrigin, f.opts.ReleaseIdle)
 	heap.Fix(&f.ready, o.index)
+}
+
+// forget removes o from the Frontier.
+func (f *Frontier) forget(o *origin) {
+	heap.Remove(&f.ready, o.index)
+	delete(f.origins, o.key)
 }
 
 // Want announces that the store holds due URLs of origin: the Frontier will ask to load the
@@ -123,8 +140,8 @@ func (f *Frontier) Discover(u store.URL, now time.Time) (isNew, overflow bool) {
 		return false, false
 	}
 	o.known[u.ID] = struct{}{}
-	if u.State != store.StateQueued {
-		return true, false
+	if u.State != store.StateQueued || o.away {
+		return true, false // an origin away is another process's: the store keeps the URL
 	}
 	// Before the load, the store's due URLs are still to come and are merged then; after it, a
 	// store holding more means this URL must wait its turn there.
@@ -197,6 +214,10 @@ func (f *Frontier) busy() bool {
 
 // step produces the step of a ready origin, or reports false after updating its ready time.
 func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
+	if f.opts.ReleaseIdle && o.idle() {
+		f.forget(o)
+		return Step{Kind: StepRelease, Origin: o.key}, true
+	}
 	defer f.fix(o, now)
 	if !o.loaded {
 		o.loading = true
@@ -446,6 +467,19 @@ func (f *Frontier) Drop(key string) {
 	if o == nil {
 		return
 	}
-	heap.Remove(&f.ready, o.index)
-	delete(f.origins, key)
+	f.forget(o)
+}
+
+// Away reports that the process lost the lease of origin key (issue 12: another process took it
+// over, or it could not be renewed in time): its queued URLs are dropped (they stay in the
+// store), nothing more of it is handed out, and what is outstanding (requests in flight, loads,
+// writes) is still reported as usual and then ignored; the origin is forgotten once nothing of it
+// is outstanding. A URL discovered for it meanwhile is only remembered: the store keeps it.
+func (f *Frontier) Away(key string, now time.Time) {
+	o := f.origins[key]
+	if o == nil {
+		return
+	}
+	o.away = true
+	f.fix(o, now)
 }

@@ -403,6 +403,7 @@ var mutants = []mutant{
 	{"renewal leaves a lease's expiry as it was", "Shared/Renewal", sharedMutant(noRenew)},
 	{"an expired lease is never taken over", "Shared/Expiry", sharedMutant(neverExpire)},
 	{"Commit ignores the batch's owner", "Shared/Fencing", sharedMutant(noFence)},
+	{"NextDue ignores the leases of other owners", "Shared/NextDue", sharedMutant(nextDueNoLeases)},
 	{"Seeds includes the targets of redirects", "Seeds", func(s store.Store) store.Store {
 		return patched{Store: s, seeds: func(ctx context.Context) ([]string, error) {
 			var seeds []string

@@ -55,6 +55,7 @@ var checks = []check{
 	{"Shared/Renewal", testSharedRenewal},
 	{"Shared/Expiry", testSharedExpiry},
 	{"Shared/Fencing", testSharedFencing},
+	{"Shared/NextDue", testSharedNextDue},
 }
 
 // Run runs the conformance suite, one subtest per behaviour. open must return a new, empty
