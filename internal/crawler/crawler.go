@@ -117,6 +117,11 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 		}
 		c.countAdded(added)
 	}
+	if r := c.opts.reschedule(now); r != (store.Reschedule{}) {
+		if err := st.Reschedule(ctx, r); err != nil {
+			return c.stats, fmt.Errorf("crawl: reschedule fetched URLs: %w", err)
+		}
+	}
 	keys, err := c.keeper.Acquire(ctx, now, now)
 	if err != nil {
 		return c.stats, fmt.Errorf("crawl: find due origins: %w", err)
@@ -163,7 +168,7 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	}
 	// Outcomes already received are saved, and indexed, even when ctx is canceled.
 	saveCtx := context.WithoutCancel(ctx)
-	go writer(saveCtx, st, c.opts.Owner, c.writes, c.acks)
+	go writer(saveCtx, st, c.opts.Owner, c.opts.Archive, c.writes, c.acks)
 	go loader{queue: st, keeper: c.keeper}.run(saveCtx, c.loads, c.loaded)
 	c.lost, c.renewErrs = make(chan []string, 1), make(chan error, 1)
 	stopKeeper := make(chan struct{})

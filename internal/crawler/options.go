@@ -64,6 +64,14 @@ type Options struct {
 	MaxTime     time.Duration
 	Revisit     time.Duration
 	MaxAttempts int
+	// Recrawling (issue 13), applied to the store once when Run starts: ApplyRevisit makes
+	// Revisit apply to URLs fetched before (due Revisit after their last fetch); RecrawlAfter,
+	// when positive, makes URLs last fetched at least that long ago due now; Recrawl makes every
+	// fetched URL due now. Noindex pages are fetched URLs like the others. A revisit sends the
+	// page's validators (If-None-Match, If-Modified-Since); a 304 keeps the document.
+	ApplyRevisit bool
+	RecrawlAfter time.Duration
+	Recrawl      bool
 
 	Frontier frontier.Options // agent, delays, per-origin concurrency, robots and pause policies
 	Fetcher  Fetcher
@@ -93,6 +101,9 @@ type Options struct {
 	// (state out-of-scope) with that answer as the reason. It is called on worker goroutines,
 	// concurrently.
 	Filter func(canonicalURL string) (reason string)
+	// Archive, if set, is the WARC stage: every answer is archived and its record named in the
+	// store (see Archive). The Fetcher must capture wire bytes (fetch.Options.Capture).
+	Archive Archive
 }
 
 func (o Options) withDefaults() Options {
@@ -133,4 +144,22 @@ func (o Options) withDefaults() Options {
 		o.ProgressEvery = 200 * time.Millisecond
 	}
 	return o
+}
+
+// reschedule is what the recrawl options ask of the store at now (the zero Reschedule: nothing).
+func (o Options) reschedule(now time.Time) store.Reschedule {
+	var r store.Reschedule
+	if o.ApplyRevisit {
+		r.Revisit = o.Revisit
+	}
+	switch {
+	case o.Recrawl:
+		r.FetchedBefore = now
+	case o.RecrawlAfter > 0:
+		r.FetchedBefore = now.Add(-o.RecrawlAfter)
+	}
+	if r != (store.Reschedule{}) {
+		r.Now = now
+	}
+	return r
 }

@@ -12,6 +12,17 @@ import (
 func (c *crawl) handleResult(r result) {
 	c.inflight--
 	now := c.opts.Clock.Now()
+	if r.fatal != nil {
+		// The answer could not be archived (issue 13): nothing of it is saved, and the crawl
+		// stops as on a store error. The URL (or robots.txt) stays due.
+		c.fail(r.fatal)
+		if r.task.robots {
+			c.f.RobotsCanceled(r.task.origin, now)
+		} else {
+			c.f.Canceled(r.task.url, now)
+		}
+		return
+	}
 	if r.task.robots && r.canceled {
 		c.f.RobotsCanceled(r.task.origin, now) // the run is stopping: no answer, nothing written
 		return
@@ -49,15 +60,22 @@ func (c *crawl) handleResult(r result) {
 		c.stats.Pages++
 		c.opts.Log.Debug("fetched", "url", u.URL, "status", u.Status, "links", len(r.found))
 	}
-	c.f.Done(u, r.outcome, now)
+	resumed := c.f.Done(u, r.outcome, now)
 	if r.outcome.Status == 503 || r.outcome.Status == 429 {
 		if rec, ok := c.f.Record(u.Origin); ok {
 			c.opts.Log.Info("origin paused", "origin", u.Origin, "reason", rec.PauseReason)
-			c.save(write{origin: u.Origin, urgent: true, batch: store.Batch{Updates: []store.URL{u}, Origins: []store.Origin{rec}}})
+			c.save(write{origin: u.Origin, urgent: true, archived: r.archived, batch: store.Batch{Updates: []store.URL{u}, Origins: []store.Origin{rec}}})
 			return
 		}
 	}
-	w := write{origin: u.Origin, batch: store.Batch{Updates: []store.URL{u}, Links: r.links}}
+	w := write{origin: u.Origin, archived: r.archived, batch: store.Batch{Updates: []store.URL{u}, Links: r.links}}
+	if resumed {
+		// The probe was answered: the pause is over in the store too (rule 23).
+		if rec, ok := c.f.Record(u.Origin); ok {
+			w.batch.Origins = []store.Origin{rec}
+		}
+		c.opts.Log.Info("origin resumed", "origin", u.Origin, "status", r.outcome.Status)
+	}
 	w.batch.New, w.overflow = c.discover(r.found, now)
 	if r.doc != nil {
 		w.batch.Documents = []store.Document{*r.doc}
@@ -97,6 +115,9 @@ func (c *crawl) robotsResult(r result, now time.Time) {
 	d := r.decision
 	key := r.task.origin
 	c.stats.Robots++
+	if int(d.Kind) < len(c.stats.RobotsOutcomes) {
+		c.stats.RobotsOutcomes[d.Kind]++
+	}
 	rec, fresh := c.f.RobotsDone(key, d, now)
 	b := store.Batch{Origins: []store.Origin{rec}}
 	var found []store.NewURL
@@ -123,7 +144,7 @@ func (c *crawl) robotsResult(r result, now time.Time) {
 		c.opts.Log.Info("origin paused", "origin", key, "reason", rec.PauseReason)
 	}
 	// Urgent: the origin's gate waits for this decision to be durable.
-	c.save(write{origin: key, batch: b, overflow: overflow, urgent: true})
+	c.save(write{origin: key, batch: b, overflow: overflow, urgent: true, archived: r.archived})
 }
 
 // handleAck acts on durable writes: the frontier may now act on robots.txt decisions and pauses,

@@ -1,6 +1,10 @@
 package crawler
 
-import "time"
+import (
+	"time"
+
+	"github.com/fractle/mandelbot/internal/robots"
+)
 
 // Stats describe a crawl run so far. It is a value: the scheduler hands out copies.
 type Stats struct {
@@ -22,6 +26,10 @@ type Stats struct {
 	// LeasesLost counts origins dropped because their lease was lost (shared store, issue 12):
 	// another process took them over, or renewal failed.
 	LeasesLost int
+
+	// RobotsOutcomes counts the robots.txt fetches of Robots by their decision, indexed by
+	// robots.Kind (rules, allow_all, unreachable, not_modified; index 0 is unused).
+	RobotsOutcomes [robots.KindNotModified + 1]int
 
 	InFlight       int
 	Queued         int // URLs waiting in memory

@@ -41,6 +41,8 @@ type result struct {
 	doc      *store.Document // index content of a fetched page; nil when there is none
 	links    []store.Link
 	page     *Document // for Options.OnDocument; nil when it is not set
+	archived bool      // the outcome names a WARC record, to be synced before it is committed
+	fatal    error     // archiving failed: the crawl stops and the outcome is not saved
 }
 
 // worker performs tasks; it is shared by the worker goroutines and holds only immutable state.
@@ -52,20 +54,29 @@ type worker struct {
 
 func (w *worker) do(ctx context.Context, t task) result {
 	if t.robots {
-		d := robots.Fetch(ctx, w.opts.Fetcher, t.origin+"/robots.txt", robots.FetchOptions{
+		var g robots.Getter = w.opts.Fetcher
+		ag := &archivingGetter{w: w}
+		if w.opts.Archive != nil {
+			g = ag
+		}
+		d := robots.Fetch(ctx, g, t.origin+"/robots.txt", robots.FetchOptions{
 			Header: t.header, MaxBytes: w.opts.Frontier.Robots.MaxBytes, Now: w.opts.Clock.Now,
 		})
+		if ag.err != nil {
+			return result{task: t, fatal: ag.err}
+		}
 		if d.Kind == robots.KindUnreachable && ctx.Err() != nil {
 			return result{task: t, canceled: true} // the run is stopping: not a failure (rule 21)
 		}
-		return result{task: t, decision: d}
+		d.WARC = ag.last
+		return result{task: t, decision: d, archived: !ag.last.IsZero()}
 	}
 	return w.page(ctx, t)
 }
 
 func (w *worker) page(ctx context.Context, t task) (res result) {
 	u := t.url
-	req := fetch.Request{URL: u.URL}
+	req := fetch.Request{URL: u.URL, Header: validators(u)}
 	if u.Kind == store.KindSitemap {
 		req.MaxDecodedBytes = MaxSitemapBytes
 	}
@@ -120,6 +131,11 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 		res.url = u
 		return res
 	}
+	ref, aerr := w.archive(u.URL, resp, u)
+	if aerr != nil {
+		return result{task: t, url: t.url, fatal: aerr}
+	}
+	u.WARC, res.archived = ref, !ref.IsZero()
 	u.Status, u.ContentType, u.Location = resp.Status, resp.ContentType, resp.Location
 	res.outcome = frontier.Outcome{Status: resp.Status}
 	if resp.Status == http.StatusServiceUnavailable || resp.Status == http.StatusTooManyRequests {
@@ -138,8 +154,24 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 		return res
 	}
 	u.Attempts = 0
+	if resp.Status == http.StatusNotModified && req.Header != nil {
+		// Issue 13: the page did not change since the fetch whose validators were sent. Its
+		// document stays as it is in the index, with its status, robot tags and links; only
+		// the fetch time (and the archive record, a revisit) are new.
+		u.State, u.FetchedAt, u.NextAt = store.StateFetched, now, now.Add(w.opts.Revisit)
+		u.Status, u.ContentType, u.Location = t.url.Status, t.url.ContentType, t.url.Location
+		if etag := resp.Header.Get("ETag"); etag != "" {
+			u.ETag = etag
+		}
+		res.url = u
+		return res
+	}
 	u.State, u.FetchedAt, u.NextAt, u.Reason = store.StateFetched, now, now.Add(w.opts.Revisit), ""
 	u.Indexed, u.NoIndex, u.NoFollow, u.Canonical = false, false, false, ""
+	u.ETag, u.LastModified = "", ""
+	if resp.Status >= 200 && resp.Status < 300 && !resp.Truncated {
+		u.ETag, u.LastModified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
+	}
 	if u.Kind == store.KindPage && w.opts.OnDocument != nil {
 		res.page = &Document{URL: u.URL, Depth: u.Depth, Status: resp.Status, Header: resp.Header,
 			ContentType: resp.ContentType, Location: resp.Location, FetchedAt: now, Truncated: resp.Truncated}
@@ -148,7 +180,7 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 	if u.Kind == store.KindPage {
 		// Until a 2xx page says otherwise, this fetch leaves nothing in the index (rule 27: a
 		// page that now answers 404 or redirects leaves it).
-		res.doc = &store.Document{URLID: u.ID}
+		res.doc = &store.Document{URLID: u.ID, Header: resp.Header}
 	}
 	switch {
 	case resp.Status >= 300 && resp.Status < 400:
@@ -163,6 +195,22 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 	}
 	res.url = u
 	return res
+}
+
+// validators are the conditional request header fields of a revisit of u (issue 13): the ETag
+// and Last-Modified of its last 2xx answer, nil when it has none or was not fetched.
+func validators(u store.URL) http.Header {
+	if u.State != store.StateFetched || u.Status < 200 || u.Status > 299 || u.ETag == "" && u.LastModified == "" {
+		return nil
+	}
+	h := make(http.Header, 2)
+	if u.ETag != "" {
+		h.Set("If-None-Match", u.ETag)
+	}
+	if u.LastModified != "" {
+		h.Set("If-Modified-Since", u.LastModified)
+	}
+	return h
 }
 
 func (w *worker) redirect(res *result, u *store.URL, resp *fetch.Response) {
@@ -236,7 +284,7 @@ func (w *worker) parseSitemap(body io.Reader, u store.URL) (out sitemapParse) {
 func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now time.Time) {
 	agent := w.opts.Frontier.Agent
 	tags := robotstag.FromHeader(resp.Header, agent)
-	doc := store.Document{URLID: u.ID}
+	doc := store.Document{URLID: u.ID, Header: resp.Header}
 	var links []extract.Link
 	parsed := make(map[string]*urlnorm.URL)
 	switch {

@@ -17,6 +17,7 @@ type write struct {
 	batch    store.Batch
 	overflow []string
 	urgent   bool
+	archived bool // names WARC records (issue 13): the archive is synced before the commit
 }
 
 // ack reports a group of writes that are durable, in the order they were queued.
@@ -47,9 +48,9 @@ const (
 func MaxRepeatedAfterKill(concurrency int) int { return concurrency + 2*commitGroupMax }
 
 // writer commits writes in groups, fenced as owner (commitFenced), and acknowledges each group
-// in order. It stops when in is closed, after committing everything it received. The commit
+// in order; a group that names WARC records is committed only after archive.Sync. It stops when in is closed, after committing everything it received. The commit
 // window is wall-clock time (it batches disk writes); it decides no policy.
-func writer(ctx context.Context, st store.Queue, owner string, in <-chan write, out chan<- ack) {
+func writer(ctx context.Context, st store.Queue, owner string, archive Archive, in <-chan write, out chan<- ack) {
 	defer close(out)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
@@ -84,14 +85,16 @@ func writer(ctx context.Context, st store.Queue, owner string, in <-chan write, 
 			}
 		}
 		timer.Stop()
-		out <- commitGroup(ctx, st, owner, group)
+		out <- commitGroup(ctx, st, owner, archive, group)
 	}
 }
 
-func commitGroup(ctx context.Context, st store.Queue, owner string, group []write) ack {
+func commitGroup(ctx context.Context, st store.Queue, owner string, archive Archive, group []write) ack {
 	var b store.Batch
 	var a ack
+	archived := false
 	for _, w := range group {
+		archived = archived || w.archived
 		b.New = append(b.New, w.batch.New...)
 		b.Updates = append(b.Updates, w.batch.Updates...)
 		b.Origins = append(b.Origins, w.batch.Origins...)
@@ -101,6 +104,13 @@ func commitGroup(ctx context.Context, st store.Queue, owner string, group []writ
 		a.overflow = append(a.overflow, w.overflow...)
 	}
 	a.docs = len(b.Documents)
+	if archived {
+		// The store names only durable WARC records (issue 13): a failed sync commits nothing.
+		if err := archive.Sync(); err != nil {
+			a.err = fmt.Errorf("crawl: archive: sync the WARC records of %d outcomes: %w", len(group), err)
+			return a
+		}
+	}
 	if !b.Empty() {
 		added, lost, err := commitFenced(ctx, st, b, owner)
 		a.added, a.lost = added, lost

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fractle/mandelbot/internal/budget"
+	"github.com/fractle/mandelbot/internal/warc"
 	"github.com/fractle/mandelbot/urlnorm"
 
 	"cmp"
@@ -59,6 +60,13 @@ func New(opts Options) (*Client, error) {
 		MaxResponseHeaderBytes: cfg.maxHeaderBytes,
 		// We send Accept-Encoding and decode ourselves, under our limits.
 		DisableCompression: true,
+	}
+	if cfg.capture {
+		// The recording sits above TLS and below HTTP: the Transport must speak HTTP/1.1,
+		// where one connection carries one exchange at a time.
+		d := &warc.Dialer{Dial: newDialer(cfg).DialContext, TLSConfig: t.TLSClientConfig,
+			HandshakeTimeout: cfg.tlsHandshakeTimeout}
+		t.DialContext, t.DialTLSContext, t.ForceAttemptHTTP2 = d.DialContext, d.DialTLSContext, false
 	}
 	return &Client{
 		cfg:       cfg,
@@ -117,6 +125,7 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 	if cod == codingUnknown {
 		resp.UnknownEncoding = codingList
 	}
+	resp.Capture = x.captured(b.truncatedBy != LimitNone || bodyErr != nil)
 	c.exchange(x, b.raw, b.truncatedBy, bodyErr)
 	if keepRaw {
 		// The raw copy lived until OnExchange returned (Exchange: the
@@ -165,6 +174,17 @@ type inflight struct {
 	target  string
 	lim     limits
 	started time.Time
+	rec     *warc.Recorder // Options.Capture; nil otherwise
+}
+
+// captured ends the recording of x and returns it, nil without Options.Capture or when the
+// exchange went over no recording connection. cut says the body was not read to its end.
+func (x *inflight) captured(cut bool) *Capture {
+	if x.rec == nil || x.rec.Done() != nil {
+		return nil
+	}
+	return &Capture{Request: x.rec.Request(), Response: x.rec.Response(), IP: x.rec.RemoteIP(),
+		Truncated: cut || x.rec.Truncated() != warc.TruncatedNone}
 }
 
 // start sends the request and waits for the response header.
@@ -181,6 +201,10 @@ func (c *Client) start(ctx context.Context, req Request) (*inflight, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	x := &inflight{ctx: ctx, cancel: cancel, stop: stop, trace: &connTrace{}, target: target, lim: lim}
 	ctx = httptrace.WithClientTrace(ctx, x.trace.hooks())
+	if c.cfg.capture {
+		x.rec = warc.NewRecorder(lim.raw + c.cfg.maxHeaderBytes)
+		ctx = warc.WithRecorder(ctx, x.rec)
+	}
 
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 	if err != nil {

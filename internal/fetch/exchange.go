@@ -40,3 +40,18 @@ type Exchange struct {
 	// Err is the error that stopped reading the body, or nil.
 	Err error
 }
+
+// Capture is one exchange's bytes as they went over the connection (Options.Capture): what a
+// WARC record keeps. The caller owns the slices.
+type Capture struct {
+	// Request is the request as written: request line, header fields.
+	Request []byte
+	// Response is the final response as read: status line, header fields, and the body with
+	// its transfer and content codings, as far as it was read.
+	Response []byte
+	// IP is the server's address, without port; "" when unknown.
+	IP string
+	// Truncated says Response stops short of what the server sent: a body limit cut it, or
+	// reading it failed or stopped early.
+	Truncated bool
+}

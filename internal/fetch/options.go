@@ -143,6 +143,12 @@ type Options struct {
 	// called Get, so it must be safe for concurrent use when Get is called
 	// concurrently.
 	OnExchange func(Exchange)
+	// Capture makes every Get and Stream record the exchange's bytes as they went over the
+	// connection (Response.Capture), for a WARC writer: the request as written, the status line
+	// and header fields as received, the body before content decoding. The client then speaks
+	// HTTP/1.1 only (warc.Dialer), TLS is done below the recording, and a failed handshake is
+	// not classified as ErrTLS (the Transport's TLS trace hooks do not run).
+	Capture bool
 }
 
 // config is Options with the defaults filled in and the values checked.
@@ -165,6 +171,7 @@ type config struct {
 	rootCAs               *x509.CertPool
 	now                   func() time.Time
 	onExchange            func(Exchange)
+	capture               bool
 }
 
 // limits are the two body limits in force for one Get.
@@ -214,6 +221,7 @@ func newConfig(o Options) (config, error) {
 		rootCAs:         o.RootCAs,
 		now:             o.Now,
 		onExchange:      o.OnExchange,
+		capture:         o.Capture,
 	}
 	if c.userAgent == "" {
 		c.userAgent = DefaultUserAgent

@@ -88,6 +88,8 @@ type Response struct {
 	Started time.Time
 	// Duration is how long Get took, by Options.Now, body included.
 	Duration time.Duration
+	// Capture is the exchange as it went over the wire, with Options.Capture; nil otherwise.
+	Capture *Capture
 
 	charge *charge // nil: nothing held
 }

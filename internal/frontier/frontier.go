@@ -282,14 +282,17 @@ type Outcome struct {
 // front of its queue, to be requested again as the single probe when the pause ends; a u the
 // caller gave up (any other state) is done, and the next URL of the origin probes instead. The
 // caller persists the result and then calls Persisted.
-func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) {
+//
+// Done reports resumed when the answer was the probe's and ended a pause: the origin's record
+// (Record) changed, and the caller persists it with u, so that the store no longer shows a pause.
+func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) (resumed bool) {
 	o := f.get(u.Origin, now)
 	o.inflight--
 	f.inflight--
 	f.pending++
 	o.writes++
 	o.notBefore = latest(o.notBefore, now.Add(o.delay))
-	f.answered(o, out.Status, out.RetryAfter, out.RetryAfterOK, now)
+	resumed = f.answered(o, out.Status, out.RetryAfter, out.RetryAfterOK, now)
 	if isPause(out.Status) {
 		o.gate = o.writes // the pause must be durable before the probe (rule 23)
 	}
@@ -298,11 +301,13 @@ func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) {
 		o.pushFront(u)
 	}
 	f.fix(o, now)
+	return resumed
 }
 
 // answered updates the pause state after an answer (status 0: none came). A 503 or 429 pauses
-// the origin (rule 23); any other answer to the probe ends the probing and resets the backoff.
-func (f *Frontier) answered(o *origin, status int, retryAfter time.Duration, ok bool, now time.Time) {
+// the origin (rule 23); any other answer to the probe ends the probing and resets the backoff,
+// and answered reports that it did.
+func (f *Frontier) answered(o *origin, status int, retryAfter time.Duration, ok bool, now time.Time) (resumed bool) {
 	wasProbe := o.probeInFlight
 	o.probeInFlight = false
 	switch {
@@ -310,7 +315,9 @@ func (f *Frontier) answered(o *origin, status int, retryAfter time.Duration, ok 
 		f.pause(o, status, retryAfter, ok, now)
 	case status != 0 && wasProbe:
 		o.probing, o.pauseStrikes, o.pauseReason = false, 0, ""
+		return true
 	}
+	return false
 }
 
 func isPause(status int) bool {

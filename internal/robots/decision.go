@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"github.com/fractle/mandelbot/internal/store"
 	"time"
 
 	"github.com/fractle/mandelbot/robotstxt"
@@ -72,6 +73,9 @@ type Decision struct {
 	Body []byte
 	// Truncated reports that the body was cut by a size limit before parsing.
 	Truncated bool
+	// WARC names the archived record of the answer that counted, set by a caller that archives
+	// (issue 13); Fetch leaves it zero. Apply keeps it in the record it persists.
+	WARC store.WARCRef
 }
 
 // Reason explains the decision in one line for people: the tester, the dashboard and the export.

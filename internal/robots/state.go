@@ -160,7 +160,7 @@ func (s *State) Apply(d Decision, p Policy) {
 		s.rec = store.RobotsRecord{
 			Kind: uint8(d.Kind), Status: d.Status, Body: body, Reason: d.Reason(),
 			FetchedAt: now, ExpiresAt: now.Add(ttl), ETag: d.ETag, LastMod: d.LastModified,
-			GoodBody: true,
+			GoodBody: true, WARC: d.WARC,
 		}
 	case KindNotModified:
 		s.rec.FetchedAt, s.rec.ExpiresAt = now, now.Add(ttl)
@@ -168,6 +168,9 @@ func (s *State) Apply(d Decision, p Policy) {
 		s.rec.Reason = d.Reason()
 		if d.ETag != "" {
 			s.rec.ETag = d.ETag
+		}
+		if !d.WARC.IsZero() {
+			s.rec.WARC = d.WARC // the revisit record of the 304
 		}
 		return
 	case KindUnreachable:

@@ -1,6 +1,9 @@
 package store
 
-import "time"
+import (
+	"net/http"
+	"time"
+)
 
 // Index limits applied by every store.
 const (
@@ -22,6 +25,9 @@ type Document struct {
 	Text             string // visible text, cut at MaxIndexedTextBytes
 	NoSnippet        bool
 	UnavailableAfter time.Time
+	// Header is the response header, kept (as EncodeHeader cuts it) for Reader.EachPage
+	// whatever Index says; a Document without one replaces the URL's kept header with none.
+	Header http.Header
 }
 
 // Link is one link of a fetched page, for anchor text and link-only entries (seed 001).

@@ -36,4 +36,7 @@ type RobotsRecord struct {
 	RetryAt      time.Time
 	AsNotFound   bool
 	GoodBody     bool // Body holds a good copy that may be used while retrying
+	// WARC names the WARC record of the answer the decision rests on (a response, or a revisit
+	// after a 304); zero when none was archived (issue 13).
+	WARC WARCRef
 }

@@ -42,6 +42,21 @@ type Queue interface {
 	// Seeds returns the crawl's seeds, every run's (page URLs at depth 0 reached by no
 	// redirect), in discovery order: a resumed run derives its --scope from them.
 	Seeds(ctx context.Context) ([]string, error)
+	// Reschedule changes when fetched URLs (state fetched) are due again, in one transaction,
+	// as r says; URLs in any other state keep their NextAt (issue 13: --revisit applied to pages
+	// already fetched, --recrawl-after, --recrawl).
+	Reschedule(ctx context.Context, r Reschedule) error
+}
+
+// Reschedule is what Queue.Reschedule does to fetched URLs. The zero value changes nothing.
+type Reschedule struct {
+	// Revisit, when positive, makes every fetched URL due Revisit after its FetchedAt (a new
+	// revisit interval applies to pages fetched under the old one).
+	Revisit time.Duration
+	// FetchedBefore, when not zero, makes every fetched URL whose FetchedAt is at or before it
+	// due at Now, unless it is due before Now already. It applies after Revisit.
+	FetchedBefore time.Time
+	Now           time.Time
 }
 
 // OriginLoad is the answer of Queue.LoadOrigin. The caller owns its slices.
@@ -84,6 +99,11 @@ type Reader interface {
 	// Counts returns how many URLs are in each state, as Effective shows them at now (a queued
 	// URL of a paused origin counts as paused).
 	Counts(ctx context.Context, now time.Time) (map[State]int, error)
+	// EachPage calls fn for every fetched page (KindPage, FetchedAt set) in discovery order,
+	// with what the last fetch left: its header, title, text and links, whether the indexer has
+	// folded its document in yet or not. It reads PageBatch pages at a time, so its memory is
+	// bounded whatever the store's size. An error from fn stops the walk and is returned.
+	EachPage(ctx context.Context, fn func(Page) error) error
 }
 
 // Indexer folds what Commit staged into the search index. Every call is one or more

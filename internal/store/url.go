@@ -48,7 +48,27 @@ type URL struct {
 	NoIndex     bool   // robot tags said noindex (or none): fetched, kept out of the index
 	NoFollow    bool   // robot tags said nofollow (or none): its links were not followed
 	Canonical   string // the canonical URL the page names (<link rel=canonical>), recorded as is
+
+	// ETag and LastModified are the validators of the last 2xx answer (its ETag and
+	// Last-Modified header values), sent back on a revisit as If-None-Match and
+	// If-Modified-Since; empty when it gave none (issue 13).
+	ETag, LastModified string
+	// WARC names the WARC record of the last answer (a response or revisit record); zero when
+	// the crawl writes no WARC or the answer was not archived (issue 13).
+	WARC WARCRef
 }
+
+// WARCRef locates one WARC record: File is the base name of a WARC file in the crawl's WARC
+// directory, Offset the start of the record's gzip member in it, RecordID its WARC-Record-ID.
+// The zero WARCRef means no record. A WARCRef is committed only once its record is durable.
+type WARCRef struct {
+	File     string
+	Offset   int64
+	RecordID string
+}
+
+// IsZero reports whether r names no record.
+func (r WARCRef) IsZero() bool { return r.File == "" }
 
 // NewURL is a URL discovered by a seed, a link, a redirect or a sitemap. Adding a URL that is
 // already known changes nothing (de-duplication on the canonical form).

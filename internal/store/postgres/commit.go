@@ -252,7 +252,11 @@ func updateURLs(ctx context.Context, tx pgx.Tx, updates []store.URL) error {
 	states, reasons, types, locations, canonicals := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	fetched, next := make([]pgtype.Timestamptz, n), make([]pgtype.Timestamptz, n)
 	indexed, noindex, nofollow := make([]bool, n), make([]bool, n), make([]bool, n)
+	etags, lastMods, warcFiles, warcIDs := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	warcOffsets := make([]int64, n)
 	for i, u := range us {
+		etags[i], lastMods[i], warcFiles[i], warcIDs[i] = pgText(u.ETag), pgText(u.LastModified), pgText(u.WARC.File), pgText(u.WARC.RecordID)
+		warcOffsets[i] = u.WARC.Offset
 		ids[i], depths[i], hops[i], statuses[i], rules[i], attempts[i] = u.ID, int32(u.Depth), int32(u.Hops), int32(u.Status), int32(u.RuleLine), int32(u.Attempts)
 		states[i], reasons[i], types[i], locations[i], canonicals[i] = string(u.State), pgText(u.Reason), pgText(u.ContentType), pgText(u.Location), pgText(u.Canonical)
 		fetched[i], next[i] = tz(u.FetchedAt), tz(u.NextAt)
@@ -261,15 +265,19 @@ func updateURLs(ctx context.Context, tx pgx.Tx, updates []store.URL) error {
 	tag, err := tx.Exec(ctx, `UPDATE urls SET depth = t.depth, hops = t.hops, state = t.state, status = t.status,
 			reason = t.reason, rule_line = t.rule_line, fetched_at = t.fetched_at, next_at = t.next_at,
 			attempts = t.attempts, content_type = t.content_type, location = t.location, indexed = t.indexed,
-			noindex = t.noindex, nofollow = t.nofollow, canonical = t.canonical
+			noindex = t.noindex, nofollow = t.nofollow, canonical = t.canonical, etag = t.etag,
+			last_modified = t.last_modified, warc_file = t.warc_file, warc_offset = t.warc_offset,
+			warc_response_id = t.warc_response_id
 		FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::int[],
 			$8::timestamptz[], $9::timestamptz[], $10::int[], $11::text[], $12::text[], $13::boolean[],
-			$14::boolean[], $15::boolean[], $16::text[])
+			$14::boolean[], $15::boolean[], $16::text[], $17::text[], $18::text[], $19::text[], $20::bigint[],
+			$21::text[])
 			AS t(id, depth, hops, state, status, reason, rule_line, fetched_at, next_at, attempts,
-			content_type, location, indexed, noindex, nofollow, canonical)
+			content_type, location, indexed, noindex, nofollow, canonical, etag, last_modified, warc_file,
+			warc_offset, warc_response_id)
 		WHERE urls.id = t.id`,
 		ids, depths, hops, states, statuses, reasons, rules, fetched, next, attempts, types, locations,
-		indexed, noindex, nofollow, canonicals)
+		indexed, noindex, nofollow, canonicals, etags, lastMods, warcFiles, warcOffsets, warcIDs)
 	if err != nil {
 		return fmt.Errorf("update %d URLs: %w", n, err)
 	}
@@ -292,8 +300,10 @@ func upsertOrigins(ctx context.Context, tx pgx.Tx, records []store.Origin) error
 	fetched, expires, failing, retry, paused := make([]pgtype.Timestamptz, n), make([]pgtype.Timestamptz, n), make([]pgtype.Timestamptz, n), make([]pgtype.Timestamptz, n), make([]pgtype.Timestamptz, n)
 	asNotFound, good, probing := make([]bool, n), make([]bool, n), make([]bool, n)
 	sitemaps := make([]string, n) // text[] literals: unnest cannot take an array of arrays of varying length
+	warcFiles, warcIDs, warcOffsets := make([]string, n), make([]string, n), make([]int64, n)
 	for i, o := range os {
 		r := o.Robots
+		warcFiles[i], warcOffsets[i], warcIDs[i] = pgText(r.WARC.File), r.WARC.Offset, pgText(r.WARC.RecordID)
 		keys[i], reasons[i], etags[i], lastMods[i], pauseReasons[i] = pgText(o.Key), pgText(r.Reason), pgText(r.ETag), pgText(r.LastMod), pgText(o.PauseReason)
 		kinds[i], statuses[i], failures[i], strikes[i] = int32(r.Kind), int32(r.Status), int32(r.Failures), int32(o.PauseStrikes)
 		bodies[i] = r.Body
@@ -307,12 +317,14 @@ func upsertOrigins(ctx context.Context, tx pgx.Tx, records []store.Origin) error
 	_, err := tx.Exec(ctx, `INSERT INTO origins (`+originColumns+`)
 		SELECT t.key, t.kind, t.status, t.body, t.reason, t.fetched_at, t.expires_at, t.etag, t.last_mod,
 			t.failing_since, t.failures, t.retry_at, t.as_not_found, t.good_body, t.paused_until, t.strikes,
-			t.pause_reason, t.probing, t.sitemaps::text[]
+			t.pause_reason, t.probing, t.sitemaps::text[], t.warc_file, t.warc_offset, t.warc_id
 		FROM unnest($1::text[], $2::int[], $3::int[], $4::bytea[], $5::text[], $6::timestamptz[],
 			$7::timestamptz[], $8::text[], $9::text[], $10::timestamptz[], $11::int[], $12::timestamptz[],
-			$13::boolean[], $14::boolean[], $15::timestamptz[], $16::int[], $17::text[], $18::boolean[], $19::text[])
+			$13::boolean[], $14::boolean[], $15::timestamptz[], $16::int[], $17::text[], $18::boolean[], $19::text[],
+			$20::text[], $21::bigint[], $22::text[])
 			AS t(key, kind, status, body, reason, fetched_at, expires_at, etag, last_mod, failing_since,
-			failures, retry_at, as_not_found, good_body, paused_until, strikes, pause_reason, probing, sitemaps)
+			failures, retry_at, as_not_found, good_body, paused_until, strikes, pause_reason, probing, sitemaps,
+			warc_file, warc_offset, warc_id)
 		ORDER BY t.key
 		ON CONFLICT (key) DO UPDATE SET robots_kind = excluded.robots_kind,
 			robots_status = excluded.robots_status, robots_body = excluded.robots_body,
@@ -322,9 +334,11 @@ func upsertOrigins(ctx context.Context, tx pgx.Tx, records []store.Origin) error
 			robots_failures = excluded.robots_failures, robots_retry_at = excluded.robots_retry_at,
 			robots_as_not_found = excluded.robots_as_not_found, robots_good_body = excluded.robots_good_body,
 			paused_until = excluded.paused_until, pause_strikes = excluded.pause_strikes,
-			pause_reason = excluded.pause_reason, probing = excluded.probing, sitemaps = excluded.sitemaps`,
+			pause_reason = excluded.pause_reason, probing = excluded.probing, sitemaps = excluded.sitemaps,
+			robots_warc_file = excluded.robots_warc_file, robots_warc_offset = excluded.robots_warc_offset,
+			robots_warc_response_id = excluded.robots_warc_response_id`,
 		keys, kinds, statuses, bodies, reasons, fetched, expires, etags, lastMods, failing, failures, retry,
-		asNotFound, good, paused, strikes, pauseReasons, probing, sitemaps)
+		asNotFound, good, paused, strikes, pauseReasons, probing, sitemaps, warcFiles, warcOffsets, warcIDs)
 	if err != nil {
 		return fmt.Errorf("write %d origins: %w", n, err)
 	}

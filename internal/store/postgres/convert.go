@@ -25,7 +25,8 @@ func fromTZ(t pgtype.Timestamptz) time.Time {
 
 // urlColumns are the columns of urls in the order scanURL reads them.
 const urlColumns = `id, url, origin, kind, depth, hops, state, status, reason, rule_line,
-	discovered_at, fetched_at, next_at, attempts, content_type, location, indexed, noindex, nofollow, canonical`
+	discovered_at, fetched_at, next_at, attempts, content_type, location, indexed, noindex, nofollow, canonical,
+	etag, last_modified, warc_file, warc_offset, warc_response_id`
 
 func scanURL(row interface{ Scan(...any) error }) (store.URL, error) {
 	var u store.URL
@@ -34,7 +35,8 @@ func scanURL(row interface{ Scan(...any) error }) (store.URL, error) {
 	var discovered, fetched, next pgtype.Timestamptz
 	err := row.Scan(&u.ID, &u.URL, &u.Origin, &kind, &u.Depth, &u.Hops, &state, &u.Status, &u.Reason,
 		&u.RuleLine, &discovered, &fetched, &next, &u.Attempts, &u.ContentType, &u.Location,
-		&u.Indexed, &u.NoIndex, &u.NoFollow, &u.Canonical)
+		&u.Indexed, &u.NoIndex, &u.NoFollow, &u.Canonical, &u.ETag, &u.LastModified, &u.WARC.File,
+		&u.WARC.Offset, &u.WARC.RecordID)
 	if err != nil {
 		return u, err
 	}
@@ -47,7 +49,7 @@ func scanURL(row interface{ Scan(...any) error }) (store.URL, error) {
 const originColumns = `key, robots_kind, robots_status, robots_body, robots_reason, robots_fetched_at,
 	robots_expires_at, robots_etag, robots_last_mod, robots_failing_since, robots_failures,
 	robots_retry_at, robots_as_not_found, robots_good_body, paused_until, pause_strikes,
-	pause_reason, probing, sitemaps`
+	pause_reason, probing, sitemaps, robots_warc_file, robots_warc_offset, robots_warc_response_id`
 
 func scanOrigin(row interface{ Scan(...any) error }) (store.Origin, error) {
 	var o store.Origin
@@ -56,7 +58,7 @@ func scanOrigin(row interface{ Scan(...any) error }) (store.Origin, error) {
 	var fetched, expires, failing, retry, paused pgtype.Timestamptz
 	err := row.Scan(&o.Key, &kind, &r.Status, &r.Body, &r.Reason, &fetched, &expires, &r.ETag, &r.LastMod,
 		&failing, &r.Failures, &retry, &r.AsNotFound, &r.GoodBody, &paused, &o.PauseStrikes, &o.PauseReason,
-		&o.Probing, &o.Sitemaps)
+		&o.Probing, &o.Sitemaps, &r.WARC.File, &r.WARC.Offset, &r.WARC.RecordID)
 	if err != nil {
 		return o, err
 	}

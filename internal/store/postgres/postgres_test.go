@@ -49,8 +49,8 @@ func TestOpenConcurrentlyMigratesOnce(t *testing.T) {
 	}
 	defer conn.Close(context.Background())
 	var version string
-	if err := conn.QueryRow(t.Context(), `SELECT value FROM `+schema+`.meta WHERE key = 'schema_version'`).Scan(&version); err != nil || version != "1" {
-		t.Errorf("schema version %q, %v; want 1", version, err)
+	if err := conn.QueryRow(t.Context(), `SELECT value FROM `+schema+`.meta WHERE key = 'schema_version'`).Scan(&version); err != nil || version != fmt.Sprint(postgres.SchemaVersion) {
+		t.Errorf("schema version %q, %v; want %d", version, err, postgres.SchemaVersion)
 	}
 }
 

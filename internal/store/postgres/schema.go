@@ -114,6 +114,19 @@ var migrations = []string{
 		body text NOT NULL DEFAULT ''
 	);
 	CREATE INDEX docs_tsv ON docs USING gin (tsv);`,
+	// 2: the response header of each fetched page, for `export --documents` (issue 10), as
+	// store.EncodeHeader cuts it; written with the page's staged document.
+	`CREATE TABLE doc_headers (url_id bigint PRIMARY KEY, header bytea NOT NULL);`,
+	// 3: a page's validators, for conditional revisits, and the WARC record of its last answer
+	// and of each origin's robots.txt (issue 13).
+	`ALTER TABLE urls ADD COLUMN etag text NOT NULL DEFAULT '',
+		ADD COLUMN last_modified text NOT NULL DEFAULT '',
+		ADD COLUMN warc_file text NOT NULL DEFAULT '',
+		ADD COLUMN warc_offset bigint NOT NULL DEFAULT 0,
+		ADD COLUMN warc_response_id text NOT NULL DEFAULT '';
+	ALTER TABLE origins ADD COLUMN robots_warc_file text NOT NULL DEFAULT '',
+		ADD COLUMN robots_warc_offset bigint NOT NULL DEFAULT 0,
+		ADD COLUMN robots_warc_response_id text NOT NULL DEFAULT '';`,
 }
 
 // ErrNewerSchema reports a schema written by a newer Mandelbot.

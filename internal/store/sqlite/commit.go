@@ -46,7 +46,8 @@ func (s *Store) apply(ctx context.Context, tx writeTx, b store.Batch) ([]store.U
 		for _, u := range b.Updates {
 			res, err := update.ExecContext(ctx, u.Depth, u.Hops, string(u.State), u.Status, u.Reason, u.RuleLine,
 				unix(u.FetchedAt), unix(u.NextAt), u.Attempts, u.ContentType, u.Location,
-				boolInt(u.Indexed), boolInt(u.NoIndex), boolInt(u.NoFollow), u.Canonical, u.ID)
+				boolInt(u.Indexed), boolInt(u.NoIndex), boolInt(u.NoFollow), u.Canonical, u.ETag, u.LastModified,
+				u.WARC.File, u.WARC.Offset, u.WARC.RecordID, u.ID)
 			if err != nil {
 				return nil, fmt.Errorf("update %s: %w", u.URL, err)
 			}

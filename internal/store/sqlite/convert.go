@@ -37,7 +37,8 @@ func scanURL(row interface{ Scan(...any) error }) (store.URL, error) {
 	var indexed, noindex, nofollow int
 	err := row.Scan(&u.ID, &u.URL, &u.Origin, &u.Kind, &u.Depth, &u.Hops, &state, &u.Status, &u.Reason,
 		&u.RuleLine, &discovered, &fetched, &next, &u.Attempts, &u.ContentType, &u.Location,
-		&indexed, &noindex, &nofollow, &u.Canonical)
+		&indexed, &noindex, &nofollow, &u.Canonical, &u.ETag, &u.LastModified, &u.WARC.File, &u.WARC.Offset,
+		&u.WARC.RecordID)
 	if err != nil {
 		return u, err
 	}
@@ -55,7 +56,7 @@ func scanOrigin(row interface{ Scan(...any) error }) (store.Origin, error) {
 	var sitemaps string
 	err := row.Scan(&o.Key, &r.Kind, &r.Status, &r.Body, &r.Reason, &fetched, &expires, &r.ETag, &r.LastMod,
 		&failing, &r.Failures, &retry, &asNotFound, &good, &paused, &o.PauseStrikes, &o.PauseReason,
-		&probing, &sitemaps)
+		&probing, &sitemaps, &r.WARC.File, &r.WARC.Offset, &r.WARC.RecordID)
 	if err != nil {
 		return o, err
 	}
@@ -85,5 +86,5 @@ func originArgs(o store.Origin) ([]any, error) {
 	return []any{o.Key, int(r.Kind), r.Status, body, r.Reason, unix(r.FetchedAt), unix(r.ExpiresAt), r.ETag,
 		r.LastMod, unix(r.FailingSince), r.Failures, unix(r.RetryAt), boolInt(r.AsNotFound),
 		boolInt(r.GoodBody), unix(o.PausedUntil), o.PauseStrikes, o.PauseReason, boolInt(o.Probing),
-		string(sitemaps)}, nil
+		string(sitemaps), r.WARC.File, r.WARC.Offset, r.WARC.RecordID}, nil
 }

@@ -99,6 +99,19 @@ var migrations = []string{
 	);
 	CREATE INDEX staged_folded ON staged (folded);
 	INSERT INTO fts (fts, rank) VALUES ('automerge', 8);`,
+	// 6: the response header of each fetched page, for `export --documents` (issue 10), as
+	// store.EncodeHeader cuts it; written with the page's staged document.
+	`CREATE TABLE doc_headers (url_id INTEGER PRIMARY KEY, header BLOB NOT NULL);`,
+	// 7: a page's validators, for conditional revisits, and the WARC record of its last answer
+	// and of each origin's robots.txt (issue 13).
+	`ALTER TABLE urls ADD COLUMN etag TEXT NOT NULL DEFAULT '';
+	ALTER TABLE urls ADD COLUMN last_modified TEXT NOT NULL DEFAULT '';
+	ALTER TABLE urls ADD COLUMN warc_file TEXT NOT NULL DEFAULT '';
+	ALTER TABLE urls ADD COLUMN warc_offset INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE urls ADD COLUMN warc_response_id TEXT NOT NULL DEFAULT '';
+	ALTER TABLE origins ADD COLUMN robots_warc_file TEXT NOT NULL DEFAULT '';
+	ALTER TABLE origins ADD COLUMN robots_warc_offset INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE origins ADD COLUMN robots_warc_response_id TEXT NOT NULL DEFAULT '';`,
 }
 
 // oldIDsVersion is the last schema whose URL IDs were not store.IDOf: a store at or below it

@@ -9,13 +9,14 @@ import (
 
 // urlColumns are the columns of urls in the order scanURL reads them.
 const urlColumns = `id, url, origin, kind, depth, hops, state, status, reason, rule_line,
-	discovered_at, fetched_at, next_at, attempts, content_type, location, indexed, noindex, nofollow, canonical`
+	discovered_at, fetched_at, next_at, attempts, content_type, location, indexed, noindex, nofollow, canonical,
+	etag, last_modified, warc_file, warc_offset, warc_response_id`
 
 // originColumns are the columns of origins in the order scanOrigin reads them.
 const originColumns = `key, robots_kind, robots_status, robots_body, robots_reason, robots_fetched_at,
 	robots_expires_at, robots_etag, robots_last_mod, robots_failing_since, robots_failures,
 	robots_retry_at, robots_as_not_found, robots_good_body, paused_until, pause_strikes,
-	pause_reason, probing, sitemaps`
+	pause_reason, probing, sitemaps, robots_warc_file, robots_warc_offset, robots_warc_response_id`
 
 const (
 	// insertChunk bounds the rows of one multi-row INSERT of new URLs. A batch with more new URLs
@@ -29,7 +30,7 @@ const (
 // statements are the writer connection's prepared statements, reused by every Commit. They are
 // used under Store.writeMu.
 type statements struct {
-	insertOrigin, updateURL, upsertOrigin, stage *sql.Stmt
+	insertOrigin, updateURL, upsertOrigin, stage, stageHeader *sql.Stmt
 	// insertURLs[n] inserts n new URLs, ignoring known ones, and returns the ID of each row it
 	// added; see insertURLsStmt.
 	insertURLs map[int]*sql.Stmt
@@ -49,11 +50,13 @@ func prepare(ctx context.Context, db preparer) (*statements, error) {
 		{&s.insertOrigin, `INSERT INTO origins (key) VALUES (?) ON CONFLICT (key) DO NOTHING`},
 		{&s.stage, `INSERT OR REPLACE INTO staged (url_id, idx, title, body, nosnippet, unavailable_after, links, folded)
 			VALUES (?, ?, ?, ?, ?, ?, ?, 0)`},
+		{&s.stageHeader, `INSERT OR REPLACE INTO doc_headers (url_id, header) VALUES (?, ?)`},
 		{&s.updateURL, `UPDATE urls SET depth = ?, hops = ?, state = ?, status = ?, reason = ?, rule_line = ?,
 			fetched_at = ?, next_at = ?, attempts = ?, content_type = ?, location = ?, indexed = ?, noindex = ?,
-			nofollow = ?, canonical = ? WHERE id = ?`},
+			nofollow = ?, canonical = ?, etag = ?, last_modified = ?, warc_file = ?, warc_offset = ?,
+			warc_response_id = ? WHERE id = ?`},
 		{&s.upsertOrigin, `INSERT INTO origins (` + originColumns + `)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (key) DO UPDATE SET robots_kind = excluded.robots_kind,
 			robots_status = excluded.robots_status, robots_body = excluded.robots_body,
 			robots_reason = excluded.robots_reason, robots_fetched_at = excluded.robots_fetched_at,
@@ -62,7 +65,9 @@ func prepare(ctx context.Context, db preparer) (*statements, error) {
 			robots_failures = excluded.robots_failures, robots_retry_at = excluded.robots_retry_at,
 			robots_as_not_found = excluded.robots_as_not_found, robots_good_body = excluded.robots_good_body,
 			paused_until = excluded.paused_until, pause_strikes = excluded.pause_strikes,
-			pause_reason = excluded.pause_reason, probing = excluded.probing, sitemaps = excluded.sitemaps`},
+			pause_reason = excluded.pause_reason, probing = excluded.probing, sitemaps = excluded.sitemaps,
+			robots_warc_file = excluded.robots_warc_file, robots_warc_offset = excluded.robots_warc_offset,
+			robots_warc_response_id = excluded.robots_warc_response_id`},
 	} {
 		st, err := db.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -97,7 +102,7 @@ func (s *statements) insertURLsStmt(ctx context.Context, db preparer, n int) (*s
 }
 
 func (s *statements) close() {
-	for _, st := range []*sql.Stmt{s.insertOrigin, s.updateURL, s.upsertOrigin, s.stage} {
+	for _, st := range []*sql.Stmt{s.insertOrigin, s.updateURL, s.upsertOrigin, s.stage, s.stageHeader} {
 		if st != nil {
 			st.Close()
 		}

@@ -129,6 +129,8 @@ func fullOrigin(key string) store.Origin {
 			ExpiresAt: t0.Add(48 * time.Hour), ETag: `"v1"`, LastMod: "Sun, 01 Mar 2026 11:00:00 GMT",
 			FailingSince: t0.Add(-time.Hour), Failures: 3, RetryAt: t0.Add(5 * time.Minute),
 			AsNotFound: true, GoodBody: true,
+			WARC: store.WARCRef{File: "MANDELBOT-20260301110000000-00000-h-1-0a0b0c0d.warc.gz", Offset: 1 << 33,
+				RecordID: "<urn:uuid:6f1a4c1e-0000-4000-8000-000000000002>"},
 		},
 		PausedUntil: t0.Add(10 * time.Minute), PauseStrikes: 2, PauseReason: "503 Service Unavailable",
 		Probing:  true,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -22,6 +23,86 @@ type mutant struct {
 }
 
 var mutants = []mutant{
+	{"EachPage stops after its first batch", "EachPage/Batches", func(s store.Store) store.Store {
+		return patched{Store: s, eachPage: func(ctx context.Context, fn func(store.Page) error) error {
+			n := 0
+			return s.EachPage(ctx, func(p store.Page) error {
+				if n++; n > store.PageBatch {
+					return nil
+				}
+				return fn(p)
+			})
+		}}
+	}},
+	{"EachPage loses the response header", "EachPage/Content", func(s store.Store) store.Store {
+		return patched{Store: s, eachPage: func(ctx context.Context, fn func(store.Page) error) error {
+			return s.EachPage(ctx, func(p store.Page) error {
+				p.Header = http.Header{}
+				return fn(p)
+			})
+		}}
+	}},
+	{"EachPage gives the text of a page that may not be indexed", "EachPage/Content", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.Documents = slices.Clone(b.Documents)
+			for i := range b.Documents {
+				b.Documents[i].Index = true
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
+	{"Reschedule ignores a new revisit interval", "Reschedule", func(s store.Store) store.Store {
+		return patched{Store: s, reschedule: func(ctx context.Context, r store.Reschedule) error {
+			r.Revisit = 0
+			return s.Reschedule(ctx, r)
+		}}
+	}},
+	{"Reschedule ignores FetchedBefore", "Reschedule", func(s store.Store) store.Store {
+		return patched{Store: s, reschedule: func(ctx context.Context, r store.Reschedule) error {
+			r.FetchedBefore = time.Time{}
+			return s.Reschedule(ctx, r)
+		}}
+	}},
+	{"Reschedule makes URLs due in every state, not only fetched ones", "Reschedule", func(s store.Store) store.Store {
+		return patched{Store: s, reschedule: func(ctx context.Context, r store.Reschedule) error {
+			if err := s.Reschedule(ctx, r); err != nil || r.FetchedBefore.IsZero() {
+				return err
+			}
+			var b store.Batch
+			err := s.EachURL(ctx, func(u store.URL) error {
+				if u.State != store.StateFetched && !u.NextAt.IsZero() && u.NextAt.After(r.Now) {
+					u.NextAt = r.Now
+					b.Updates = append(b.Updates, u)
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			_, err = s.Commit(ctx, b)
+			return err
+		}}
+	}},
+	{"Reschedule pushes back URLs that were due earlier", "Reschedule", func(s store.Store) store.Store {
+		return patched{Store: s, reschedule: func(ctx context.Context, r store.Reschedule) error {
+			if err := s.Reschedule(ctx, r); err != nil || r.FetchedBefore.IsZero() {
+				return err
+			}
+			var b store.Batch
+			err := s.EachURL(ctx, func(u store.URL) error {
+				if u.State == store.StateFetched && !u.FetchedAt.After(r.FetchedBefore) && u.NextAt.Before(r.Now) {
+					u.NextAt = r.Now
+					b.Updates = append(b.Updates, u)
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			_, err = s.Commit(ctx, b)
+			return err
+		}}
+	}},
 	{"LoadOrigin leaves out URLs that are not due", "LoadOrigin", func(s store.Store) store.Store {
 		return patched{Store: s, loadOrigin: func(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {
 			l, err := s.LoadOrigin(ctx, key, now, limit)

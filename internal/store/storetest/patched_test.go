@@ -22,6 +22,22 @@ type patched struct {
 	seeds        func(ctx context.Context) ([]string, error)
 	loadOrigin   func(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error)
 	indexPending func(ctx context.Context, max int) (int, error)
+	eachPage     func(ctx context.Context, fn func(store.Page) error) error
+	reschedule   func(ctx context.Context, r store.Reschedule) error
+}
+
+func (p patched) EachPage(ctx context.Context, fn func(store.Page) error) error {
+	if p.eachPage != nil {
+		return p.eachPage(ctx, fn)
+	}
+	return p.Store.EachPage(ctx, fn)
+}
+
+func (p patched) Reschedule(ctx context.Context, r store.Reschedule) error {
+	if p.reschedule != nil {
+		return p.reschedule(ctx, r)
+	}
+	return p.Store.Reschedule(ctx, r)
 }
 
 func (p patched) LoadOrigin(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {

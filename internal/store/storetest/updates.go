@@ -23,6 +23,9 @@ func testUpdateRoundTrip(t *testing.T, s store.Store) {
 	full.ContentType, full.Location = "text/html; charset=utf-8", "http://a.test/page/"
 	full.Indexed, full.NoIndex, full.NoFollow = true, true, true
 	full.Canonical = "http://a.test/page?canonical=1"
+	full.ETag, full.LastModified = `W/"é1"`, "Sun, 01 Mar 2026 11:00:00 GMT"
+	full.WARC = store.WARCRef{File: "MANDELBOT-20260301110000000-00000-h-1-0a0b0c0d.warc.gz", Offset: 1 << 33,
+		RecordID: "<urn:uuid:6f1a4c1e-0000-4000-8000-000000000001>"}
 	requireAllSet(t, full)
 
 	zero := u
@@ -32,6 +35,7 @@ func testUpdateRoundTrip(t *testing.T, s store.Store) {
 	zero.ContentType, zero.Location = "", ""
 	zero.Indexed, zero.NoIndex, zero.NoFollow = false, false, false
 	zero.Canonical = ""
+	zero.ETag, zero.LastModified, zero.WARC = "", "", store.WARCRef{}
 
 	for _, step := range []struct {
 		name string
