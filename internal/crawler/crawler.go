@@ -76,9 +76,10 @@ type crawl struct {
 	lost      chan []string // from the lease keeper: origins whose lease is lost
 	renewErrs chan error
 	// The cluster (a shared store): whether an acquire is with the loader, when the last one
-	// answered (zero: ask again at once), and when the cluster next has work it may lease.
-	acquiring                  bool
-	clusterChecked, clusterDue time.Time
+	// answered (zero: acquire again as soon as the batch has room), and when the last one that
+	// asked store.Shared.NextDue answered (zero: ask again) and what it said.
+	acquiring                            bool
+	acquired, clusterChecked, clusterDue time.Time
 
 	tasks   chan task
 	results chan result
@@ -243,8 +244,8 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 			return
 		}
 		if c.keeper.shared != nil && !c.stopping && !c.acquiring && c.pendingLoads < loadQueue && c.keeper.Room() &&
-			(c.clusterChecked.IsZero() || !now.Before(c.clusterChecked.Add(c.clusterPoll()))) {
-			c.acquire(now) // room in the batch: lease more of the cluster's due origins
+			(c.acquired.IsZero() || !now.Before(c.acquired.Add(c.clusterPoll()))) {
+			c.acquire(now, false) // room in the batch: lease more of the cluster's due origins
 		}
 		step := frontier.Step{Kind: frontier.StepWait}
 		if !c.stopping && c.inflight < c.opts.Concurrency && c.indexLag <= MaxIndexLag && c.pendingLoads < loadQueue {
@@ -283,7 +284,7 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 			c.stats.Rejected++
 			c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
 		case frontier.StepRelease:
-			c.clusterChecked = time.Time{} // room in the batch: look for more at once
+			c.acquired = time.Time{} // room in the batch: look for more at once
 			c.requestLoad(loadReq{release: []string{step.Origin}, now: now})
 		case frontier.StepDone:
 			// On a shared store, the cluster may still have work (clusterWait waits for it).
@@ -307,11 +308,12 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 	}
 }
 
-// acquire asks the loader to lease due origins up to the batch and to say when the cluster next
-// has work (handleLoaded takes the answer).
-func (c *crawl) acquire(now time.Time) {
+// acquire asks the loader to lease due origins up to the batch and, with next, to say when the
+// cluster next has work (handleLoaded takes the answer). NextDue is asked only by a process
+// whose own work is done: it is a query over every origin.
+func (c *crawl) acquire(now time.Time, next bool) {
 	c.acquiring = true
-	c.requestLoad(loadReq{acquire: true, now: now})
+	c.requestLoad(loadReq{acquire: true, next: next, now: now})
 }
 
 // maxClusterPoll bounds how long a process whose own origins are done waits between two looks
@@ -336,7 +338,7 @@ func (c *crawl) waitForCluster(ctx context.Context, now, localUntil, deadline ti
 	}
 	poll := c.clusterPoll()
 	if c.clusterChecked.IsZero() || !now.Before(c.clusterChecked.Add(poll)) {
-		c.acquire(now)
+		c.acquire(now, true)
 		return true
 	}
 	next := earliest(localUntil, c.clusterDue)
@@ -411,12 +413,17 @@ func (c *crawl) handleLoaded(r loadResp) {
 		return
 	case r.req.acquire:
 		c.acquiring = false
-		c.clusterChecked, c.clusterDue = now, r.next
+		c.acquired = now
+		if r.req.next {
+			c.clusterChecked, c.clusterDue = now, r.next
+		}
 		for _, k := range r.fresh {
 			c.f.Want(k, now)
 		}
 		if len(r.fresh) > 0 {
-			c.clusterChecked = time.Time{} // there may be more: ask again when there is room
+			// There may be more: acquire again when there is room, and look at the cluster
+			// afresh when this work is done.
+			c.acquired, c.clusterChecked = time.Time{}, time.Time{}
 		}
 		return
 	}
