@@ -33,8 +33,12 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 		return err
 	}
 	defer web.Close()
-	fmt.Fprintf(out, "clusterbench: testweb.Generate %d origins x %d pages, --concurrency %d per process, PostgreSQL %s\n",
-		cfg.origins, cfg.pages, cfg.concurrency, cfg.pg)
+	batch := "default"
+	if cfg.leaseBatch > 0 {
+		batch = fmt.Sprint(cfg.leaseBatch)
+	}
+	fmt.Fprintf(out, "clusterbench: testweb.Generate %d origins x %d pages, --concurrency %d per process, --lease-batch %s, PostgreSQL %s\n",
+		cfg.origins, cfg.pages, cfg.concurrency, batch, cfg.pg)
 	fmt.Fprintf(out, "load average at start: %s\n\n", host.LoadAverage())
 	var sizes pgschema.Size
 	for _, mode := range cfg.modes {
@@ -50,7 +54,11 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 		for _, n := range cfg.workers {
 			schema := fmt.Sprintf("clusterbench_%s_%d_%d", mode, n, os.Getpid())
 			loc := withSchema(cfg.pg, schema)
-			r, err := crawl(ctx, bin, web, &cnt, n, []string{"--store", loc}, delay, cfg.concurrency)
+			storeArgs := []string{"--store", loc}
+			if cfg.leaseBatch > 0 {
+				storeArgs = append(storeArgs, "--lease-batch", fmt.Sprint(cfg.leaseBatch))
+			}
+			r, err := crawl(ctx, bin, web, &cnt, n, storeArgs, delay, cfg.concurrency)
 			if err == nil && n == cfg.workers[0] && sizes.Rows == nil {
 				sizes, err = pgschema.Measure(ctx, cfg.pg, schema)
 			}

@@ -31,6 +31,7 @@ const (
 
 type config struct {
 	origins, pages, concurrency int
+	leaseBatch                  int // --lease-batch of the PostgreSQL workers; 0: the default
 	delay                       time.Duration
 	workers                     []int
 	modes                       []string
@@ -49,6 +50,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.pages, "pages", defaultPages, "pages per origin")
 	fs.IntVar(&cfg.concurrency, "concurrency", defaultConcurrency, "--concurrency of each crawl process")
 	fs.DurationVar(&cfg.delay, "delay", defaultDelay, "--delay of the delay-bound runs")
+	fs.IntVar(&cfg.leaseBatch, "lease-batch", 0, "--lease-batch of the PostgreSQL workers (0: the crawler's default, 4 per --concurrency)")
 	fs.StringVar(&workers, "workers", "1,2,3", "numbers of PostgreSQL workers to run, comma-separated")
 	fs.StringVar(&modes, "modes", "cpu,delay", "cpu (--delay 0) and/or delay (--delay -delay)")
 	fs.StringVar(&cfg.pg, "pg", defaultPG, "PostgreSQL URL; each run gets a schema of its own, dropped after")
@@ -71,8 +73,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		cfg.modes = append(cfg.modes, m)
 	}
-	if fs.NArg() > 0 || cfg.origins < 1 || cfg.pages < 1 || cfg.concurrency < 1 || cfg.delay <= 0 {
-		fmt.Fprintln(stderr, "clusterbench: -origins, -pages, -concurrency and -delay must be positive; no arguments")
+	if fs.NArg() > 0 || cfg.origins < 1 || cfg.pages < 1 || cfg.concurrency < 1 || cfg.delay <= 0 || cfg.leaseBatch < 0 {
+		fmt.Fprintln(stderr, "clusterbench: -origins, -pages, -concurrency and -delay must be positive, -lease-batch not negative; no arguments")
 		return 2
 	}
 	if err := bench(context.Background(), cfg, stdout); err != nil {
