@@ -1,0 +1,61 @@
+package index
+
+// Ranking (issue 11) is decided here, once; the stores render it in their engine's terms (the
+// SQLite store as bm25 column weights and a factor on the score, the PostgreSQL store as
+// ts_rank_cd class weights, see RankClassWeights). What a person expects, and the weight that
+// gives it:
+//
+//   - A word in the title says what the page is about: WeightTitle, the largest.
+//   - Anchor text is what other pages call this one, a short description written by someone
+//     else: WeightAnchors. It is also all a link-only entry has.
+//   - A heading names a section of the page: WeightHeadings, below anchors (a page is about its
+//     title more than about each of its sections) and well above the body.
+//   - The words of the URL (host labels, path segments) are often the page's name
+//     (sql-vacuum.html): WeightURLWords.
+//   - The body: WeightBody, the unit.
+//   - The parts of identifiers (PyObject_GetAttr as py, object, get, attr) make an identifier
+//     findable by part, but a part alone is weak evidence: WeightIdentifierParts.
+//
+// Then, on the weighted score:
+//
+//   - Matches close together outrank scattered ones: an entry whose query words (two or more)
+//     occur within ProximityWindow words of each other gets ×(1+ProximityBoost).
+//   - A link-only entry (never fetched: out of scope, blocked by robots.txt, not crawled yet)
+//     is known only from what others say of it: ×LinkOnlyFactor. It still wins when it matches
+//     more than twice as well as every fetched page, which is what a URL blocked by robots.txt
+//     and findable only by its anchor text needs (seed 001).
+//   - Anchor text of links to a fragment (page#section) describes that section: it is searchable
+//     as anchor text of the page but never becomes the page's title (TitleAnchor).
+//   - Pages with the same content under several URLs are one result (Dedupe).
+const (
+	WeightTitle           = 20.0
+	WeightAnchors         = 8.0
+	WeightHeadings        = 5.0
+	WeightURLWords        = 3.0
+	WeightBody            = 1.0
+	WeightIdentifierParts = 0.5
+
+	LinkOnlyFactor  = 0.5
+	ProximityBoost  = 0.25
+	ProximityWindow = 8
+)
+
+// Rank returns an entry's final score from its weighted text score (higher is better; a store's
+// bm25 or ts_rank_cd with the weights above), whether it is link-only, and whether its query words
+// occur close together. It is the one place the factors above are applied.
+func Rank(text float64, linkOnly, close bool) float64 {
+	if close {
+		text *= 1 + ProximityBoost
+	}
+	if linkOnly {
+		text *= LinkOnlyFactor
+	}
+	return text
+}
+
+// RankClassWeights are the weights of an engine with four weight classes (PostgreSQL's
+// ts_rank_cd: D, C, B, A, each in 0..1), in that order: body, URL words, headings and anchor text
+// (which share a class), title, each the weight above divided by WeightTitle.
+var RankClassWeights = [4]float64{
+	WeightBody / WeightTitle, WeightURLWords / WeightTitle, WeightAnchors / WeightTitle, 1,
+}
