@@ -61,8 +61,8 @@ type extractor struct {
 	foreign   int       // depth of <svg> and <math> elements
 	hidden    int       // depth of foreign elements whose text is not shown
 
-	heading int      // depth of h1-h6 elements
-	chrome  chrome   // the open navigation, header or footer element, if any
+	heading int    // depth of h1-h6 elements
+	chrome  chrome // the open navigation, header or footer element, if any
 
 	inAnchor  bool        // a link element is open
 	cur       pendingLink // the open link
@@ -78,14 +78,14 @@ type extractor struct {
 func newExtractor(lim limits, z *html.Tokenizer) *extractor {
 	z.SetMaxBuf(lim.token)
 	return &extractor{
-		z:       z,
-		lim:     lim,
-		text:    textBuf{max: lim.text},
-		title:   textBuf{max: lim.title},
+		z:        z,
+		lim:      lim,
+		text:     textBuf{max: lim.text},
+		title:    textBuf{max: lim.title},
 		headings: textBuf{max: lim.headings},
-		anchor:  textBuf{max: lim.anchor},
-		alt:     textBuf{max: lim.anchor},
-		scratch: textBuf{max: lim.anchor},
+		anchor:   textBuf{max: lim.anchor},
+		alt:      textBuf{max: lim.anchor},
+		scratch:  textBuf{max: lim.anchor},
 	}
 }
 

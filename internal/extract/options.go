@@ -96,7 +96,7 @@ type Options struct {
 // limits is Options with every default applied.
 type limits struct {
 	text, links, anchor, title, metas, url, token, headings int
-	newResolver                                   func(string) (ResolveFunc, error)
+	newResolver                                             func(string) (ResolveFunc, error)
 }
 
 func (o *Options) limits() limits {
