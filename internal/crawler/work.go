@@ -306,7 +306,7 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 		}
 		n := w.newURL(target, store.KindPage, u.Depth+1, 0)
 		res.found = append(res.found, n)
-		res.links = append(res.links, store.Link{FromID: u.ID, To: n.URL, Anchor: l.Anchor})
+		res.links = append(res.links, store.Link{FromID: u.ID, To: n.URL, Anchor: l.Anchor, Fragment: l.Fragment})
 	}
 }
 

@@ -40,22 +40,9 @@ const (
 	ProximityWindow = 8
 )
 
-// Rank returns an entry's final score from its weighted text score (higher is better; a store's
-// bm25 or ts_rank_cd with the weights above), whether it is link-only, and whether its query words
-// occur close together. It is the one place the factors above are applied.
-func Rank(text float64, linkOnly, close bool) float64 {
-	if close {
-		text *= 1 + ProximityBoost
-	}
-	if linkOnly {
-		text *= LinkOnlyFactor
-	}
-	return text
-}
-
-// RankClassWeights are the weights of an engine with four weight classes (PostgreSQL's
+// RankClassWeights returns the weights of an engine with four weight classes (PostgreSQL's
 // ts_rank_cd: D, C, B, A, each in 0..1), in that order: body, URL words, headings and anchor text
 // (which share a class), title, each the weight above divided by WeightTitle.
-var RankClassWeights = [4]float64{
-	WeightBody / WeightTitle, WeightURLWords / WeightTitle, WeightAnchors / WeightTitle, 1,
+func RankClassWeights() [4]float64 {
+	return [4]float64{WeightBody / WeightTitle, WeightURLWords / WeightTitle, WeightAnchors / WeightTitle, 1}
 }

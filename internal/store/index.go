@@ -29,4 +29,7 @@ type Link struct {
 	FromID int64
 	To     string // canonical URL; it is known to the store or among the batch's New URLs (its ID is IDOf(To))
 	Anchor string
+	// Fragment says the link named a section of To (To#section): its anchor text describes the
+	// section, so it is searchable but never the title of To (index/ranking.go).
+	Fragment bool
 }

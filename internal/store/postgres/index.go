@@ -89,6 +89,7 @@ func (s *Store) indexStaged(ctx context.Context, limit int, skip bool) (int, err
 		var nosnippet []bool
 		var ua []pgtype.Timestamptz
 		var anchors []string
+		var frags []bool
 		var id int64
 		var idx, ns bool
 		var until pgtype.Timestamptz
@@ -100,7 +101,7 @@ func (s *Store) indexStaged(ctx context.Context, limit int, skip bool) (int, err
 			}
 			ids = append(ids, id)
 			for _, l := range ls {
-				from, to, anchors = append(from, id), append(to, l.To), append(anchors, l.Anchor)
+				from, to, anchors, frags = append(from, id), append(to, l.To), append(anchors, l.Anchor), append(frags, l.Fragment)
 			}
 			if idx {
 				keep, nosnippet, ua = append(keep, id), append(nosnippet, ns), append(ua, until)
@@ -123,8 +124,8 @@ func (s *Store) indexStaged(ctx context.Context, limit int, skip bool) (int, err
 			{`INSERT INTO dirty (url_id) SELECT DISTINCT to_id FROM links WHERE from_id = ANY($1) ORDER BY 1
 				ON CONFLICT DO NOTHING`, []any{ids}},
 			{`DELETE FROM links WHERE from_id = ANY($1)`, []any{ids}},
-			{`INSERT INTO links (from_id, to_id, anchor) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[])
-				ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING`, []any{from, to, anchors}},
+			{`INSERT INTO links (from_id, to_id, anchor, fragment) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::boolean[])
+				ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING`, []any{from, to, anchors, frags}},
 			{`INSERT INTO dirty (url_id) SELECT unnest($1::bigint[]) ON CONFLICT DO NOTHING`, []any{dirty}},
 			{`UPDATE staged SET folded = true, links = NULL WHERE url_id = ANY($1)`, []any{ids}},
 			{`DELETE FROM docs WHERE url_id = ANY($1)`, []any{drop}},
@@ -228,15 +229,20 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, skip bool) (int, er
 // planEntries reads what the entries of ids must be now, in ID order; an ID that must have no
 // entry is left out.
 func planEntries(ctx context.Context, tx pgx.Tx, ids []int64) ([]entry, error) {
-	anchors := map[int64][]string{}
-	rows, _ := tx.Query(ctx, `SELECT to_id, anchor FROM (
-			SELECT to_id, anchor, row_number() OVER (PARTITION BY to_id ORDER BY COUNT(*) DESC, anchor) AS rn
+	anchors, tops := map[int64][]string{}, map[int64]string{}
+	rows, _ := tx.Query(ctx, `SELECT to_id, anchor, frag FROM (
+			SELECT to_id, anchor, bool_and(fragment) AS frag,
+				row_number() OVER (PARTITION BY to_id ORDER BY COUNT(*) DESC, anchor) AS rn
 			FROM links WHERE to_id = ANY($1) AND anchor <> '' GROUP BY to_id, anchor) x
 		WHERE rn <= $2 ORDER BY to_id, rn`, ids, store.MaxAnchorsPerURL)
 	var id int64
 	var a string
-	if _, err := pgx.ForEachRow(rows, []any{&id, &a}, func() error {
+	var frag bool
+	if _, err := pgx.ForEachRow(rows, []any{&id, &a, &frag}, func() error {
 		anchors[id] = append(anchors[id], a)
+		if _, ok := tops[id]; !ok && !frag {
+			tops[id] = a // anchor text of links to a fragment never titles the page (index/ranking.go)
+		}
 		return nil
 	}); err != nil {
 		return nil, fmt.Errorf("anchors: %w", err)
@@ -268,9 +274,7 @@ func planEntries(ctx context.Context, tx pgx.Tx, ids []int64) ([]entry, error) {
 			return nil // nothing links to it any more: a link-only entry has nothing to stand on
 		}
 		e := entry{id: id, url: url, anchors: strings.Join(anchors[id], " \u2022 "), inlinks: inlinks[id], linkOnly: !isDoc}
-		if len(anchors[id]) > 0 {
-			e.topAnchor = anchors[id][0]
-		}
+		e.topAnchor = tops[id]
 		if isDoc {
 			e.title, e.body = title, body
 		}

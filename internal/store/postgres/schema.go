@@ -114,6 +114,9 @@ var migrations = []string{
 		body text NOT NULL DEFAULT ''
 	);
 	CREATE INDEX docs_tsv ON docs USING gin (tsv);`,
+	// whether a link named a fragment of its target (issue 11: such anchor text never titles the
+	// target).
+	`ALTER TABLE links ADD COLUMN fragment boolean NOT NULL DEFAULT false;`,
 }
 
 // ErrNewerSchema reports a schema written by a newer Mandelbot.

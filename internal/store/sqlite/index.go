@@ -149,14 +149,14 @@ func (s *Store) indexStaged(ctx context.Context, limit int) (int, error) {
 		for _, d := range docs {
 			dirty[d.id] = true
 			for _, l := range d.links {
-				links = append(links, []any{d.id, l.To, l.Anchor})
+				links = append(links, []any{d.id, l.To, l.Anchor, boolInt(l.Fragment)})
 				dirty[l.To] = true
 			}
 			if d.index { // else rule 27: not searchable, not even as a link-only entry
 				meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), 0})
 			}
 		}
-		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO links (from_id, to_id, anchor)`, 3, "", links); err != nil {
+		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO links (from_id, to_id, anchor, fragment)`, 4, "", links); err != nil {
 			return fmt.Errorf("index: links: %w", err)
 		}
 		if err := insertRows(ctx, tx, `INSERT INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks)`, 5, "", meta); err != nil {

@@ -99,6 +99,9 @@ var migrations = []string{
 	);
 	CREATE INDEX staged_folded ON staged (folded);
 	INSERT INTO fts (fts, rank) VALUES ('automerge', 8);`,
+	// 6: whether a link named a fragment of its target (issue 11: such anchor text never titles
+	// the target).
+	`ALTER TABLE links ADD COLUMN fragment INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // oldIDsVersion is the last schema whose URL IDs were not store.IDOf: a store at or below it

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
 )
 
@@ -22,6 +23,47 @@ type mutant struct {
 }
 
 var mutants = []mutant{
+	{"a title weighs no more than the body", "Ranking/TitleBeatsBody", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.Documents = slices.Clone(b.Documents)
+			for i, d := range b.Documents {
+				b.Documents[i].Title, b.Documents[i].Text = "", d.Title+" "+d.Text
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
+	{"link-only entries not discounted", "Ranking/FetchedBeatsLinkOnly", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			for i, r := range p.Results {
+				if r.LinkOnly {
+					p.Results[i].Score = r.Score / index.LinkOnlyFactor
+				}
+			}
+			slices.SortStableFunc(p.Results, func(a, b index.Result) int { return cmp.Compare(b.Score, a.Score) })
+			return p, err
+		}}
+	}},
+	{"anchor text of links to a fragment titles the page", "Ranking/FragmentAnchorNeverTitles", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.Links = slices.Clone(b.Links)
+			for i := range b.Links {
+				b.Links[i].Fragment = false
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
+	{"a page's URLs each its own result", "Ranking/OnePageOneResult", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			for _, r := range slices.Clone(p.Results) {
+				if e, _ := s.Explain(ctx, r.URL+"index.html"); strings.HasSuffix(r.URL, "/") && e.Indexed {
+					p.Results = append(p.Results, index.Result{URL: e.URL})
+				}
+			}
+			return p, err
+		}}
+	}},
 	{"LoadOrigin leaves out URLs that are not due", "LoadOrigin", func(s store.Store) store.Store {
 		return patched{Store: s, loadOrigin: func(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {
 			l, err := s.LoadOrigin(ctx, key, now, limit)

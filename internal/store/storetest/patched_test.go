@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
 )
 
@@ -22,6 +23,14 @@ type patched struct {
 	seeds        func(ctx context.Context) ([]string, error)
 	loadOrigin   func(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error)
 	indexPending func(ctx context.Context, max int) (int, error)
+	search       func(ctx context.Context, q index.Query) (index.Page, error)
+}
+
+func (p patched) Search(ctx context.Context, q index.Query) (index.Page, error) {
+	if p.search != nil {
+		return p.search(ctx, q)
+	}
+	return p.Store.Search(ctx, q)
 }
 
 func (p patched) LoadOrigin(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {

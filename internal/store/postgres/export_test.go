@@ -1,0 +1,4 @@
+package postgres
+
+// SchemaVersion is the latest schema version, for the tests of package postgres_test.
+var SchemaVersion = len(migrations)
