@@ -23,6 +23,23 @@ type mutant struct {
 }
 
 var mutants = []mutant{
+	{"phrases searched as loose words", "Query/Phrase", rewriteQuery(strings.NewReplacer(`"`, " ").Replace)},
+	{"exclusions ignored", "Query/Exclude", rewriteQuery(func(q string) string {
+		return strings.Join(slices.DeleteFunc(strings.Fields(q), func(f string) bool { return strings.HasPrefix(f, "-") }), " ")
+	})},
+	{"OR read as AND", "Query/Or", rewriteQuery(strings.NewReplacer(" OR ", " ").Replace)},
+	{"a prefix searched as a whole word", "Query/Prefix", rewriteQuery(strings.NewReplacer("*", "").Replace)},
+	{"site: filters ignored", "Query/Site", rewriteQuery(func(q string) string {
+		return strings.Join(slices.DeleteFunc(strings.Fields(q), func(f string) bool { return strings.HasPrefix(f, "site:") }), " ")
+	})},
+	{"identifiers searched with their connectors dropped", "Query/Identifiers", rewriteQuery(strings.NewReplacer("_", "", "-", "").Replace)},
+	{"a malformed query answered without a note", "Query/Malformed", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			p.Notes = nil
+			return p, err
+		}}
+	}},
 	{"a title weighs no more than the body", "Ranking/TitleBeatsBody", func(s store.Store) store.Store {
 		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
 			b.Documents = slices.Clone(b.Documents)
@@ -438,4 +455,15 @@ func cachedOrigins(s store.Store, in, out func(store.Origin) store.Origin) store
 func cloneOrigin(o store.Origin) store.Origin {
 	o.Robots.Body, o.Sitemaps = slices.Clone(o.Robots.Body), slices.Clone(o.Sitemaps)
 	return o
+}
+
+// rewriteQuery is a store whose search runs a rewritten query: a query language with one
+// operator broken.
+func rewriteQuery(rewrite func(string) string) func(s store.Store) store.Store {
+	return func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			q.Text = rewrite(q.Text)
+			return s.Search(ctx, q)
+		}}
+	}
 }
