@@ -260,7 +260,7 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 			}
 			tags.Merge(robotstag.FromMeta(metas, agent))
 		}
-		doc.Title, doc.Text = page.Title, page.Text
+		doc.Title, doc.Text, doc.Headings = page.Title, page.Text, page.Headings
 		u.Canonical = page.Canonical
 		links = page.Links
 		res.bad += page.SkippedLinks

@@ -4,9 +4,10 @@ import "time"
 
 // Index limits applied by every store.
 const (
-	MaxIndexedTextBytes = 256 << 10 // text of one document kept in the index
-	MaxAnchorBytes      = 200       // anchor text of one link
-	MaxAnchorsPerURL    = 32        // distinct anchor texts indexed for one URL
+	MaxIndexedTextBytes     = 256 << 10 // text of one document kept in the index
+	MaxAnchorBytes          = 200       // anchor text of one link
+	MaxAnchorsPerURL        = 32        // distinct anchor texts indexed for one URL
+	MaxIndexedHeadingsBytes = 8 << 10   // headings of one document kept in the index
 )
 
 // Document is what one fetch of a URL contributes to the search index. Committing a Document
@@ -20,6 +21,7 @@ type Document struct {
 	Index            bool
 	Title            string
 	Text             string // visible text, cut at MaxIndexedTextBytes
+	Headings         string // the text of the page's headings, cut at MaxIndexedHeadingsBytes (issue 11)
 	NoSnippet        bool
 	UnavailableAfter time.Time
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
 )
 
@@ -151,6 +152,7 @@ func (s *Store) indexStaged(ctx context.Context, limit int, skip bool) (int, err
 type entry struct {
 	id                                   int64
 	title, anchors, topAnchor, body, url string
+	headings                             string
 	linkOnly                             bool
 	inlinks                              int
 }
@@ -179,11 +181,16 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, skip bool) (int, er
 		linkOnly := make([]bool, m)
 		titles, anchors, tops, bodies := make([]string, m), make([]string, m), make([]string, m), make([]string, m)
 		wTitles, wAnchors, wURLs, wBodies := make([]string, m), make([]string, m), make([]string, m), make([]string, m)
+		headings := make([]string, m)
 		for i, e := range entries {
 			keep[e.id] = true
 			eids[i], inlinks[i], linkOnly[i] = e.id, int32(e.inlinks), e.linkOnly
 			titles[i], anchors[i], tops[i], bodies[i] = noControls(e.title), noControls(e.anchors), noControls(e.topAnchor), noControls(e.body)
-			wTitles[i], wAnchors[i], wURLs[i], wBodies[i] = searchWords(e.title), searchWords(e.anchors), urlWords(e.url), searchWords(e.body)
+			// Four weight classes (index.RankClassWeights): headings share anchor text's, and
+			// identifier parts the body's.
+			wTitles[i], wAnchors[i], wURLs[i] = searchWords(e.title), searchWords(e.anchors+" \u2022 "+e.headings), urlWords(e.url)
+			wBodies[i] = searchWords(e.body + " " + index.IdentifierParts(e.title, e.headings, e.body))
+			headings[i] = noControls(e.headings)
 		}
 		var drop []int64
 		for _, id := range ids {
@@ -199,15 +206,15 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, skip bool) (int, er
 			{`DELETE FROM staged WHERE url_id = ANY($1) AND folded`, []any{ids}},
 			{`DELETE FROM docs WHERE url_id = ANY($1)`, []any{drop}},
 			{`DELETE FROM doc_text WHERE url_id = ANY($1)`, []any{drop}},
-			{`INSERT INTO doc_text (url_id, title, anchors, top_anchor, body)
-				SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[])
+			{`INSERT INTO doc_text (url_id, title, anchors, top_anchor, body, headings)
+				SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
 				ON CONFLICT (url_id) DO UPDATE SET title = excluded.title, anchors = excluded.anchors,
-					top_anchor = excluded.top_anchor, body = excluded.body`,
-				[]any{eids, titles, anchors, tops, bodies}},
+					top_anchor = excluded.top_anchor, body = excluded.body, headings = excluded.headings`,
+				[]any{eids, titles, anchors, tops, bodies, headings}},
 			{`INSERT INTO docs (url_id, link_only, inlinks, tsv)
 				SELECT t.id, t.link_only, t.inlinks,
-					setweight(to_tsvector('simple', t.w_title), 'A') || setweight(to_tsvector('simple', t.w_anchors), 'B') ||
-					setweight(to_tsvector('simple', t.w_url), 'C') || setweight(to_tsvector('simple', t.w_body), 'D')
+					setweight(to_tsvector('`+tsConfig+`', t.w_title), 'A') || setweight(to_tsvector('`+tsConfig+`', t.w_anchors), 'B') ||
+					setweight(to_tsvector('`+tsConfig+`', t.w_url), 'C') || setweight(to_tsvector('`+tsConfig+`', t.w_body), 'D')
 				FROM unnest($1::bigint[], $2::boolean[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[])
 					AS t(id, link_only, inlinks, w_title, w_anchors, w_url, w_body)
 				ON CONFLICT (url_id) DO UPDATE SET link_only = excluded.link_only, inlinks = excluded.inlinks,
@@ -257,15 +264,16 @@ func planEntries(ctx context.Context, tx pgx.Tx, ids []int64) ([]entry, error) {
 		return nil, fmt.Errorf("inlinks: %w", err)
 	}
 	rows, _ = tx.Query(ctx, `SELECT u.id, u.url, u.fetched_at IS NOT NULL, u.kind, d.url_id IS NOT NULL,
-			COALESCE(d.link_only, false), s.url_id IS NOT NULL, COALESCE(s.title, x.title, ''), COALESCE(s.body, x.body, '')
+			COALESCE(d.link_only, false), s.url_id IS NOT NULL, COALESCE(s.title, x.title, ''), COALESCE(s.body, x.body, ''),
+			COALESCE(s.headings, x.headings, '')
 		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN doc_text x ON x.url_id = u.id
 		LEFT JOIN staged s ON s.url_id = u.id AND s.folded
 		WHERE u.id = ANY($1) ORDER BY u.id`, ids)
 	var out []entry
-	var url, title, body string
+	var url, title, body, headings string
 	var fetched, hasDoc, linkOnly, hasStaged bool
 	var kind int32
-	_, err := pgx.ForEachRow(rows, []any{&id, &url, &fetched, &kind, &hasDoc, &linkOnly, &hasStaged, &title, &body}, func() error {
+	_, err := pgx.ForEachRow(rows, []any{&id, &url, &fetched, &kind, &hasDoc, &linkOnly, &hasStaged, &title, &body, &headings}, func() error {
 		isDoc := hasDoc && !linkOnly
 		if !isDoc && (fetched || kind != 0) {
 			return nil // fetched but not searchable, or a sitemap
@@ -276,7 +284,7 @@ func planEntries(ctx context.Context, tx pgx.Tx, ids []int64) ([]entry, error) {
 		e := entry{id: id, url: url, anchors: strings.Join(anchors[id], " \u2022 "), inlinks: inlinks[id], linkOnly: !isDoc}
 		e.topAnchor = tops[id]
 		if isDoc {
-			e.title, e.body = title, body
+			e.title, e.body, e.headings = title, body, headings
 		}
 		out = append(out, e)
 		return nil

@@ -14,6 +14,10 @@ import (
 )
 
 const (
+	// tsConfig is the text search configuration of the index and of queries (made by a
+	// migration): 'simple' (no stop words) with an English Snowball stemmer, as the SQLite store's
+	// FTS5 uses the Porter stemmer.
+	tsConfig = "mandelbot_words"
 	// rankNormalization divides a rank by 1 + the logarithm of the entry's length, as bm25
 	// discounts long documents.
 	rankNormalization = 1
@@ -78,14 +82,14 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if _, err := tx.Exec(ctx, `SET LOCAL enable_seqscan = off`); err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
-	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM docs WHERE tsv @@ to_tsquery('simple', $1) AND `+filter+` LIMIT $4) x`,
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM docs WHERE tsv @@ to_tsquery('`+tsConfig+`', $1) AND `+filter+` LIMIT $4) x`,
 		tsq, now, patterns, index.MaxCount+1).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
 	if page.Total > index.MaxCount {
 		page.Total, page.TotalIsLowerBound = index.MaxCount, true
 	}
-	rows, _ := tx.Query(ctx, `WITH query AS (SELECT to_tsquery('simple', $1) AS q),
+	rows, _ := tx.Query(ctx, `WITH query AS (SELECT to_tsquery('`+tsConfig+`', $1) AS q),
 		cand AS (
 			SELECT docs.url_id FROM docs, query WHERE docs.tsv @@ query.q AND `+filter+`
 			ORDER BY docs.inlinks DESC, docs.url_id LIMIT $4),
@@ -94,7 +98,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 			FROM cand JOIN docs ON docs.url_id = cand.url_id, query
 			ORDER BY score DESC, docs.url_id LIMIT $5)
 		SELECT ranked.url_id, ranked.score,
-			CASE WHEN docs.nosnippet THEN '' ELSE ts_headline('simple',
+			CASE WHEN docs.nosnippet THEN '' ELSE ts_headline('`+tsConfig+`',
 				CASE WHEN docs.link_only THEN doc_text.anchors ELSE doc_text.body END, query.q, $6) END,
 			CASE WHEN docs.link_only THEN doc_text.top_anchor ELSE doc_text.title END,
 			CASE WHEN docs.link_only THEN '' ELSE doc_text.body END,

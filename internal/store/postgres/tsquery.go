@@ -8,7 +8,7 @@ import (
 )
 
 // tsQuery renders a parsed query (the query language, index/querylang.go) as the input of
-// to_tsquery('simple', ...): every word goes through searchWords, as indexed text does, and is
+// to_tsquery(tsConfig, ...): every word goes through searchWords, as indexed text does, and is
 // quoted as a lexeme, so user input never reaches tsquery syntax. A term of several words (an
 // identifier such as pg_stat_activity, which the index holds as its words) and a phrase are
 // words joined by <-> (next to each other); a prefix is its last word with :*; OR is |; an

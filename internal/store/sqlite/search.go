@@ -13,8 +13,10 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// bm25Weights are the column weights of bm25 (title, anchors, body, URL words): index/ranking.go.
-var bm25Weights = fmt.Sprintf("%g, %g, %g, %g", index.WeightTitle, index.WeightAnchors, index.WeightBody, index.WeightURLWords)
+// bm25Weights are the column weights of bm25, in the order of the fts columns (title, anchors,
+// headings, body, URL words, identifier parts): index/ranking.go.
+var bm25Weights = fmt.Sprintf("%g, %g, %g, %g, %g, %g", index.WeightTitle, index.WeightAnchors, index.WeightHeadings,
+	index.WeightBody, index.WeightURLWords, index.WeightIdentifierParts)
 
 // rankExpr is an entry's score (lower is better, as bm25's): the weighted bm25, times the
 // proximity boost for entries in the near CTE, times the link-only factor (index/ranking.go).
@@ -79,7 +81,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	}
 	rows, err := s.read.QueryContext(ctx, `WITH near(rowid) AS (SELECT rowid FROM fts WHERE ? != '' AND fts MATCH ?)
 		SELECT fts.rowid, `+rankExpr+`,
-			snippet(fts, -1, '`+markOpen+`', '`+markClose+`', '…', `+fmt.Sprint(snippetTokens)+`),
+			snippet(fts, CASE WHEN docs.link_only THEN 1 ELSE 3 END, '`+markOpen+`', '`+markClose+`', '…', `+fmt.Sprint(snippetTokens)+`),
 			fts.title, fts.body, docs.link_only, docs.nosnippet, docs.inlinks,
 			urls.url, urls.state, urls.reason, urls.status, urls.fetched_at, urls.content_type, urls.canonical,
 			`+originStatusColumns+`

@@ -49,6 +49,15 @@ var mutants = []mutant{
 			return s.Commit(ctx, b)
 		}}
 	}},
+	{"headings not indexed apart from the body", "Ranking/HeadingBeatsBody", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.Documents = slices.Clone(b.Documents)
+			for i := range b.Documents {
+				b.Documents[i].Headings = ""
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
 	{"link-only entries not discounted", "Ranking/FetchedBeatsLinkOnly", func(s store.Store) store.Store {
 		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
 			p, err := s.Search(ctx, q)

@@ -106,6 +106,8 @@ func testQueryIdentifiers(t *testing.T, s store.Store) {
 		{query: `pg_stat_activity`, want: capi},
 		{query: `--dry-run`, want: capi},
 		{query: `stat_activity`, want: capi},
+		{query: `attr`, want: capi}, // a CamelCase part
+		{query: `object`, want: capi},
 	})
 }
 

@@ -81,6 +81,21 @@ func testRankTitleBeatsBody(t *testing.T, s store.Store) {
 	}
 }
 
+// Issue 11, ranking rule "title and heading matches outrank body matches": a page with the words
+// in a heading beats pages with them only in the body (the "foreign key" case: a section
+// "Foreign Keys" of a long page).
+func testRankHeadingBeatsBody(t *testing.T, s store.Store) {
+	indexPages(t, s, []rankPage{
+		{url: "http://a.test/body1", doc: &store.Document{Title: "Referential constraints view", Text: "Shows each foreign key of the tables. The foreign key columns."}},
+		{url: "http://a.test/constraints", doc: &store.Document{Title: "Constraints", Headings: "Check Constraints Foreign Keys",
+			Text: "Check Constraints A check constraint is the most generic type. Foreign Keys A foreign key constraint specifies that the values in a column must match the values appearing in some row of another table."}},
+		{url: "http://a.test/body2", doc: &store.Document{Title: "Insert statements", Text: "Builds an insert statement using a primary key and a foreign key."}},
+	})
+	if got := resultURLs(searchPage(t, s, "foreign key")); len(got) != 3 || got[0] != "http://a.test/constraints" {
+		t.Errorf("search foreign key = %q, want http://a.test/constraints first of 3", got)
+	}
+}
+
 // Issue 11, ranking rule "fetched pages outrank link-only entries for the same words": the
 // module's own documentation beats an out-of-scope link to its source file (the "pathlib"
 // case), and a link-only entry is still findable by its anchor text (seed 001).

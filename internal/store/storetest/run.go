@@ -48,6 +48,7 @@ var checks = []check{
 	{"LoadOrigin", testLoadOrigin},
 	{"Indexer/StagesDocuments", testIndexerStagesDocuments},
 	{"Ranking/TitleBeatsBody", testRankTitleBeatsBody},
+	{"Ranking/HeadingBeatsBody", testRankHeadingBeatsBody},
 	{"Ranking/FetchedBeatsLinkOnly", testRankFetchedBeatsLinkOnly},
 	{"Ranking/FragmentAnchorNeverTitles", testRankFragmentAnchorNeverTitles},
 	{"Ranking/OnePageOneResult", testDedupeOnePageOneResult},
