@@ -213,8 +213,8 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, skip bool) (int, er
 				[]any{eids, titles, anchors, tops, bodies, headings}},
 			{`INSERT INTO docs (url_id, link_only, inlinks, tsv)
 				SELECT t.id, t.link_only, t.inlinks,
-					setweight(to_tsvector('`+tsConfig+`', t.w_title), 'A') || setweight(to_tsvector('`+tsConfig+`', t.w_anchors), 'B') ||
-					setweight(to_tsvector('`+tsConfig+`', t.w_url), 'C') || setweight(to_tsvector('`+tsConfig+`', t.w_body), 'D')
+					setweight(to_tsvector('` + tsConfig + `', t.w_title), 'A') || setweight(to_tsvector('` + tsConfig + `', t.w_anchors), 'B') ||
+					setweight(to_tsvector('` + tsConfig + `', t.w_url), 'C') || setweight(to_tsvector('` + tsConfig + `', t.w_body), 'D')
 				FROM unnest($1::bigint[], $2::boolean[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[])
 					AS t(id, link_only, inlinks, w_title, w_anchors, w_url, w_body)
 				ON CONFLICT (url_id) DO UPDATE SET link_only = excluded.link_only, inlinks = excluded.inlinks,
