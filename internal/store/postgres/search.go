@@ -107,7 +107,8 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		FROM ranked JOIN docs ON docs.url_id = ranked.url_id JOIN doc_text ON doc_text.url_id = ranked.url_id
 		JOIN urls ON urls.id = ranked.url_id LEFT JOIN origins ON origins.key = urls.origin, query
 		ORDER BY ranked.score DESC, ranked.url_id`,
-		tsq, now, patterns, max(searchCandidates, q.Offset+q.Limit+index.DedupeSlack), q.Offset+q.Limit+index.DedupeSlack, headlineOptions)
+		tsq, now, patterns, max(searchCandidates, q.Offset+q.Limit+index.DedupeSlack),
+		max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth), headlineOptions)
 	var r index.Result
 	var id int64
 	var score float32
@@ -132,6 +133,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
+	index.Rerank(results, page.Terms)
 	results = index.Dedupe(results)
 	page.Results = results[min(q.Offset, len(results)):min(q.Offset+q.Limit, len(results))]
 	return page, nil

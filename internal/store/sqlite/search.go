@@ -88,7 +88,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid
 		LEFT JOIN origins ON origins.key = urls.origin
 		WHERE fts MATCH ? AND `+visible+` AND `+sites+` ORDER BY 2, fts.rowid LIMIT ?`,
-		append(append([]any{near, near}, args...), q.Offset+q.Limit+index.DedupeSlack)...)
+		append(append([]any{near, near}, args...), max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth))...)
 	if err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
@@ -121,6 +121,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if err := rows.Err(); err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
+	index.Rerank(results, page.Terms)
 	results = index.Dedupe(results)
 	page.Results = results[min(q.Offset, len(results)):min(q.Offset+q.Limit, len(results))]
 	for i := range page.Results {
