@@ -1,13 +1,21 @@
 package main
 
 import (
+	"bytes"
 	"compress/gzip"
+	"context"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/store/sqlite"
 	"github.com/fractle/mandelbot/internal/testweb"
 )
 
@@ -113,5 +121,118 @@ func TestCrawlWARCUnwritableExitsOne(t *testing.T) {
 	code, out, errOut := runCLI(t, "", append(args, web.URL("a", "/"))...)
 	if code != exitFailure || !strings.Contains(errOut, "archive") {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 1 naming the archive", code, out, errOut)
+	}
+}
+
+// recordHeader returns the WARC header fields of the record a ref names, failing the test when
+// the bytes there are not one whole gzip member holding a WARC record.
+func recordHeader(t *testing.T, dir string, ref store.WARCRef) map[string]string {
+	t.Helper()
+	rec := readMember(t, filepath.Join(dir, ref.File), ref.Offset)
+	head, _, ok := strings.Cut(rec, "\r\n\r\n")
+	if !ok || !strings.HasPrefix(head, "WARC/1.1\r\n") || !strings.HasSuffix(rec, "\r\n\r\n") {
+		t.Fatalf("%+v: not a whole WARC record: %.200q", ref, rec)
+	}
+	h := map[string]string{}
+	for _, line := range strings.Split(head, "\r\n")[1:] {
+		k, v, _ := strings.Cut(line, ": ")
+		h[k] = v
+	}
+	return h
+}
+
+// Issue 13: "an archived response must be a durable part of an outcome". The crawler, a real
+// child process writing WARC files, is killed with SIGKILL mid-crawl; every record the store
+// names (pages and robots.txt) is then whole and readable in its file, at its offset, with its
+// record ID and target. A resumed run archives the rest into new files of the same directory.
+func TestWARCAfterKill9(t *testing.T) {
+	const (
+		origins, pages = 4, 60
+		killAfter      = 80
+	)
+	var (
+		mu      sync.Mutex
+		count   int
+		reached = make(chan struct{})
+	)
+	web, err := testweb.Start(testweb.Generate(testweb.GenOptions{Origins: origins, PagesPerOrigin: pages, LinksPerPage: 4, Seed: 7}),
+		testweb.Options{OnRequest: func(testweb.Request) {
+			mu.Lock()
+			defer mu.Unlock()
+			if count++; count == killAfter {
+				close(reached)
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(web.Close)
+	tmp := t.TempDir()
+	data, warcDir := filepath.Join(tmp, "data"), filepath.Join(tmp, "warc")
+	args := append([]string{"crawl", "--data", data, "--warc", warcDir, "--delay", "0", "--concurrency", "4", "--per-origin", "2"}, resolveArgs(web)...)
+
+	child := exec.Command(os.Args[0], append(args, web.Seeds()...)...)
+	child.Env = append(os.Environ(), envRunMain+"=1")
+	var out1 bytes.Buffer
+	child.Stdout, child.Stderr = &out1, &out1
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-reached:
+	case <-time.After(60 * time.Second):
+		child.Process.Kill()
+		t.Fatalf("the crawl never made %d requests:\n%s", killAfter, out1.String())
+	}
+	if err := child.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	child.Wait()
+	if ws, ok := child.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("the crawl was not killed (it may have finished first):\n%s", out1.String())
+	}
+
+	check := func(when string) int {
+		t.Helper()
+		s, err := sqlite.Open(context.Background(), filepath.Join(data, "crawl.db"), sqlite.Options{})
+		if err != nil {
+			t.Fatalf("%s: open the store: %v", when, err)
+		}
+		defer s.Close()
+		named := 0
+		s.EachURL(context.Background(), func(u store.URL) error {
+			if u.State == store.StateFetched && u.WARC.IsZero() {
+				t.Errorf("%s: %s is saved as fetched without its WARC record", when, u.URL)
+			}
+			if u.WARC.IsZero() {
+				return nil
+			}
+			named++
+			h := recordHeader(t, warcDir, u.WARC)
+			if h["WARC-Record-ID"] != u.WARC.RecordID || h["WARC-Target-URI"] != u.URL {
+				t.Errorf("%s: %s names %+v, which holds %s of %s", when, u.URL, u.WARC, h["WARC-Record-ID"], h["WARC-Target-URI"])
+			}
+			return nil
+		})
+		s.EachOrigin(context.Background(), func(o store.Origin) error {
+			if r := o.Robots.WARC; !r.IsZero() {
+				named++
+				if h := recordHeader(t, warcDir, r); h["WARC-Record-ID"] != r.RecordID {
+					t.Errorf("%s: %s's robots.txt names %+v, which holds %s", when, o.Key, r, h["WARC-Record-ID"])
+				}
+			}
+			return nil
+		})
+		return named
+	}
+	if n := check("after kill -9"); n == 0 {
+		t.Fatalf("no record was named in the store before the kill:\n%s", out1.String())
+	}
+	code, out2, errOut := runCLIArgs(t, args)
+	if code != exitOK {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, out2, errOut)
+	}
+	if n := check("after the resumed run"); n < origins*pages {
+		t.Errorf("after the resumed run only %d records are named, want at least %d", n, origins*pages)
 	}
 }
