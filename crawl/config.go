@@ -129,8 +129,9 @@ type Config struct {
 	Log *slog.Logger
 	// OnDocument, if set, receives every page answer except 503 and 429 (which pause the
 	// origin; the page is asked again later): 2xx pages with their title, text and links, and
-	// 3xx, 4xx and other 5xx answers with their status and header. Calls are serialized (never
-	// two at once); the crawl's workers wait for it, so it should return quickly.
+	// 3xx, 4xx and other 5xx answers with their status and header; not the 304 of a
+	// conditional revisit (the page did not change). Calls are serialized (never two at once);
+	// the crawl's workers wait for it, so it should return quickly.
 	OnDocument func(Document)
 	// OnProgress, if set, receives a snapshot of the crawl at most every ProgressEvery (0:
 	// DefaultProgressEvery), on the crawl's scheduler goroutine: it must return quickly.
