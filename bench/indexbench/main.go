@@ -6,6 +6,7 @@
 // Usage (from bench/):
 //
 //	go run ./indexbench [-docs 100000] [-pages 200] [-batch 256] [-queries 20] [-repeat 5] [-db PATH]
+//	go run ./indexbench -pg postgres://root@127.0.0.1:5432/test   # the PostgreSQL store (issue 12)
 package main
 
 import (
@@ -21,7 +22,6 @@ import (
 	"time"
 
 	"github.com/fractle/mandelbot/internal/store"
-	"github.com/fractle/mandelbot/internal/store/sqlite"
 )
 
 // Defaults of the flags.
@@ -37,6 +37,7 @@ type config struct {
 	docs, pages, batch, queries, repeat, limit int
 	seed                                       uint64
 	db                                         string
+	pg                                         string // PostgreSQL URL: measure that store instead
 }
 
 func main() {
@@ -56,6 +57,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.limit, "limit", defaultLimit, "results per search")
 	fs.Uint64Var(&cfg.seed, "seed", 0, "seed of the generated web and of the query set")
 	fs.StringVar(&cfg.db, "db", "", "database file to create and keep (default: in a temporary directory, removed after)")
+	fs.StringVar(&cfg.pg, "pg", "", "measure the PostgreSQL store at this URL instead of SQLite, in a schema of its own (dropped after)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -116,7 +118,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 // measure builds the index at path, refreshes it, times the query set and closes it.
 func measure(ctx context.Context, cfg config, origins int, path string) (measurement, error) {
 	m := measurement{origins: origins, peakRSS: -1}
-	st, err := sqlite.Open(ctx, path, sqlite.Options{})
+	st, size, err := openMeasured(ctx, cfg, path)
 	if err != nil {
 		return m, err
 	}
@@ -135,7 +137,7 @@ func measure(ctx context.Context, cfg config, origins int, path string) (measure
 	if m.counts, err = st.Counts(ctx, now); err != nil {
 		return m, err
 	}
-	if m.built, err = dbFiles(path); err != nil {
+	if m.built, err = size(); err != nil {
 		return m, err
 	}
 
@@ -148,10 +150,18 @@ func measure(ctx context.Context, cfg config, origins int, path string) (measure
 	if m.samples, err = timeQueries(ctx, st, qs, cfg.repeat, cfg.limit); err != nil {
 		return m, err
 	}
+	if cfg.pg != "" { // the schema is dropped at Close: measure it first
+		if m.closed, err = size(); err != nil {
+			return m, err
+		}
+	}
 	if err := st.Close(); err != nil {
 		return m, err
 	}
-	if m.closed, err = dbFiles(path); err != nil {
+	if cfg.pg == "" {
+		m.closed, err = size()
+	}
+	if err != nil {
 		return m, err
 	}
 	if rss, ok := host.SelfPeakRSS(); ok {

@@ -39,7 +39,7 @@ func report(out io.Writer, m measurement) error {
 		Header: []string{"file", "after build, bytes", "after close, bytes"},
 		Right:  []bool{false, true, true},
 	}
-	name := map[string]string{"": "crawl.db", "-wal": "crawl.db-wal", "-shm": "crawl.db-shm"}
+	name := map[string]string{"": "crawl.db", "-wal": "crawl.db-wal", "-shm": "crawl.db-shm", "pg": "PostgreSQL schema (tables, indexes, TOAST)"}
 	sz := func(n int64) string {
 		if n < 0 {
 			return "-"

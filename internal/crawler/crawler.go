@@ -76,9 +76,10 @@ type crawl struct {
 	lost      chan []string // from the lease keeper: origins whose lease is lost
 	renewErrs chan error
 	// The cluster (a shared store): whether an acquire is with the loader, when the last one
-	// answered (zero: ask again at once), and when the cluster next has work it may lease.
-	acquiring                  bool
-	clusterChecked, clusterDue time.Time
+	// answered (zero: acquire again as soon as the batch has room), and when the last one that
+	// asked store.Shared.NextDue answered (zero: ask again) and what it said.
+	acquiring                            bool
+	acquired, clusterChecked, clusterDue time.Time
 
 	tasks   chan task
 	results chan result
@@ -243,8 +244,8 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 			return
 		}
 		if c.keeper.shared != nil && !c.stopping && !c.acquiring && c.pendingLoads < loadQueue && c.keeper.Room() &&
-			(c.clusterChecked.IsZero() || !now.Before(c.clusterChecked.Add(c.keeper.margin()))) {
-			c.acquire(now) // room in the batch: lease more of the cluster's due origins
+			(c.acquired.IsZero() || !now.Before(c.acquired.Add(c.clusterPoll()))) {
+			c.acquire(now, false) // room in the batch: lease more of the cluster's due origins
 		}
 		step := frontier.Step{Kind: frontier.StepWait}
 		if !c.stopping && c.inflight < c.opts.Concurrency && c.indexLag <= MaxIndexLag && c.pendingLoads < loadQueue {
@@ -283,35 +284,23 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 			c.stats.Rejected++
 			c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
 		case frontier.StepRelease:
-			c.clusterChecked = time.Time{} // room in the batch: look for more at once
+			c.acquired = time.Time{} // room in the batch: look for more at once
 			c.requestLoad(loadReq{release: []string{step.Origin}, now: now})
 		case frontier.StepDone:
-			next := time.Time{}
-			if c.keeper.shared != nil && !c.stopping {
-				var wait bool
-				if next, wait = c.clusterWait(ctx, now, time.Time{}, deadline); wait {
-					continue
-				}
-			}
-			if next.IsZero() {
+			// On a shared store, the cluster may still have work (clusterWait waits for it).
+			// Work due later than --max-wait (revisits) ends a run as on SQLite, whose frontier
+			// never loads it.
+			if c.keeper.shared == nil || c.stopping || !c.waitForCluster(ctx, now, time.Time{}, deadline) {
 				c.stop("nothing left to crawl")
-				continue
 			}
-			c.stats.NextDue = next
-			c.stop(fmt.Sprintf("nothing due before %s (longer than --max-wait %s); run again to resume", next.UTC().Format(time.RFC3339), c.opts.MaxWait))
 		case frontier.StepWait:
 			idle := c.inflight == 0 && c.pendingWrites == 0 && c.pendingLoads == 0 && c.indexLag <= MaxIndexLag
 			if idle && !c.stopping && (step.Until.IsZero() || step.Until.Sub(now) > c.opts.MaxWait) {
-				next := step.Until
-				if c.keeper.shared != nil {
-					var wait bool
-					if next, wait = c.clusterWait(ctx, now, step.Until, deadline); wait {
-						continue
-					}
+				if c.keeper.shared == nil || !c.waitForCluster(ctx, now, step.Until, deadline) {
+					c.stats.NextDue = earliest(step.Until, c.clusterDue)
+					c.stop(fmt.Sprintf("nothing due before %s (longer than --max-wait %s); run again to resume", c.stats.NextDue.UTC().Format(time.RFC3339), c.opts.MaxWait))
 				}
-				c.stats.NextDue = next
-				c.stop(fmt.Sprintf("nothing due before %s (longer than --max-wait %s); run again to resume", next.UTC().Format(time.RFC3339), c.opts.MaxWait))
-				continue
+				break
 			}
 			c.wait(ctx, step.Until, deadline, idle)
 		}
@@ -319,42 +308,57 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 	}
 }
 
-// acquire asks the loader to lease due origins up to the batch and to say when the cluster next
-// has work (handleLoaded takes the answer).
-func (c *crawl) acquire(now time.Time) {
+// acquire asks the loader to lease due origins up to the batch and, with next, to say when the
+// cluster next has work (handleLoaded takes the answer). NextDue is asked only by a process
+// whose own work is done: it is a query over every origin.
+func (c *crawl) acquire(now time.Time, next bool) {
 	c.acquiring = true
-	c.requestLoad(loadReq{acquire: true, now: now})
+	c.requestLoad(loadReq{acquire: true, next: next, now: now})
 }
 
-// clusterWait decides, on a shared store, whether a process whose own origins have nothing due
-// before localUntil (zero: nothing at all) ends its run: only when nothing is due cluster-wide
-// within MaxWait (issue 12), as the last acquire's store.Shared.NextDue says, asked again every
-// TTL/leaseRenewDivisor (so that a dead process's origins are taken over). When wait is true it
-// has waited or asked, and the loop goes on; otherwise next is the earliest due time (zero:
-// nothing queued anywhere).
-func (c *crawl) clusterWait(ctx context.Context, now, localUntil, deadline time.Time) (next time.Time, wait bool) {
+// maxClusterPoll bounds how long a process whose own origins are done waits between two looks
+// at the cluster (an acquire with store.Shared.NextDue): how long it may lag behind a process
+// that releases origins or ends.
+const maxClusterPoll = time.Second
+
+// clusterPoll is how often an idle process looks at the cluster: every TTL/leaseRenewDivisor,
+// at most maxClusterPoll, so that a dead process's origins are taken over soon after its leases
+// expire.
+func (c *crawl) clusterPoll() time.Duration { return min(c.keeper.margin(), maxClusterPoll) }
+
+// waitForCluster decides, on a shared store, whether a process whose own origins have nothing
+// due before localUntil (zero: nothing at all) goes on: only while something is due
+// cluster-wide within MaxWait (issue 12), as the last acquire's store.Shared.NextDue said
+// (c.clusterDue), asked again every clusterPoll. When it reports true it has waited or asked,
+// and the loop goes on; false: the run ends.
+func (c *crawl) waitForCluster(ctx context.Context, now, localUntil, deadline time.Time) bool {
 	if c.acquiring {
 		c.wait(ctx, time.Time{}, deadline, false)
-		return time.Time{}, true
+		return true
 	}
-	poll := c.keeper.margin()
+	poll := c.clusterPoll()
 	if c.clusterChecked.IsZero() || !now.Before(c.clusterChecked.Add(poll)) {
-		c.acquire(now)
-		return time.Time{}, true
+		c.acquire(now, true)
+		return true
 	}
-	next = localUntil
-	if d := c.clusterDue; !d.IsZero() && (next.IsZero() || d.Before(next)) {
-		next = d
-	}
+	next := earliest(localUntil, c.clusterDue)
 	if next.IsZero() || next.Sub(now) > c.opts.MaxWait {
-		return next, false
+		return false
 	}
 	until := c.clusterChecked.Add(poll)
 	if next.After(now) && next.Before(until) {
 		until = next
 	}
 	c.wait(ctx, until, deadline, true)
-	return next, true
+	return true
+}
+
+// earliest returns the earlier of two times, a zero time meaning none.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
 }
 
 // away drops locally the origins whose lease the process lost (issue 12): the lease keeper
@@ -409,12 +413,17 @@ func (c *crawl) handleLoaded(r loadResp) {
 		return
 	case r.req.acquire:
 		c.acquiring = false
-		c.clusterChecked, c.clusterDue = now, r.next
+		c.acquired = now
+		if r.req.next {
+			c.clusterChecked, c.clusterDue = now, r.next
+		}
 		for _, k := range r.fresh {
 			c.f.Want(k, now)
 		}
 		if len(r.fresh) > 0 {
-			c.clusterChecked = time.Time{} // there may be more: ask again when there is room
+			// There may be more: acquire again when there is room, and look at the cluster
+			// afresh when this work is done.
+			c.acquired, c.clusterChecked = time.Time{}, time.Time{}
 		}
 		return
 	}

@@ -10,12 +10,14 @@ import (
 
 // loadReq asks the loader to take over an origin (lease and LoadOrigin) or, with refill set, to
 // read the next due URLs of an origin the process holds; with acquire set, to lease due origins
-// up to the batch and ask when the cluster next has work (store.Shared.NextDue); with release
+// up to the batch (and with next, to ask when the cluster next has work: store.Shared.NextDue);
+// with release
 // set, to give up the leases of those origins.
 type loadReq struct {
 	origin  string
 	refill  bool
 	acquire bool
+	next    bool // acquire: also ask store.Shared.NextDue
 	release []string
 	limit   int
 	now     time.Time
@@ -54,7 +56,7 @@ func (l loader) serve(ctx context.Context, r loadReq) loadResp {
 		return resp
 	case r.acquire:
 		resp.fresh, resp.err = l.keeper.Acquire(ctx, r.now, r.now)
-		if resp.err == nil && l.keeper.shared != nil {
+		if resp.err == nil && r.next && l.keeper.shared != nil {
 			resp.next, resp.err = l.keeper.shared.NextDue(ctx, l.keeper.owner, r.now)
 			if resp.err != nil {
 				resp.err = fmt.Errorf("crawl: next due origin: %w", resp.err)

@@ -168,10 +168,15 @@ func (f *Frontier) OverflowPersisted(key string, now time.Time) {
 }
 
 // Refilled hands over the due URLs read for a StepRefill. Fewer than the limit means the store
-// has no more due URLs of the origin for now.
+// has no more due URLs of the origin for now. They become known: on a store shared by several
+// processes, another one may have added them since the load (issue 12), and a link to one of
+// them found later must not queue it twice.
 func (f *Frontier) Refilled(key string, urls []store.URL, limit int, now time.Time) {
 	o := f.get(key, now)
 	o.refilling = false
+	for _, u := range urls {
+		o.known[u.ID] = struct{}{}
+	}
 	o.queue = append(o.queue, urls...)
 	// A URL that overflowed while the refill was read may be missing from urls.
 	o.hasMore = len(urls) >= limit || o.overflowedInRefill

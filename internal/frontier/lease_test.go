@@ -71,3 +71,21 @@ func TestIssue12_IdleOriginKeptWithoutReleaseIdle(t *testing.T) {
 		t.Errorf("origins = %+v, want the idle origin kept", h.f.Origins())
 	}
 }
+
+// Issue 12: on a shared store, another process adds URLs of an origin after this one loaded it;
+// a refill brings them, and a link to one of them found afterwards must not queue it again
+// (it would be requested twice).
+func TestIssue12_RefilledURLsAreKnown(t *testing.T) {
+	h := newHarness(t, Options{Window: 1}, "/a", "/b") // /b overflows: the origin has more in the store
+	h.robots(404, "", nil)
+	h.done(h.expect(StepFetch), Outcome{Status: 200})
+	st := h.expect(StepRefill)
+	added := store.URL{ID: store.IDOf(testOrigin + "/x"), URL: testOrigin + "/x", Origin: testOrigin, State: store.StateQueued}
+	h.f.Refilled(st.Origin, []store.URL{added}, st.Limit, h.now) // /x: added by another process
+	if h.discover("/x") {
+		t.Errorf("Discover of a URL the refill brought = new, want known (it would be queued twice)")
+	}
+	if got := h.f.Queued(testOrigin); got != 1 {
+		t.Errorf("Queued = %d, want 1", got)
+	}
+}
