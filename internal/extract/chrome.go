@@ -20,7 +20,8 @@ import (
 // Headings inside chrome are still headings (Document.Headings).
 
 // chromeTokens are class and id tokens that name site chrome.
-var chromeTokens = []string{"header", "footer", "sidebar", "sphinxsidebar", "related", "menu", "toc-nav", "skip-link"}
+// A table of contents ("toc") is navigation too: the titles of other pages.
+var chromeTokens = []string{"header", "footer", "sidebar", "sphinxsidebar", "related", "menu", "toc", "toc-nav", "skip-link"}
 
 // chromeRoles are ARIA roles of site chrome.
 var chromeRoles = []string{"navigation", "banner", "contentinfo"}
@@ -106,7 +107,8 @@ func isPermalinkMark(p []byte) bool {
 	return contains(permalinkMarks, string(bytes.TrimSpace(p)))
 }
 
-// isHeading reports whether a is h1-h6.
+// isHeading reports whether a is h1-h6. A dt outside chrome, the term a definition list defines
+// (a reference page's entries: a setting, a function, an option), is a heading too (extractor.dt).
 func isHeading(a atom.Atom) bool {
 	switch a {
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:

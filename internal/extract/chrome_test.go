@@ -13,7 +13,9 @@ func TestChromeAndPermalinksOutOfText(t *testing.T) {
 		<div class="navheader"><table><tr><td><a href="prev.html">Prev</a></td><td>Chapter 5</td></tr></table></div>
 		<nav><div><a href="/a">Nav link</a></div> nav words</nav>
 		<div role="navigation">role words</div>
+		<div class="toc"><dl><dt><a href="sub.html">Other page</a></dt></dl></div>
 		<div class="content"><h1>Main <b>topic</b><a class="headerlink" href="#main">¶</a></h1>
+		<dl><dt><code>work_mem</code><dd>Sets memory.</dl>
 		<p>Body <div>nested div</div> text</p><h2 id="s">Second heading</h2><p>after</p></div>
 		<div class="sphinxsidebar"><h3>Sidebar heading</h3>sidebar words</div>
 		<footer>Copyright footer</footer>
@@ -22,17 +24,17 @@ func TestChromeAndPermalinksOutOfText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "Main topic Body nested div text Second heading after tail"; doc.Text != want {
+	if want := "Main topic work_mem Sets memory. Body nested div text Second heading after tail"; doc.Text != want {
 		t.Errorf("Text = %q, want %q", doc.Text, want)
 	}
-	if want := "Main topic Second heading Sidebar heading"; doc.Headings != want {
+	if want := "Main topic work_mem Second heading Sidebar heading"; doc.Headings != want {
 		t.Errorf("Headings = %q, want %q", doc.Headings, want)
 	}
 	var anchors []string
 	for _, l := range doc.Links {
 		anchors = append(anchors, l.Anchor)
 	}
-	if want := []string{"Home", "Prev", "Nav link", "¶"}; !slices.Equal(anchors, want) {
+	if want := []string{"Home", "Prev", "Nav link", "Other page", "¶"}; !slices.Equal(anchors, want) {
 		t.Errorf("anchors = %q, want %q (chrome links keep their anchor text)", anchors, want)
 	}
 }

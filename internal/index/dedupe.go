@@ -46,8 +46,7 @@ func Dedupe(rs []Result) []Result {
 	for i := range group {
 		group[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for group[i] != i {
 			group[i] = group[group[i]]
 			i = group[i]

@@ -118,3 +118,8 @@ func Near(p index.Parsed, window int) (expr string, ok bool) {
 	}
 	return fmt.Sprintf("NEAR(%s, %d)", strings.Join(parts, " "), window), true
 }
+
+// InColumns restricts a MATCH expression (Match's) to the named columns: {a b} : (expr).
+func InColumns(expr string, columns ...string) string {
+	return "{" + strings.Join(columns, " ") + "} : (" + expr + ")"
+}

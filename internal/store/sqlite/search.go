@@ -23,6 +23,15 @@ var bm25Weights = fmt.Sprintf("%g, %g, %g, %g, %g, %g", index.WeightTitle, index
 var rankExpr = fmt.Sprintf(`bm25(fts, %s) * CASE WHEN docs.link_only THEN %g ELSE 1 END
 	* CASE WHEN fts.rowid IN near THEN %g ELSE 1 END`, bm25Weights, index.LinkOnlyFactor, 1+index.ProximityBoost)
 
+// searchCandidates bounds the entries a search of a common word ranks (more than index.MaxCount
+// matches): bm25 costs a read of every ranked entry's positions, so ranking all of a word in most
+// of the index takes time in proportion to how common it is. The candidates are the first
+// searchCandidates entries matching in the title, anchor text, headings or URL (where a match
+// counts most: index/ranking.go), and the first searchCandidates matching anywhere, in ID
+// (discovery) order; they are ranked by the full score. A page matching only in its body and
+// discovered late can be missing from such a search.
+const searchCandidates = 1000
+
 // Snippet markers: control characters that cannot survive in indexed text (the extractor emits
 // valid text without C0 controls), so a marker is never confused with page content.
 const (
@@ -79,7 +88,19 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if page.Total > index.MaxCount {
 		page.Total, page.TotalIsLowerBound = index.MaxCount, true
 	}
-	rows, err := s.read.QueryContext(ctx, `WITH near(rowid) AS (SELECT rowid FROM fts WHERE ? != '' AND fts MATCH ?)
+	// Every match is ranked, unless there are more than index.MaxCount: then only the candidates
+	// (searchCandidates) are, and the proximity boost looks only at them.
+	ctes, cand, candArgs := ``, `1`, []any(nil)
+	if page.TotalIsLowerBound {
+		const from = `FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid WHERE fts MATCH ? AND `
+		ctes = `cand(rowid) AS (SELECT rowid FROM (SELECT fts.rowid ` + from + visible + ` AND ` + sites + ` LIMIT ?)
+			UNION SELECT rowid FROM (SELECT fts.rowid ` + from + visible + ` AND ` + sites + ` LIMIT ?)), `
+		cand = `fts.rowid IN cand`
+		candArgs = append([]any{fts5.InColumns(match, "title", "anchors", "headings", "urlwords"), unix(now)}, siteArgs...)
+		candArgs = append(append(append(candArgs, searchCandidates, match, unix(now)), siteArgs...), searchCandidates)
+	}
+	nearArgs := []any{near, near}
+	rows, err := s.read.QueryContext(ctx, `WITH `+ctes+`near(rowid) AS (SELECT rowid FROM fts WHERE ? != '' AND fts MATCH ? AND `+strings.ReplaceAll(cand, "fts.", "")+`)
 		SELECT fts.rowid, `+rankExpr+`,
 			snippet(fts, CASE WHEN docs.link_only THEN 1 ELSE 3 END, '`+markOpen+`', '`+markClose+`', '…', `+fmt.Sprint(snippetTokens)+`),
 			fts.title, fts.body, docs.link_only, docs.nosnippet, docs.inlinks,
@@ -87,8 +108,8 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 			`+originStatusColumns+`
 		FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid
 		LEFT JOIN origins ON origins.key = urls.origin
-		WHERE fts MATCH ? AND `+visible+` AND `+sites+` ORDER BY 2, fts.rowid LIMIT ?`,
-		append(append([]any{near, near}, args...), max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth))...)
+		WHERE fts MATCH ? AND `+cand+` AND `+visible+` AND `+sites+` ORDER BY 2, fts.rowid LIMIT ?`,
+		append(append(append(candArgs, nearArgs...), args...), max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth))...)
 	if err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}

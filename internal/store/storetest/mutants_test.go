@@ -59,6 +59,13 @@ var mutants = []mutant{
 			return s.Commit(ctx, b)
 		}}
 	}},
+	{"total not marked as a lower bound", "Search/CountStops", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			p.TotalIsLowerBound = false
+			return p, err
+		}}
+	}},
 	{"link-only entries not discounted", "Ranking/FetchedBeatsLinkOnly", func(s store.Store) store.Store {
 		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
 			p, err := s.Search(ctx, q)

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -170,4 +171,37 @@ func testDedupeOnePageOneResult(t *testing.T, s store.Store) {
 		t.Errorf("search quokka = %q, want %q", got, want)
 	}
 	_ = urls
+}
+
+// Issue 11 item 5: counting stops at index.MaxCount, and the page says total is a lower bound;
+// below it the count is exact. A common word's search still answers a full page.
+func testSearchCountStops(t *testing.T, s store.Store) {
+	n := index.MaxCount + 50
+	var news []store.NewURL
+	for i := range n {
+		news = append(news, queued(fmt.Sprintf("http://c.test/%d", i), 0, t0))
+	}
+	added := commit(t, s, store.Batch{New: news})
+	var b store.Batch
+	for i, u := range added {
+		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+		b.Updates = append(b.Updates, u)
+		text := fmt.Sprintf("common words of page %d", i)
+		if i%100 == 0 {
+			text += " scarce"
+		}
+		b.Documents = append(b.Documents, store.Document{URLID: u.ID, Index: true, Title: fmt.Sprintf("page %d", i), Text: text})
+	}
+	commit(t, s, b)
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatalf("RefreshIndex: %v", err)
+	}
+	p := searchPage(t, s, "common")
+	if p.Total != index.MaxCount || !p.TotalIsLowerBound || len(p.Results) != 50 {
+		t.Errorf("common: total %d, lower bound %v, %d results; want %d, true, 50", p.Total, p.TotalIsLowerBound, len(p.Results), index.MaxCount)
+	}
+	p = searchPage(t, s, "scarce")
+	if want := (n + 99) / 100; p.Total != want || p.TotalIsLowerBound || len(p.Results) != want {
+		t.Errorf("scarce: total %d, lower bound %v, %d results; want %d, false, %d", p.Total, p.TotalIsLowerBound, len(p.Results), want, want)
+	}
 }

@@ -55,6 +55,7 @@ var checks = []check{
 	{"Ranking/FetchedBeatsLinkOnly", testRankFetchedBeatsLinkOnly},
 	{"Ranking/FragmentAnchorNeverTitles", testRankFragmentAnchorNeverTitles},
 	{"Ranking/OnePageOneResult", testDedupeOnePageOneResult},
+	{"Search/CountStops", testSearchCountStops},
 	{"Query/Phrase", testQueryPhrase},
 	{"Query/Exclude", testQueryExclude},
 	{"Query/Or", testQueryOr},
