@@ -70,6 +70,20 @@ type Config struct {
 	MaxWait time.Duration
 	// Revisit is when a fetched page is due again; 0 means DefaultRevisit.
 	Revisit time.Duration
+	// ApplyRevisit makes Revisit apply to pages fetched before this run too (a changed
+	// interval); RecrawlAfter, when positive, makes pages last fetched at least that long ago
+	// due now; Recrawl makes every fetched page due now. A revisit is a conditional request (the
+	// page's ETag and Last-Modified); a 304 keeps the page as it is indexed.
+	ApplyRevisit bool
+	RecrawlAfter time.Duration
+	Recrawl      bool
+
+	// WARCDir, if set, archives every answer (pages, sitemaps, robots.txt) as WARC 1.1 records
+	// in gzip files in this directory (created if missing), and the store names each URL's
+	// record. Requests then use HTTP/1.1, so that the bytes recorded are those on the wire.
+	// WARCMaxSize is the size a file is rotated at; 0 means warc.DefaultMaxFileSize (1 GiB).
+	WARCDir     string
+	WARCMaxSize int64
 
 	// Agent is the product token robots.txt rules and robot tags are matched against; "" means
 	// DefaultAgent. UserAgent is the User-Agent header; "" means Agent/VERSION (+contact URL).
@@ -126,8 +140,9 @@ type Config struct {
 	Log *slog.Logger
 	// OnDocument, if set, receives every page answer except 503 and 429 (which pause the
 	// origin; the page is asked again later): 2xx pages with their title, text and links, and
-	// 3xx, 4xx and other 5xx answers with their status and header. Calls are serialized (never
-	// two at once); the crawl's workers wait for it, so it should return quickly.
+	// 3xx, 4xx and other 5xx answers with their status and header; not the 304 of a
+	// conditional revisit (the page did not change). Calls are serialized (never two at once);
+	// the crawl's workers wait for it, so it should return quickly.
 	OnDocument func(Document)
 	// OnProgress, if set, receives a snapshot of the crawl at most every ProgressEvery (0:
 	// DefaultProgressEvery), on the crawl's scheduler goroutine: it must return quickly.

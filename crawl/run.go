@@ -18,6 +18,7 @@ import (
 	"github.com/fractle/mandelbot/internal/pause"
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/store/sqlite"
+	"github.com/fractle/mandelbot/internal/warc"
 	"github.com/fractle/mandelbot/robotstxt"
 	"github.com/fractle/mandelbot/urlnorm"
 )
@@ -26,7 +27,7 @@ import (
 // done, and returns the run's Stats. A cancelled ctx is not an error: what was received is
 // saved, and the error is nil with Stats.StopReason saying why the run ended. Run checks the
 // whole Config (Check) before it sends any request or opens any store.
-func Run(ctx context.Context, c Config) (Stats, error) {
+func Run(ctx context.Context, c Config) (_ Stats, runErr error) {
 	p, err := c.plan()
 	if err != nil {
 		return Stats{}, err
@@ -66,6 +67,18 @@ func Run(ctx context.Context, c Config) (Stats, error) {
 		st = s
 	}
 	p.crawl.Store = st
+	if c.WARCDir != "" {
+		w, err := openArchive(c, p.fetch.UserAgent)
+		if err != nil {
+			return Stats{}, err
+		}
+		defer func() {
+			if cerr := w.Close(); cerr != nil && runErr == nil {
+				runErr = fmt.Errorf("crawl: archive: %w", cerr)
+			}
+		}()
+		p.crawl.Archive = w
+	}
 	stats, err := crawler.Run(ctx, p.crawl)
 	if m != nil {
 		m.observe(stats) // the final figures, which the last progress call may predate
@@ -94,7 +107,8 @@ func (c Config) plan() (plan, error) {
 	case c.MaxDepth < SeedsOnly:
 		return p, configErr("MaxDepth", "must be SeedsOnly (-1), 0 (no limit) or more")
 	case c.MaxPages < 0, c.MaxTime < 0, c.MaxWait < 0, c.Revisit < 0, c.PerOrigin < 0, c.Concurrency < 0, c.MaxPagesPerOrigin < 0,
-		c.RobotsTTL < 0, c.RobotsAs404After < 0, c.MaxPause < 0, c.ProgressEvery < 0, c.LeaseTTL < 0, c.LeaseBatch < 0:
+		c.RobotsTTL < 0, c.RobotsAs404After < 0, c.MaxPause < 0, c.ProgressEvery < 0, c.LeaseTTL < 0, c.LeaseBatch < 0,
+		c.RecrawlAfter < 0, c.WARCMaxSize < 0:
 		return p, configErr("limits", "limits, durations and counts must not be negative (0 means the default)")
 	case c.LeaseTTL > 0 && c.LeaseTTL < MinLeaseTTL:
 		return p, configErr("LeaseTTL", fmt.Sprintf("must be at least %s", MinLeaseTTL))
@@ -142,7 +156,8 @@ func (c Config) plan() (plan, error) {
 	if ua == "" {
 		ua = fetch.FormatUserAgent(agent, fetch.Version, fetch.ContactURL)
 	}
-	p.fetch = fetch.Options{UserAgent: ua, Resolve: resolve, AllowPrivate: c.AllowPrivate, RootCAs: c.RootCAs}
+	p.fetch = fetch.Options{UserAgent: ua, Resolve: resolve, AllowPrivate: c.AllowPrivate, RootCAs: c.RootCAs,
+		Capture: c.WARCDir != ""}
 	if c.Clock != nil {
 		p.fetch.Now = c.Clock.Now
 	}
@@ -168,6 +183,7 @@ func (c Config) plan() (plan, error) {
 	p.crawl = crawler.Options{
 		Seeds: seeds, Scope: scope, MaxDepth: maxDepth, MaxPages: c.MaxPages,
 		Concurrency: c.Concurrency, MaxWait: c.MaxWait, MaxTime: c.MaxTime, Revisit: c.Revisit,
+		ApplyRevisit: c.ApplyRevisit, RecrawlAfter: c.RecrawlAfter, Recrawl: c.Recrawl,
 		Frontier: frontier.Options{
 			Agent: agent, Delay: delay, SiteDelay: c.SiteDelay, HonorCrawlDelay: c.HonorCrawlDelay,
 			PerOrigin: c.PerOrigin, MaxPagesPerOrigin: c.MaxPagesPerOrigin,
@@ -303,4 +319,24 @@ func (h withHeader) with(req fetch.Request) fetch.Request {
 	}
 	req.Header = hd
 	return req
+}
+
+// openArchive creates the WARC writer of c.WARCDir (and the directory). Its warcinfo records
+// name the User-Agent the crawl sends and that it obeys robots.txt.
+func openArchive(c Config, userAgent string) (*warc.Writer, error) {
+	if err := os.MkdirAll(c.WARCDir, 0o755); err != nil {
+		return nil, fmt.Errorf("crawl: archive: %w", err)
+	}
+	opts := warc.Options{Dir: c.WARCDir, MaxFileSize: c.WARCMaxSize, Info: []warc.Field{
+		{Name: "http-header-user-agent", Value: userAgent},
+		{Name: "robots", Value: "obey"},
+	}}
+	if c.Clock != nil {
+		opts.Now = c.Clock.Now
+	}
+	w, err := warc.New(opts)
+	if err != nil {
+		return nil, fmt.Errorf("crawl: archive: %w", err)
+	}
+	return w, nil
 }

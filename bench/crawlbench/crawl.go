@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/fractle/mandelbot/bench/internal/mandelbotcli"
@@ -18,9 +19,10 @@ type crawlSettings struct {
 
 // crawlArgs returns the arguments of `mandelbot crawl` for web: no delay, the given
 // concurrency, one --resolve per site, every site's home page as a seed.
-func crawlArgs(web *testweb.Web, data string, s crawlSettings) []string {
+func crawlArgs(web *testweb.Web, data string, s crawlSettings, extra ...string) []string {
 	args := []string{"crawl", "--data", data, "--delay", "0",
 		"--concurrency", strconv.Itoa(s.Concurrency), "--per-origin", strconv.Itoa(s.PerOrigin)}
+	args = append(args, extra...)
 	for _, r := range web.Resolve() {
 		args = append(args, "--resolve", r)
 	}
@@ -33,19 +35,36 @@ type crawlRun struct {
 	Tally       tally  // the web's requests during the crawl
 	StopReason  string // from the crawler's summary
 	CrawlerSays string // the crawler's own "pages answered" line
+	WARCBytes   int64  // with --warc: the size of the WARC files written
+	WARCFiles   int
 }
 
 // runCrawl runs the crawler binary against web, with a fresh data directory inside tmp,
 // under the launcher (see spawn), and tallies what the web received meanwhile with rec.
-// The URLs the crawl requested, in order, are returned for the ceiling.
-func runCrawl(ctx context.Context, opts spawn.Options, bin string, web *testweb.Web, rec *recorder, tmp string, s crawlSettings, pagesPerOrigin int) (crawlRun, []string, error) {
+// The URLs the crawl requested, in order, are returned for the ceiling. With warc, the crawl
+// archives into a WARC directory inside the data directory, and the files' size is reported.
+func runCrawl(ctx context.Context, opts spawn.Options, bin string, web *testweb.Web, rec *recorder, tmp string, s crawlSettings, pagesPerOrigin int, warc bool) (crawlRun, []string, error) {
 	data, err := os.MkdirTemp(tmp, "data-")
 	if err != nil {
 		return crawlRun{}, nil, fmt.Errorf("crawl: %w", err)
 	}
 	defer os.RemoveAll(data)
-	child, err := spawn.Measure(ctx, opts, bin, crawlArgs(web, data, s)...)
+	var extra []string
+	warcDir := filepath.Join(data, "warc")
+	if warc {
+		extra = []string{"--warc", warcDir}
+	}
+	child, err := spawn.Measure(ctx, opts, bin, crawlArgs(web, data, s, extra...)...)
 	r := crawlRun{Run: child}
+	if warc {
+		files, _ := filepath.Glob(filepath.Join(warcDir, "*.warc.gz"))
+		for _, f := range files {
+			if fi, err := os.Stat(f); err == nil {
+				r.WARCBytes += fi.Size()
+				r.WARCFiles++
+			}
+		}
+	}
 	var urls []string
 	r.Tally, urls = rec.finish(web.Keys(), pagesPerOrigin)
 	if err != nil {

@@ -86,7 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.timeout, "timeout", defaultTimeout, "kill a child process that runs longer than this")
 	fs.Int64Var(&cfg.maxRSSMiB, "max-rss", defaultMaxRSSMiB, "stop a child whose RSS passes this many MiB (0: no cap)")
 	cfg.programs = allPrograms()
-	fs.Func("programs", "comma-separated programs to run: mandelbot, colly, ceiling (default all)", func(v string) error {
+	fs.Func("programs", "comma-separated programs to run: mandelbot, mandelbot-warc (the crawl with --warc), colly, ceiling (default mandelbot, colly, ceiling)", func(v string) error {
 		set, err := parsePrograms(v)
 		cfg.programs = set
 		return err
@@ -126,6 +126,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 type result struct {
 	ran   programSet
 	crawl crawlRun
+	warc  crawlRun // the crawl with --warc (issue 13)
 	loop  loopRun
 	colly collyRun
 }
@@ -151,7 +152,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) 
 	}
 	defer os.RemoveAll(tmp)
 	p := programs{mandelbot: cfg.bin, colly: cfg.colly}
-	if p.mandelbot == "" && cfg.programs.mandelbot {
+	if p.mandelbot == "" && (cfg.programs.mandelbot || cfg.programs.warc) {
 		if p.mandelbot, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
 			return false, err
 		}
@@ -177,6 +178,10 @@ func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) 
 		if problems := checks(r.crawl); r.ran.mandelbot && len(problems) > 0 {
 			ok = false
 			fmt.Fprintf(out, "\nCHECK FAILED, mandelbot, run %d:\n  %s\n", i+1, strings.Join(problems, "\n  "))
+		}
+		if problems := checks(r.warc); r.ran.warc && len(problems) > 0 {
+			ok = false
+			fmt.Fprintf(out, "\nCHECK FAILED, mandelbot --warc, run %d:\n  %s\n", i+1, strings.Join(problems, "\n  "))
 		}
 		if problems := collyChecks(r.colly); r.ran.colly && len(problems) > 0 {
 			ok = false
@@ -214,11 +219,18 @@ func oneRun(ctx context.Context, cfg config, gen testweb.GenOptions, p programs,
 	if cfg.programs.mandelbot {
 		rec := newRecorder(cfg.programs.ceiling)
 		sb.start(rec)
-		if r.crawl, urls, err = runCrawl(cctx, p.spawn, p.mandelbot, web, rec, tmp, cfg.settings, cfg.pages); err != nil {
+		if r.crawl, urls, err = runCrawl(cctx, p.spawn, p.mandelbot, web, rec, tmp, cfg.settings, cfg.pages, false); err != nil {
 			return r, err
 		}
 	} else {
 		urls = webURLs(web, cfg.pages)
+	}
+	if cfg.programs.warc {
+		rec := newRecorder(false)
+		sb.start(rec)
+		if r.warc, _, err = runCrawl(cctx, p.spawn, p.mandelbot, web, rec, tmp, cfg.settings, cfg.pages, true); err != nil {
+			return r, err
+		}
 	}
 	if cfg.programs.ceiling {
 		rec := newRecorder(false)
@@ -259,23 +271,26 @@ func webURLs(web *testweb.Web, pagesPerOrigin int) []string {
 }
 
 // programSet says which programs a run starts.
-type programSet struct{ mandelbot, colly, ceiling bool }
+type programSet struct{ mandelbot, warc, colly, ceiling bool }
 
 func allPrograms() programSet { return programSet{mandelbot: true, colly: true, ceiling: true} }
 
-// parsePrograms reads a comma-separated list of "mandelbot", "colly" and "ceiling".
+// parsePrograms reads a comma-separated list of "mandelbot", "mandelbot-warc", "colly" and
+// "ceiling".
 func parsePrograms(v string) (programSet, error) {
 	var s programSet
 	for _, name := range strings.Split(v, ",") {
 		switch strings.TrimSpace(name) {
 		case "mandelbot":
 			s.mandelbot = true
+		case "mandelbot-warc":
+			s.warc = true
 		case "colly":
 			s.colly = true
 		case "ceiling":
 			s.ceiling = true
 		default:
-			return s, fmt.Errorf("unknown program %q: want mandelbot, colly or ceiling", name)
+			return s, fmt.Errorf("unknown program %q: want mandelbot, mandelbot-warc, colly or ceiling", name)
 		}
 	}
 	return s, nil

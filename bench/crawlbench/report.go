@@ -29,12 +29,14 @@ func measured(r spawn.Run, pages, requests int) figures {
 // program names as the tables print them.
 const (
 	nameMandelbot = "mandelbot crawl"
+	nameWARC      = "mandelbot crawl --warc"
 	nameColly     = "Colly v2.3.0"
 	nameCeiling   = "net/http loop (ceiling)"
 )
 
-// triple is one run's figures of mandelbot (m), Colly (c) and the ceiling (l).
-type triple struct{ m, c, l figures }
+// triple is one run's figures of mandelbot (m), Colly (c) and the ceiling (l), and of
+// mandelbot with --warc (w).
+type triple struct{ m, c, l, w figures }
 
 // row is one program's figures under a name.
 type row struct {
@@ -58,9 +60,10 @@ func report(out io.Writer, rs []result) error {
 			m: measured(r.crawl.Run, r.crawl.Tally.DistinctPages(), r.crawl.Tally.Total()),
 			c: measured(r.colly.Run, r.colly.Tally.DistinctPages(), r.colly.Tally.Total()),
 			l: measured(r.loop.Run, r.loop.Pages, r.loop.Report.Requests),
+			w: measured(r.warc.Run, r.warc.Tally.DistinctPages(), r.warc.Tally.Total()),
 		}
 		t.c.broken = r.colly.Err != nil
-		t.m.absent, t.c.absent, t.l.absent = !r.ran.mandelbot, !r.ran.colly, !r.ran.ceiling
+		t.m.absent, t.c.absent, t.l.absent, t.w.absent = !r.ran.mandelbot, !r.ran.colly, !r.ran.ceiling, !r.ran.warc
 		runs = append(runs, t)
 	}
 
@@ -81,14 +84,17 @@ func report(out io.Writer, rs []result) error {
 	}
 	for i, t := range runs {
 		add(row{name(nameMandelbot, i), t.m})
+		add(row{name(nameWARC, i), t.w})
 		add(row{name(nameColly, i), t.c})
 		add(row{name(nameCeiling, i), t.l})
 	}
 	med := triple{m: medianFigures(runs, func(t triple) figures { return t.m }),
 		c: medianFigures(runs, func(t triple) figures { return t.c }),
-		l: medianFigures(runs, func(t triple) figures { return t.l })}
+		l: medianFigures(runs, func(t triple) figures { return t.l }),
+		w: medianFigures(runs, func(t triple) figures { return t.w })}
 	if multi {
 		add(row{nameMandelbot + ", median", med.m})
+		add(row{nameWARC + ", median", med.w})
 		add(row{nameColly + ", median", med.c})
 		add(row{nameCeiling + ", median", med.l})
 	}
@@ -100,6 +106,12 @@ func report(out io.Writer, rs []result) error {
 	if rs[0].ran.mandelbot {
 		if err := writeRatios(out, runs, med, name, multi); err != nil {
 			return err
+		}
+	}
+	for i, r := range rs {
+		if r.ran.warc {
+			fmt.Fprintf(out, "%s: %d WARC files, %.1f MB (%.0f bytes per page)\n", name(nameWARC, i), r.warc.WARCFiles,
+				float64(r.warc.WARCBytes)/1e6, float64(r.warc.WARCBytes)/float64(max(1, r.warc.Tally.DistinctPages())))
 		}
 	}
 
@@ -117,6 +129,9 @@ func report(out io.Writer, rs []result) error {
 	for i, r := range rs {
 		if r.ran.mandelbot {
 			tallyRow(name(nameMandelbot, i), r.crawl.Tally, "pages answered "+r.crawl.CrawlerSays)
+		}
+		if r.ran.warc {
+			tallyRow(name(nameWARC, i), r.warc.Tally, "pages answered "+r.warc.CrawlerSays)
 		}
 		if !r.ran.colly {
 			continue
@@ -141,6 +156,9 @@ func report(out io.Writer, rs []result) error {
 	for i, r := range rs {
 		if r.ran.mandelbot {
 			cpu.Add(name(nameMandelbot, i), mdtable.Secs(r.crawl.ServerCPU))
+		}
+		if r.ran.warc {
+			cpu.Add(name(nameWARC, i), mdtable.Secs(r.warc.ServerCPU))
 		}
 		if r.ran.colly {
 			cpu.Add(name(nameColly, i), mdtable.Secs(r.colly.ServerCPU))
@@ -192,10 +210,12 @@ func writeRatios(out io.Writer, runs []triple, med triple, name func(string, int
 		ratios.Add(what, fmt.Sprintf("%.2f", m.pagesPerSec()/p.pagesPerSec()), fmt.Sprintf("%.2f", m.cpuPerPage()/p.cpuPerPage()), rss)
 	}
 	for i, t := range runs {
+		ratio(name("mandelbot --warc / mandelbot", i), t.w, t.m)
 		ratio(name("mandelbot / Colly", i), t.m, t.c)
 		ratio(name("mandelbot / ceiling", i), t.m, t.l)
 	}
 	if multi {
+		ratio("mandelbot --warc / mandelbot, medians", med.w, med.m)
 		ratio("mandelbot / Colly, medians", med.m, med.c)
 		ratio("mandelbot / ceiling, medians", med.m, med.l)
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/fractle/mandelbot/internal/pause"
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/warc"
 	"github.com/fractle/mandelbot/robotstxt"
 )
 
@@ -62,8 +63,10 @@ type crawlFlags struct {
 	honorCrawlDelay         bool
 	allowPrivate            bool
 	warc                    string
+	warcMaxSize             int64
 	maxTime, maxWait        time.Duration
-	revisit                 time.Duration
+	revisit, recrawlAfter   time.Duration
+	recrawl, revisitChanged bool
 	verbose                 bool
 	serve                   string
 	documents               string
@@ -87,7 +90,10 @@ command (seeds may be omitted) resumes the crawl from the store.
 Exit status: 0 done; 1 nothing could be fetched (every seed's origin unreachable; the reason is
 printed); 3 stopped at --max-time or --max-pages with work left (re-run to resume); 130
 interrupted (Ctrl-C), once everything received is saved. The summary's last line says which.`,
-		RunE: func(cmd *cobra.Command, args []string) error { return runCrawl(cmd, f, args) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f.revisitChanged = cmd.Flags().Changed("revisit")
+			return runCrawl(cmd, f, args)
+		},
 	}
 	fl := cmd.Flags()
 	f.storeFlags.register(cmd)
@@ -107,10 +113,13 @@ interrupted (Ctrl-C), once everything received is saved. The summary's last line
 	fl.BoolVar(&f.honorCrawlDelay, "honor-crawl-delay", false, "let robots.txt Crawl-delay raise the gap (capped at 1 minute)")
 	fl.StringArrayVar(&f.resolves, "resolve", nil, "HOST:PORT:ADDR: connect to ADDR for HOST:PORT, like curl; also allows loopback (repeatable)")
 	fl.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
-	fl.StringVar(&f.warc, "warc", "", "write WARC files into DIR (not implemented yet)")
+	fl.StringVar(&f.warc, "warc", "", "archive every answer (pages, sitemaps, robots.txt) as WARC 1.1 records in gzip files in DIR (created if missing); export names each URL's record")
+	fl.Int64Var(&f.warcMaxSize, "warc-max-size", warc.DefaultMaxFileSize, "with --warc: start a new WARC file once one would grow past this many bytes")
+	fl.DurationVar(&f.recrawlAfter, "recrawl-after", 0, "make pages fetched at least this long ago due again now, noindex pages included (0: off)")
+	fl.BoolVar(&f.recrawl, "recrawl", false, "make every fetched page due again now (revisits send If-None-Match / If-Modified-Since; a 304 keeps the page)")
 	fl.DurationVar(&f.maxTime, "max-time", 0, "a deadline: after this long, requests in flight are cancelled (their URLs stay queued), what was received is saved, and the crawl exits within 5 s (0: no limit)")
 	fl.DurationVar(&f.maxWait, "max-wait", crawler.DefaultMaxWait, "end the run when the next due work (a pause, a retry) is further away than this")
-	fl.DurationVar(&f.revisit, "revisit", crawler.DefaultRevisit, "a fetched page is due again after this long")
+	fl.DurationVar(&f.revisit, "revisit", crawler.DefaultRevisit, "a fetched page is due again after this long; when given, it also applies to pages fetched before")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every request")
 	fl.StringVar(&f.serve, "serve", "", "while the crawl runs, serve its dashboard, search and /metrics on HOST:PORT (e.g. 127.0.0.1:8080)")
 	fl.StringVar(&f.documents, "documents", "", "write every page answered in this run to FILE as JSON lines (url, status, headers, title, text, links with anchors, robot directives, fetched_at), as they arrive")
@@ -147,8 +156,10 @@ func (f crawlFlags) validate() error {
 		return usageErrorf("--lease-batch must not be negative")
 	case !robotstxt.IsAgentToken(f.agent):
 		return usageErrorf("%s", agentFlagHelp)
-	case f.warc != "":
-		return usageErrorf("--warc: WARC output is not implemented yet")
+	case f.warcMaxSize <= 0:
+		return usageErrorf("--warc-max-size must be positive")
+	case f.recrawlAfter < 0:
+		return usageErrorf("--recrawl-after must not be negative")
 	}
 	return nil
 }
@@ -237,10 +248,13 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	interrupted := ctx.Err() != nil && cmd.Context().Err() == nil
 	counts, cerr := st.Counts(context.WithoutCancel(ctx), time.Now())
 	end := endOf(stats, counts, interrupted)
+	if err != nil && !end.Interrupted {
+		end.Failed = err
+	}
 	writeSummary(cmd.OutOrStdout(), stats, counts, redact(f.location()))
 	fmt.Fprintln(cmd.OutOrStdout(), end.exitLine())
-	if err != nil && !end.Interrupted {
-		return fmt.Errorf("crawl: %w", err)
+	if end.Failed != nil {
+		return end.err()
 	}
 	if cerr != nil {
 		return fmt.Errorf("crawl: %w", cerr)
@@ -295,6 +309,8 @@ func (f crawlFlags) config(args []string, stdin io.Reader) (crawl.Config, error)
 		RobotsTTL: f.robotsTTL, RobotsAs404After: f.robots5xx404, MaxPause: f.maxPause,
 		Resolve: f.resolves, AllowPrivate: f.allowPrivate,
 		ProgressEvery: progressEvery, LeaseTTL: f.leaseTTL, LeaseBatch: f.leaseBatch,
+		WARCDir: f.warc, WARCMaxSize: f.warcMaxSize,
+		ApplyRevisit: f.revisitChanged, RecrawlAfter: f.recrawlAfter, Recrawl: f.recrawl,
 	}, nil
 }
 

@@ -116,7 +116,7 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 
 // demoSearches shows, on the terminal, what the crawl made findable.
 func demoSearches(ctx context.Context, w io.Writer, st index.Searcher) {
-	for _, q := range []string{"sourdough", "roster", "fractal"} {
+	for _, q := range []string{"sourdough", "roster", "old catalogue"} {
 		fmt.Fprintf(w, "\n$ mandelbot search %s\n", q)
 		page, err := st.Search(ctx, index.Query{Text: q, Limit: 3, Now: time.Now()})
 		if err != nil {

@@ -52,6 +52,9 @@ type crawlEnd struct {
 	AtLimit bool
 	// Reason is the one-line reason printed for NothingFetched.
 	Reason string
+	// Failed is the error that stopped the crawl (a store or WARC write that failed, a full
+	// disk), nil if none.
+	Failed error
 }
 
 // code is the exit status of a crawl that ended as e. Interrupted wins (the operator asked to
@@ -60,7 +63,7 @@ func (e crawlEnd) code() int {
 	switch {
 	case e.Interrupted:
 		return exitInterrupted
-	case e.NothingFetched:
+	case e.Failed != nil, e.NothingFetched:
 		return exitFailure
 	case e.AtLimit:
 		return exitStopped
@@ -75,6 +78,9 @@ func (e crawlEnd) exitLine() string {
 	case exitInterrupted:
 		return fmt.Sprintf("Exit status %d: interrupted; everything received is saved (re-run to resume)", c)
 	case exitFailure:
+		if e.Failed != nil {
+			return fmt.Sprintf("Exit status %d: the crawl failed: %s", c, oneLine(e.Failed.Error()))
+		}
 		return fmt.Sprintf("Exit status %d: nothing could be fetched: %s", c, e.Reason)
 	case exitStopped:
 		return fmt.Sprintf("Exit status %d: stopped at a limit with work left (re-run to resume)", c)
@@ -90,6 +96,9 @@ func (e crawlEnd) err() error {
 	case exitOK:
 		return nil
 	case exitFailure:
+		if e.Failed != nil {
+			return &exitError{code: c, err: fmt.Errorf("the crawl failed: %w", e.Failed)}
+		}
 		return &exitError{code: c, err: fmt.Errorf("crawl: nothing could be fetched: %s", e.Reason)}
 	default:
 		return &exitError{code: c}

@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -144,6 +146,30 @@ func TestExportFlagsChecked(t *testing.T) {
 		code, _, errOut := runCLI(t, "", append([]string{"export", "--data", missing}, args...)...)
 		if code != exitUsage || !strings.Contains(errOut, "--") || strings.Contains(errOut, "none") {
 			t.Errorf("export %v: exit %d, %q; want a usage error about the flags, before the store is opened", args, code, errOut)
+		}
+	}
+}
+
+// Issue 10, item 6: "a failed first run leaves an empty store". A first crawl refused for its
+// flags or seeds creates neither the data directory nor a store in it.
+func TestRefusedFirstRunCreatesNoStore(t *testing.T) {
+	dir := t.TempDir()
+	for i, args := range [][]string{
+		{"not a url"},
+		{"--frobnicate", "http://a.test/"},
+		{"http://127.0.0.1:1/"},
+		{"--header", "User-Agent: me", "http://a.test/"},
+		{"--include", "(", "http://a.test/"},
+		{"--seeds-file", filepath.Join(dir, "none.txt")},
+		{"--scope", "planet", "http://a.test/"},
+	} {
+		data := filepath.Join(dir, "data", strconv.Itoa(i))
+		code, _, errOut := runCLI(t, "", append([]string{"crawl", "--data", data}, args...)...)
+		if code != exitUsage {
+			t.Errorf("crawl %v: exit %d (%s), want 2", args, code, errOut)
+		}
+		if _, err := os.Stat(data); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("crawl %v: refused, but %s exists (%v)", args, data, err)
 		}
 	}
 }

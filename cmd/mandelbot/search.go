@@ -78,7 +78,11 @@ func writeSearchText(w io.Writer, p index.Page, color bool) error {
 	if p.Total == 0 {
 		fmt.Fprintf(&b, "No results for %q.\n", p.Query)
 	} else {
-		fmt.Fprintf(&b, "%d result(s) for %q, showing %d-%d:\n\n", p.Total, p.Query, p.Offset+1, p.Offset+len(p.Results))
+		atLeast := ""
+		if p.TotalIsLowerBound {
+			atLeast = "at least "
+		}
+		fmt.Fprintf(&b, "%s%d result(s) for %q, showing %d-%d:\n\n", atLeast, p.Total, p.Query, p.Offset+1, p.Offset+len(p.Results))
 	}
 	for i, r := range p.Results {
 		title := r.Title

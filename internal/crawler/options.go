@@ -92,7 +92,8 @@ type Options struct {
 	ProgressEvery time.Duration
 	// OnDocument, if set, is called once for every page answer other than 503 and 429 (which
 	// pause the origin and are asked again): 2xx, 3xx, 4xx and other 5xx, not robots.txt or
-	// sitemaps, and not requests that got no answer. It is called on the worker goroutine that
+	// sitemaps, not requests that got no answer, and not the 304 of a conditional revisit (the
+	// page did not change since it was last handed over). It is called on the worker goroutine that
 	// fetched the page, before the outcome is saved, concurrently with other calls: it must be
 	// safe for concurrent use, and the worker waits for it.
 	OnDocument func(Document)

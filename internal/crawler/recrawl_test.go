@@ -1,6 +1,8 @@
 package crawler
 
 import (
+	"context"
+	"net/http"
 	"testing"
 	"time"
 
@@ -17,10 +19,11 @@ func recrawlSite() []testweb.Site {
 	return []testweb.Site{{Key: "a", Robots: &testweb.Page{Body: "User-agent: *\nAllow: /\n", ContentType: "text/plain"},
 		Pages: []testweb.Page{
 			{Path: "/", Title: "Home", Text: "hearth", LastModified: t0.Add(-time.Hour),
-				Links: []string{"/stable", "/hidden", "/doomed", "/turncoat"}},
+				Links: []string{"/stable", "/hidden", "/doomed", "/withdrawn", "/turncoat"}},
 			{Path: "/stable", Title: "Stable", Text: "granite", ETag: `"s1"`},
 			{Path: "/hidden", Title: "Hidden", Text: "shadow", Meta: "noindex"},
 			{Path: "/doomed", Title: "Doomed", Text: "ephemeral"},
+			{Path: "/withdrawn", Title: "Withdrawn", Text: "rescinded"},
 			{Path: "/turncoat", Title: "Turncoat", Text: "chameleon"},
 		}}}
 }
@@ -71,6 +74,7 @@ func TestRecrawlTwoPasses(t *testing.T) {
 	e.clock.Advance(2 * time.Hour)
 	pass2 := e.clock.Now()
 	e.web.Delete("a", "/doomed")
+	e.web.Set("a", testweb.Page{Path: "/withdrawn", Status: 410})
 	e.web.Set("a", testweb.Page{Path: "/turncoat", Title: "Turncoat", Text: "chameleon", Meta: "noindex"})
 	e.archivePass(dir, nil, func(o *Options) { o.RecrawlAfter = time.Hour })
 	e.checkGate()
@@ -109,6 +113,12 @@ func TestRecrawlTwoPasses(t *testing.T) {
 	}
 	if r, ok := e.found("ephemeral", "/doomed"); ok {
 		t.Errorf("pass 2: the deleted page is still found: %+v", r)
+	}
+	if reqs := e.requestsTo("/withdrawn", pass2); len(reqs) != 1 || reqs[0].Status != 410 {
+		t.Errorf("pass 2: /withdrawn requests %v, want one answered 410", reqs)
+	}
+	if r, ok := e.found("rescinded", "/withdrawn"); ok {
+		t.Errorf("pass 2: the page that answers 410 is still found: %+v", r)
 	}
 	if r, ok := e.found("chameleon", "/turncoat"); ok {
 		t.Errorf("pass 2: the page that now says noindex is still found (rule 27): %+v", r)
@@ -172,5 +182,51 @@ func TestRevisitChangeAndForcedRecrawl(t *testing.T) {
 	}
 	if n := len(e.requestsTo("/stable", t0.Add(time.Hour+time.Minute))); n != 1 {
 		t.Errorf("--recrawl: /stable requested %d times in the forced pass", n)
+	}
+}
+
+// Issue 13: "each origin's robots.txt is revalidated under its own TTL, independently"
+// (robots-semantics.md rule 22). Two hours on, a recrawl revalidates the robots.txt of the
+// origin whose copy lived one hour (max-age=3600), with its ETag, and archives the 304 as a
+// revisit; the other origin's copy is still fresh (48 h) and is not asked for.
+func TestRecrawlRevalidatesRobotsPerOrigin(t *testing.T) {
+	short := &testweb.Page{Body: "User-agent: *\nAllow: /\n", ContentType: "text/plain", ETag: `"r1"`,
+		Header: http.Header{"Cache-Control": {"max-age=3600"}}}
+	e := newEnv(t, []testweb.Site{
+		{Key: "a", Robots: &testweb.Page{Body: "User-agent: *\nAllow: /\n", ContentType: "text/plain"},
+			Pages: []testweb.Page{{Path: "/", Title: "A"}}},
+		{Key: "b", Robots: short, Pages: []testweb.Page{{Path: "/", Title: "B"}}},
+	})
+	dir := t.TempDir()
+	e.archivePass(dir, []string{"{a}/", "{b}/"}, nil)
+	e.clock.Advance(2 * time.Hour)
+	pass2 := e.clock.Now()
+	e.archivePass(dir, nil, func(o *Options) { o.Recrawl = true })
+
+	if n := len(e.web.RequestsTo("a")); n != 3 {
+		t.Errorf("origin a: %d requests over two passes, want 3 (robots.txt once, / twice)", n)
+	}
+	var aRobots, bRobots []testweb.Request
+	for _, r := range e.web.Requests() {
+		if r.Path == testweb.RobotsPath && !r.At.Before(pass2) {
+			if r.Key == "a" {
+				aRobots = append(aRobots, r)
+			} else {
+				bRobots = append(bRobots, r)
+			}
+		}
+	}
+	if len(aRobots) != 0 {
+		t.Errorf("pass 2: origin a's fresh robots.txt was requested %d times", len(aRobots))
+	}
+	if len(bRobots) != 1 || bRobots[0].Header.Get("If-None-Match") != `"r1"` || bRobots[0].Status != 304 {
+		t.Fatalf("pass 2: origin b's robots.txt requests %v, want one conditional request answered 304", bRobots)
+	}
+	o, _, err := e.store.Origin(context.Background(), e.web.Origin("b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, _ := recordAtRef(t, dir, o.Robots.WARC); gowarc.Header(h).Get("WARC-Type") != "revisit" {
+		t.Errorf("origin b's robots.txt names a %q record after its 304, want the revisit", gowarc.Header(h).Get("WARC-Type"))
 	}
 }

@@ -308,7 +308,7 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 			}
 			tags.Merge(robotstag.FromMeta(metas, agent))
 		}
-		doc.Title, doc.Text = page.Title, page.Text
+		doc.Title, doc.Text, doc.Headings = page.Title, page.Text, page.Headings
 		u.Canonical = page.Canonical
 		links = page.Links
 		res.bad += page.SkippedLinks
@@ -354,7 +354,7 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 		}
 		n := w.newURL(target, store.KindPage, u.Depth+1, 0)
 		res.found = append(res.found, n)
-		res.links = append(res.links, store.Link{FromID: u.ID, To: n.URL, Anchor: l.Anchor})
+		res.links = append(res.links, store.Link{FromID: u.ID, To: n.URL, Anchor: l.Anchor, Fragment: l.Fragment})
 	}
 }
 

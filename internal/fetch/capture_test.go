@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -82,4 +83,35 @@ func TestCaptureTruncatedAtRawLimit(t *testing.T) {
 	if resp.Capture == nil || !resp.Capture.Truncated {
 		t.Fatalf("Capture %+v, want truncated", resp.Capture)
 	}
+}
+
+// A body whose gzip coding is corrupt still arrived whole: its capture is not truncated, while
+// a body that breaks off mid-way is.
+func TestCaptureCorruptCodingIsWholeBrokenBodyIsNot(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/corrupt" {
+			w.Header().Set("Content-Encoding", "gzip")
+			io.WriteString(w, "this is not gzip at all")
+			return
+		}
+		w.Header().Set("Content-Length", "1000")
+		io.WriteString(w, "only part of it")
+		if hj, ok := w.(http.Hijacker); ok {
+			w.(http.Flusher).Flush()
+			c, _, _ := hj.Hijack()
+			c.Close()
+		}
+	})
+	c := newClient(t, loopback(Options{Capture: true}))
+	resp, err := c.Get(context.Background(), Request{URL: srv.URL + "/corrupt"})
+	if !errors.Is(err, ErrDecode) || resp == nil || resp.Capture == nil || resp.Capture.Truncated ||
+		!bytes.HasSuffix(resp.Capture.Response, []byte("this is not gzip at all")) {
+		t.Errorf("corrupt coding: err %v, capture %+v", err, resp.Capture)
+	}
+	resp.Release()
+	resp, err = c.Get(context.Background(), Request{URL: srv.URL + "/broken"})
+	if err == nil || resp == nil || resp.Capture == nil || !resp.Capture.Truncated {
+		t.Errorf("broken body: err %v, resp %+v", err, resp)
+	}
+	resp.Release()
 }

@@ -125,7 +125,7 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 	if cod == codingUnknown {
 		resp.UnknownEncoding = codingList
 	}
-	resp.Capture = x.captured(b.truncatedBy != LimitNone || bodyErr != nil)
+	resp.Capture = x.captured(b.truncatedBy != LimitNone || bodyErr != nil && !errors.Is(bodyErr, ErrDecode))
 	c.exchange(x, b.raw, b.truncatedBy, bodyErr)
 	if keepRaw {
 		// The raw copy lived until OnExchange returned (Exchange: the

@@ -52,6 +52,7 @@ type Capture struct {
 	// IP is the server's address, without port; "" when unknown.
 	IP string
 	// Truncated says Response stops short of what the server sent: a body limit cut it, or
-	// reading it failed or stopped early.
+	// reading it failed or stopped early. A body whose content coding is corrupt was read
+	// whole: it is not truncated.
 	Truncated bool
 }

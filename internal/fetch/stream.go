@@ -86,7 +86,7 @@ func (c *Client) Stream(ctx context.Context, req Request, consume func(resp *Res
 	if bodyErr != nil {
 		bodyErr = fmt.Errorf("fetch: %s: %w", x.target, c.withCause(x.ctx, bodyErr))
 	}
-	resp.Capture = x.captured(sb.cut != LimitNone || bodyErr != nil)
+	resp.Capture = x.captured(sb.cut != LimitNone || bodyErr != nil && !errors.Is(bodyErr, ErrDecode))
 	c.exchange(x, rawBuf.Bytes(), sb.cut, bodyErr)
 	if bodyErr != nil {
 		return resp, bodyErr

@@ -24,3 +24,21 @@ func TestJSONOfCarriesNotes(t *testing.T) {
 		t.Errorf("no empty notes array in %s", b)
 	}
 }
+
+// Issue 11 item 5: the JSON says when total is a lower bound (a field added to the contract; it
+// is always present, false when the count is exact).
+func TestJSONOfSaysTotalIsALowerBound(t *testing.T) {
+	for _, p := range []Page{{Total: MaxCount, TotalIsLowerBound: true}, {Total: 3}} {
+		b, err := json.Marshal(JSONOf(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `"total":3,"total_is_lower_bound":false`
+		if p.TotalIsLowerBound {
+			want = `"total":2000,"total_is_lower_bound":true`
+		}
+		if !strings.Contains(string(b), want) {
+			t.Errorf("JSON %s lacks %s", b, want)
+		}
+	}
+}

@@ -10,20 +10,28 @@ import (
 
 // memberBuf holds one or more gzip members, one per record, back to back.
 type memberBuf struct {
-	out  bytes.Buffer
-	gz   *gzip.Writer
-	hdr  []byte
-	ends []int // end offset in out of each member
+	level int // gzip level of gz
+	out   bytes.Buffer
+	gz    *gzip.Writer
+	hdr   []byte
+	ends  []int // end offset in out of each member
 }
 
 // memberPool recycles memberBufs, with their gzip writers and header
-// scratch space. The zero value is ready to use.
-type memberPool struct{ p sync.Pool }
+// scratch space. The zero value is ready to use and compresses at
+// gzip.DefaultCompression; level sets another gzip level.
+type memberPool struct {
+	p     sync.Pool
+	level int
+}
 
 func (p *memberPool) get() *memberBuf {
 	m, _ := p.p.Get().(*memberBuf)
 	if m == nil {
-		m = new(memberBuf)
+		m = &memberBuf{level: p.level}
+		if m.level == 0 {
+			m.level = gzip.DefaultCompression
+		}
 	}
 	m.out.Reset()
 	m.ends = m.ends[:0]
@@ -46,7 +54,11 @@ const maxPooledBuffer = 4 << 20
 // at the end of m.out.
 func (m *memberBuf) add(fields []Field, block []byte) error {
 	if m.gz == nil {
-		m.gz = gzip.NewWriter(&m.out)
+		gz, err := gzip.NewWriterLevel(&m.out, m.level)
+		if err != nil {
+			return fmt.Errorf("warc: compress record: %w", err)
+		}
+		m.gz = gz
 	} else {
 		m.gz.Reset(&m.out)
 	}

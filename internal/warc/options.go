@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // Defaults used where a field of [Options] is zero.
@@ -16,6 +18,11 @@ const (
 	DefaultPrefix = "MANDELBOT"
 	// DefaultSoftware is the warcinfo "software" field.
 	DefaultSoftware = "Mandelbot"
+	// DefaultLevel is the gzip level of each record's member: the fastest,
+	// because a crawl compresses every page it fetches on its own workers
+	// and the default level costs about twice the CPU for files a few
+	// percent smaller (BENCHMARKS.md, issue 13).
+	DefaultLevel = gzip.BestSpeed
 )
 
 // Options configure a [Writer]. Dir or FS is required; every other zero
@@ -36,6 +43,10 @@ type Options struct {
 	// container's pid 1), and files are created with O_EXCL, so a
 	// collision fails instead of overwriting. Default DefaultPrefix.
 	Prefix string
+	// Level is the gzip level records are compressed at, from
+	// gzip.BestSpeed (1) to gzip.BestCompression (9). Zero means
+	// DefaultLevel.
+	Level int
 	// MaxFileSize is the size in bytes a file is rotated at: a record
 	// (or request/response pair) that would take a file past it starts a
 	// new file, unless the file holds no record but its warcinfo, so a
@@ -64,6 +75,7 @@ type config struct {
 	fs          FS
 	prefix      string
 	maxFileSize int64
+	level       int
 	hostname    string
 	pid         int
 	software    string
@@ -76,6 +88,7 @@ func newConfig(o Options) (config, error) {
 		fs:          o.FS,
 		prefix:      o.Prefix,
 		maxFileSize: o.MaxFileSize,
+		level:       o.Level,
 		hostname:    o.Hostname,
 		pid:         o.PID,
 		software:    o.Software,
@@ -96,6 +109,12 @@ func newConfig(o Options) (config, error) {
 		c.maxFileSize = DefaultMaxFileSize
 	case c.maxFileSize < 0:
 		return config{}, fmt.Errorf("warc: options: MaxFileSize %d is negative", c.maxFileSize)
+	}
+	switch {
+	case c.level == 0:
+		c.level = DefaultLevel
+	case c.level < gzip.BestSpeed || c.level > gzip.BestCompression:
+		return config{}, fmt.Errorf("warc: options: Level %d is not a gzip level from %d to %d", c.level, gzip.BestSpeed, gzip.BestCompression)
 	}
 	if c.hostname == "" {
 		h, err := os.Hostname()

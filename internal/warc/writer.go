@@ -56,7 +56,7 @@ func New(opts Options) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Writer{cfg: cfg}, nil
+	return &Writer{cfg: cfg, pool: memberPool{level: cfg.level}}, nil
 }
 
 // usable returns why the Writer takes no more records, or nil. w.mu is held.

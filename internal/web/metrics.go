@@ -28,9 +28,9 @@ func newCollector(st store.Store, now func() time.Time, timeout time.Duration) *
 			[]string{"state"}, nil),
 		origins: prometheus.NewDesc("mandelbot_origins", "Origins known to the crawl.", nil, nil),
 		paused: prometheus.NewDesc("mandelbot_origins_paused",
-			"Origins paused by a 503 or 429 answer at the time of the scrape (robots-semantics.md rule 23).", nil, nil),
+			"Origins paused by a 503 or 429 answer at the time of the scrape: nothing is requested from them until the pause ends.", nil, nil),
 		unreachable: prometheus.NewDesc("mandelbot_origins_robots_unreachable",
-			"Origins whose robots.txt could not be read, so nothing on them is crawled (robots-semantics.md rule 21).", nil, nil),
+			"Origins whose robots.txt could not be read, so nothing on them is crawled until it can be.", nil, nil),
 	}
 }
 

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +38,10 @@ func TestMetrics(t *testing.T) {
 		if !lines[want] {
 			t.Errorf("exposition lacks %q\n%s", want, body)
 		}
+	}
+	// Issue 10, item 6: what people read names no internal spec rule number.
+	if m := regexp.MustCompile(`.*\brule \d+.*`).FindString(body); m != "" {
+		t.Errorf("the exposition names an internal rule number: %q", m)
 	}
 	// A private registry: none of the process-wide default collectors leak in.
 	if strings.Contains(body, "go_goroutines") || strings.Contains(body, "promhttp_") {

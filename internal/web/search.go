@@ -74,6 +74,7 @@ func (s *server) searchPage(r *http.Request) (view, error) {
 	data.Searched, data.Terms, data.Notes = true, res.Terms, res.Notes
 	data.Results = resultViews(res)
 	data.Pager = pagerOf(data.Query, res.Total, offset, ResultsPerPage)
+	data.Pager.AtLeast = res.TotalIsLowerBound
 	return v, nil
 }
 
@@ -133,6 +134,7 @@ func notCrawled(state string) string {
 type pager struct {
 	First, Last, Total int    // 1-based positions shown; First is 0 on a page past the end
 	Page               int    // this page, 1-based
+	AtLeast            bool   // Total is a lower bound (index.Page.TotalIsLowerBound)
 	Prev, Next         string // links to the neighbouring pages, "" when there is none
 }
 

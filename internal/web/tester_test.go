@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -184,8 +185,13 @@ func TestTesterTruncatesAtParseLimit(t *testing.T) {
 	if diff := cmp.Diff(want, verdicts(t, body)); diff != "" {
 		t.Errorf("verdicts (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(text(parseHTML(t, body)), "longer than the parse limit and was cut there") {
+	page := text(parseHTML(t, body))
+	if !strings.Contains(page, "longer than the parse limit and was cut there") {
 		t.Error("the report does not say the file was cut")
+	}
+	// Issue 10, item 6: the page cites the spec as a rule people can read, not by its number.
+	if m := regexp.MustCompile(`\brule \d+`).FindString(page); m != "" || !strings.Contains(page, "robots.txt rule: only the first 500 KiB") {
+		t.Errorf("the cut report names %q; want the rule in words", m)
 	}
 }
 

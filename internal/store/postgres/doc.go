@@ -29,8 +29,17 @@
 // an exact count, which reads the index and the heap but no tsvector.
 //
 // Differences from the SQLite store, where PostgreSQL does not allow the same:
-//   - Scores are ts_rank_cd's (weights 0.1/0.2/0.5/1.0, length-normalized), not bm25's: they
-//     order results the same way in spirit but are not comparable across stores.
+//   - Scores are ts_rank_cd's (index.RankClassWeights: 0.05/0.15/0.4/1.0, length-normalized),
+//     not bm25's: they order results the same way in spirit but are not comparable across
+//     stores. A tsvector has four weight classes, so headings share anchor text's (B, 8/20 rather
+//     than 5/20) and identifier parts the body's (D, 1 rather than 0.5); ts_rank_cd's cover
+//     density is the proximity rule (SQLite: a NEAR boost).
+//   - The query language (index/querylang.go) becomes a tsquery (tsquery.go): a phrase and an
+//     identifier are words joined by <->, a prefix is :*. Stemming is the Snowball English
+//     stemmer of the configuration mandelbot_words, where SQLite's FTS5 uses Porter's: a few
+//     words stem differently.
+//   - Counting stops at index.MaxCount in both stores; the candidates of a common word are those
+//     with the most inlinks here (below), the title and early matches in SQLite.
 //   - A query matching more than searchCandidates entries ranks only the searchCandidates with
 //     the most inlinks; a relevant page with few inlinks may be missing from deep pages of a
 //     common word's results (Total still counts every match).

@@ -179,7 +179,7 @@ func TestSearchRanksABoundedCandidateSet(t *testing.T) {
 	for i, u := range added {
 		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
 		b.Updates = append(b.Updates, u)
-		text := "common words"
+		text := fmt.Sprintf("common words %d", i) // distinct pages: Dedupe merges equal content
 		if i < 5 {
 			text += " rare"
 		}

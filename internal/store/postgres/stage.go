@@ -25,7 +25,7 @@ func stage(ctx context.Context, tx pgx.Tx, b store.Batch) error {
 	n := len(docs)
 	ids := make([]int64, n)
 	idx, nosnippet := make([]bool, n), make([]bool, n)
-	titles, bodies := make([]string, n), make([]string, n)
+	titles, bodies, headings := make([]string, n), make([]string, n), make([]string, n)
 	ua := make([]pgtype.Timestamptz, n)
 	encoded, headers := make([][]byte, n), make([][]byte, n)
 	for i, d := range docs {
@@ -35,15 +35,17 @@ func stage(ctx context.Context, tx pgx.Tx, b store.Batch) error {
 		}
 		ids[i], idx[i], nosnippet[i] = d.URLID, d.Index, d.NoSnippet
 		titles[i], bodies[i] = pgText(d.Title), store.CutUTF8(pgText(d.Text), store.MaxIndexedTextBytes)
+		headings[i] = store.CutUTF8(pgText(d.Headings), store.MaxIndexedHeadingsBytes)
 		ua[i], encoded[i] = tz(d.UnavailableAfter), store.EncodeLinks(links[d.URLID], pgText)
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO staged (url_id, idx, title, body, nosnippet, unavailable_after, links, folded)
+	_, err := tx.Exec(ctx, `INSERT INTO staged (url_id, idx, title, body, nosnippet, unavailable_after, links, headings, folded)
 		SELECT t.*, false FROM unnest($1::bigint[], $2::boolean[], $3::text[], $4::text[], $5::boolean[],
-			$6::timestamptz[], $7::bytea[]) AS t
+			$6::timestamptz[], $7::bytea[], $8::text[]) AS t
 		ON CONFLICT (url_id) DO UPDATE SET idx = excluded.idx, title = excluded.title, body = excluded.body,
+			headings = excluded.headings,
 			nosnippet = excluded.nosnippet, unavailable_after = excluded.unavailable_after,
 			links = excluded.links, folded = false`,
-		ids, idx, titles, bodies, nosnippet, ua, encoded)
+		ids, idx, titles, bodies, nosnippet, ua, encoded, headings)
 	if err != nil {
 		return fmt.Errorf("stage %d documents: %w", n, err)
 	}

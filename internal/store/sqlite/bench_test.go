@@ -2,7 +2,9 @@ package sqlite
 
 import (
 	"fmt"
+	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,6 +41,9 @@ func pageBatch(page store.URL, n int, now time.Time) store.Batch {
 	return b
 }
 
+// benchText is a page's text for BenchmarkCommitPageDocument: 2 KB of words.
+var benchText = strings.Repeat("walrus tusks flippers ", 2048/22)
+
 // BenchmarkCommitPage measures one crawled page's commit: 1 update + 10 new URLs, on a file in
 // WAL mode, as the crawler does ~20,000 times in its benchmark crawl.
 func BenchmarkCommitPage(b *testing.B) { benchmarkCommitPages(b, 1) }
@@ -47,7 +52,22 @@ func BenchmarkCommitPage(b *testing.B) { benchmarkCommitPages(b, 1) }
 // writer does when outcomes queue up while a commit runs (group commit).
 func BenchmarkCommitPageGrouped(b *testing.B) { benchmarkCommitPages(b, 8) }
 
-func benchmarkCommitPages(b *testing.B, perCommit int) {
+// BenchmarkCommitPageDocument is BenchmarkCommitPageGrouped with what a fetched page also
+// stages: its document (a title, 2 KB of text, the response header of benchHeader) and its 10
+// links with anchor text (issue 10: the header is kept for export --documents).
+func BenchmarkCommitPageDocument(b *testing.B) { benchmarkCommitPagesWith(b, 8, true) }
+
+// benchHeader is a typical response header: 10 fields, about 400 bytes.
+var benchHeader = http.Header{
+	"Content-Type": {"text/html; charset=utf-8"}, "Content-Length": {"2048"}, "Date": {"Thu, 01 Jan 2026 00:00:00 GMT"},
+	"Server": {"nginx/1.24.0"}, "Last-Modified": {"Wed, 31 Dec 2025 12:00:00 GMT"}, "Etag": {`"6777f3c0-800"`},
+	"Cache-Control": {"max-age=3600"}, "Vary": {"Accept-Encoding"}, "X-Frame-Options": {"SAMEORIGIN"},
+	"Strict-Transport-Security": {"max-age=31536000; includeSubDomains"},
+}
+
+func benchmarkCommitPages(b *testing.B, perCommit int) { benchmarkCommitPagesWith(b, perCommit, false) }
+
+func benchmarkCommitPagesWith(b *testing.B, perCommit int, docs bool) {
 	ctx := b.Context() // cancellable, as the crawler's is
 	s, err := Open(ctx, filepath.Join(b.TempDir(), "crawl.db"), Options{})
 	if err != nil {
@@ -70,6 +90,14 @@ func benchmarkCommitPages(b *testing.B, perCommit int) {
 			queue = queue[1:]
 			batch.Updates = append(batch.Updates, page.Updates...)
 			batch.New = append(batch.New, page.New...)
+			if docs {
+				id := page.Updates[0].ID
+				batch.Documents = append(batch.Documents, store.Document{URLID: id, Index: true, Title: fmt.Sprint("page ", n),
+					Text: benchText, Header: benchHeader})
+				for _, l := range page.New {
+					batch.Links = append(batch.Links, store.Link{FromID: id, To: l.URL, Anchor: "anchor text"})
+				}
+			}
 			n++
 		}
 		added, err := s.Commit(ctx, batch)

@@ -25,6 +25,8 @@ func TestIndexerStatementsUseIndexes(t *testing.T) {
 	defer db.Close()
 	stmts := append([]string{sqlOldTargets, sqlPlanEntries, sqlFTSText, sqlAnchors, sqlInlinks}, foldStatements...)
 	stmts = append(stmts, refreshStatements...)
+	// Issue 10: so does each read of a batch of EachPage (export --documents).
+	stmts = append(stmts, sqlPageHeaders, sqlPageStaged, sqlPageIndexed, sqlPageLinks, sqlURLsByID)
 	for _, q := range stmts {
 		rows, err := db.Query("EXPLAIN QUERY PLAN "+q, "[1,2]")
 		if err != nil {

@@ -26,7 +26,8 @@ func (s *Store) stage(ctx context.Context, b store.Batch) error {
 	}
 	for _, d := range b.Documents {
 		_, err := s.stmts.stage.ExecContext(ctx, d.URLID, boolInt(d.Index), d.Title, store.CutUTF8(d.Text, store.MaxIndexedTextBytes),
-			boolInt(d.NoSnippet), unix(d.UnavailableAfter), store.EncodeLinks(links[d.URLID], nil))
+			boolInt(d.NoSnippet), unix(d.UnavailableAfter), store.EncodeLinks(links[d.URLID], nil),
+			store.CutUTF8(d.Headings, store.MaxIndexedHeadingsBytes))
 		if err != nil {
 			return fmt.Errorf("index: stage document %d: %w", d.URLID, err)
 		}
