@@ -32,6 +32,10 @@ const (
 	DefaultMaxPause    = pause.DefaultMax
 	DefaultMaxWait     = crawler.DefaultMaxWait
 	DefaultRevisit     = crawler.DefaultRevisit
+	// DefaultLeaseTTL, MinLeaseTTL and DefaultLeaseBatch: see Config.LeaseTTL.
+	DefaultLeaseTTL   = crawler.DefaultLeaseTTL
+	MinLeaseTTL       = crawler.MinLeaseTTL
+	DefaultLeaseBatch = crawler.DefaultLeaseBatch
 	// DefaultProgressEvery is how often OnProgress is called at most.
 	DefaultProgressEvery = 200 * time.Millisecond
 	// SeedsOnly as Config.MaxDepth follows no link: only the seeds are requested.
@@ -123,6 +127,13 @@ type Config struct {
 	// Owner names this process for the store's origin leases, so that several processes can
 	// share one store (PostgreSQL); "" lets the crawler pick a random name.
 	Owner string
+	// LeaseTTL is how long this process's lease of an origin lasts unless renewed, on a store
+	// several processes share (0: DefaultLeaseTTL; at least MinLeaseTTL): it is renewed every
+	// third of it, requests to an origin stop a third of it before its lease would lapse, and a
+	// dead process's origins are taken over after it. LeaseBatch bounds the origins the process
+	// holds at once there (0: 4 per request of Concurrency, at most DefaultLeaseBatch).
+	LeaseTTL   time.Duration
+	LeaseBatch int
 
 	// Log receives the crawl's events (robots.txt decisions, pauses, give-ups; each request at
 	// Debug level). Nil discards them.

@@ -93,6 +93,14 @@ func (j *JSONLines) Write(d Document) {
 	}
 }
 
+// Err returns the first error of any write so far, without flushing: a long writer (an
+// export) checks it to stop early, say when its reader has gone.
+func (j *JSONLines) Err() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.err
+}
+
 // Flush writes out what is buffered and returns the first error of any write.
 func (j *JSONLines) Flush() error {
 	j.mu.Lock()

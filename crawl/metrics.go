@@ -15,6 +15,7 @@ import (
 	"github.com/fractle/mandelbot/internal/clock"
 	"github.com/fractle/mandelbot/internal/crawler"
 	"github.com/fractle/mandelbot/internal/fetch"
+	"github.com/fractle/mandelbot/internal/robots"
 )
 
 // Bucket bounds of the request histograms.
@@ -32,6 +33,7 @@ type metrics struct {
 	errors   *prometheus.CounterVec   // kind, error
 	latency  *prometheus.HistogramVec // kind
 	size     *prometheus.HistogramVec // kind
+	robots   *prometheus.CounterVec   // decision
 
 	pages, pauses, givenUp, disallowed prometheus.Counter
 	queued, inFlight, origins          prometheus.Gauge
@@ -56,6 +58,9 @@ func newMetrics(reg prometheus.Registerer, clk clock.Clock) (*metrics, error) {
 		Help: "Time from sending a request to the end of its body, by kind.", Buckets: latencyBuckets}, []string{"kind"})
 	m.size = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "mandelbot_response_body_bytes",
 		Help: "Size of answered bodies after content decoding, as kept (up to the size limit), by kind.", Buckets: sizeBuckets}, []string{"kind"})
+	m.robots = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "mandelbot_robots_outcomes_total",
+		Help: "robots.txt fetches by the decision they led to (rules, allow_all, unreachable, not_modified)."},
+		[]string{"decision"})
 	counter := func(name, help string) prometheus.Counter {
 		return prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
 	}
@@ -72,7 +77,7 @@ func newMetrics(reg prometheus.Registerer, clk clock.Clock) (*metrics, error) {
 	m.paused = gauge("mandelbot_origins_paused_now", "Origins paused now by a 503 or 429 answer.")
 	m.unreachable = gauge("mandelbot_origins_unreachable_now", "Origins whose robots.txt cannot be read, with no good copy: nothing on them is requested.")
 	m.indexLag = gauge("mandelbot_index_lag_documents", "Saved documents not yet searchable.")
-	cs := []prometheus.Collector{m.requests, m.errors, m.latency, m.size, m.pages, m.pauses, m.givenUp, m.disallowed,
+	cs := []prometheus.Collector{m.requests, m.errors, m.latency, m.size, m.robots, m.pages, m.pauses, m.givenUp, m.disallowed,
 		m.queued, m.inFlight, m.origins, m.paused, m.unreachable, m.indexLag}
 	for _, c := range cs {
 		if err := reg.Register(c); err != nil {
@@ -176,6 +181,11 @@ func (m *metrics) observe(s crawler.Stats) {
 	add(m.pauses, s.Paused, m.last.Paused)
 	add(m.givenUp, s.Errors, m.last.Errors)
 	add(m.disallowed, s.Disallowed, m.last.Disallowed)
+	for k := range s.RobotsOutcomes {
+		if k > 0 {
+			add(m.robots.WithLabelValues(robots.Kind(k).String()), s.RobotsOutcomes[k], m.last.RobotsOutcomes[k])
+		}
+	}
 	m.last = s
 	m.queued.Set(float64(s.Queued))
 	m.inFlight.Set(float64(s.InFlight))

@@ -92,6 +92,13 @@ func TestMetricsScrapedAndParsed(t *testing.T) {
 	if refused < 1 {
 		t.Errorf("refused robots.txt requests: %v, want at least 1", refused)
 	}
+	// robots.txt outcomes: a's rules (rule 21: a 2xx is read as rules); the refused origin's
+	// robots.txt is unreachable (rule 21: no answer means no request of the origin).
+	rules, _ := value(fams, "mandelbot_robots_outcomes_total", map[string]string{"decision": "rules"})
+	unreachable, _ := value(fams, "mandelbot_robots_outcomes_total", map[string]string{"decision": "unreachable"})
+	if rules != 1 || unreachable != refused {
+		t.Errorf("robots.txt outcomes: rules %v, unreachable %v; want 1 and one per refused robots.txt request (%v)", rules, unreachable, refused)
+	}
 	if n, _ := value(fams, "mandelbot_request_duration_seconds", map[string]string{"kind": "page"}); n != 4 {
 		t.Errorf("page latency samples: %v, want 4", n)
 	}

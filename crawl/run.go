@@ -107,8 +107,11 @@ func (c Config) plan() (plan, error) {
 	case c.MaxDepth < SeedsOnly:
 		return p, configErr("MaxDepth", "must be SeedsOnly (-1), 0 (no limit) or more")
 	case c.MaxPages < 0, c.MaxTime < 0, c.MaxWait < 0, c.Revisit < 0, c.PerOrigin < 0, c.Concurrency < 0, c.MaxPagesPerOrigin < 0,
-		c.RobotsTTL < 0, c.RobotsAs404After < 0, c.MaxPause < 0, c.ProgressEvery < 0, c.RecrawlAfter < 0, c.WARCMaxSize < 0:
+		c.RobotsTTL < 0, c.RobotsAs404After < 0, c.MaxPause < 0, c.ProgressEvery < 0, c.LeaseTTL < 0, c.LeaseBatch < 0,
+		c.RecrawlAfter < 0, c.WARCMaxSize < 0:
 		return p, configErr("limits", "limits, durations and counts must not be negative (0 means the default)")
+	case c.LeaseTTL > 0 && c.LeaseTTL < MinLeaseTTL:
+		return p, configErr("LeaseTTL", fmt.Sprintf("must be at least %s", MinLeaseTTL))
 	case len(c.Header) > MaxHeaderFields:
 		return p, configErr("Header", fmt.Sprintf("at most %d extra header fields", MaxHeaderFields))
 	}
@@ -187,7 +190,7 @@ func (c Config) plan() (plan, error) {
 			Robots: robots.Policy{TTL: c.RobotsTTL, As404After: c.RobotsAs404After},
 			Pause:  pause.Policy{Max: c.MaxPause},
 		},
-		Clock: c.Clock, Log: c.Log, Owner: c.Owner,
+		Clock: c.Clock, Log: c.Log, Owner: c.Owner, LeaseTTL: c.LeaseTTL, LeaseBatch: c.LeaseBatch,
 		OnProgress: c.OnProgress, ProgressEvery: every,
 		OnDocument: serialize(c.OnDocument),
 		Filter:     patternFilter(c.Include, c.Exclude),

@@ -73,6 +73,8 @@ type crawlFlags struct {
 	seedsFile               string
 	include, exclude        []string
 	headers                 []string
+	leaseTTL                time.Duration
+	leaseBatch              int
 }
 
 func newCrawlCommand() *cobra.Command {
@@ -125,6 +127,8 @@ interrupted (Ctrl-C), once everything received is saved. The summary's last line
 	fl.StringArrayVar(&f.include, "include", nil, "follow only discovered URLs matching this regular expression (Go syntax, unanchored; repeatable: any may match)")
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "never follow discovered URLs matching this regular expression (repeatable; wins over --include)")
 	fl.StringArrayVar(&f.headers, "header", nil, "'Name: value' sent with every request (repeatable; User-Agent cannot be set this way: use --user-agent)")
+	fl.DurationVar(&f.leaseTTL, "lease-ttl", crawl.DefaultLeaseTTL, "on a PostgreSQL store shared by several crawls: how long this process's lease of an origin lasts unless renewed (renewed every third; another process takes a dead one's origins over after it; at least 1s)")
+	fl.IntVar(&f.leaseBatch, "lease-batch", 0, fmt.Sprintf("on a PostgreSQL store shared by several crawls: the most origins this process holds at once (0: 4 per --concurrency, at most %d)", crawl.DefaultLeaseBatch))
 	return cmd
 }
 
@@ -146,6 +150,10 @@ func (f crawlFlags) validate() error {
 		return usageErrorf("--robots-ttl, --robots-5xx-as-404-after, --max-pause, --max-wait and --revisit must be positive")
 	case f.maxTime < 0:
 		return usageErrorf("--max-time must not be negative")
+	case f.leaseTTL < crawl.MinLeaseTTL:
+		return usageErrorf("--lease-ttl must be at least %s", crawl.MinLeaseTTL)
+	case f.leaseBatch < 0:
+		return usageErrorf("--lease-batch must not be negative")
 	case !robotstxt.IsAgentToken(f.agent):
 		return usageErrorf("%s", agentFlagHelp)
 	case f.warcMaxSize <= 0:
@@ -300,8 +308,8 @@ func (f crawlFlags) config(args []string, stdin io.Reader) (crawl.Config, error)
 		PerOrigin: f.perOrigin, MaxPagesPerOrigin: f.maxPagesPerOrigin, Concurrency: f.concurrency,
 		RobotsTTL: f.robotsTTL, RobotsAs404After: f.robots5xx404, MaxPause: f.maxPause,
 		Resolve: f.resolves, AllowPrivate: f.allowPrivate,
-		ProgressEvery: progressEvery,
-		WARCDir:       f.warc, WARCMaxSize: f.warcMaxSize,
+		ProgressEvery: progressEvery, LeaseTTL: f.leaseTTL, LeaseBatch: f.leaseBatch,
+		WARCDir: f.warc, WARCMaxSize: f.warcMaxSize,
 		ApplyRevisit: f.revisitChanged, RecrawlAfter: f.recrawlAfter, Recrawl: f.recrawl,
 	}, nil
 }

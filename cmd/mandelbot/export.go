@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fractle/mandelbot/crawl"
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/robotstxt"
@@ -16,17 +18,26 @@ import (
 
 func newExportCommand() *cobra.Command {
 	var f storeFlags
-	var robotsOnly, allOrigins bool
+	var robotsOnly, allOrigins, documents bool
 	cmd := &cobra.Command{
-		Use:   "export [--data DIR|--store URL] [--robots]",
-		Short: "Write every known URL (or, with --robots, every origin) as JSON lines",
+		Use:   "export [--data DIR|--store URL] [--robots|--documents]",
+		Short: "Write every known URL (or, with --robots, every origin; with --documents, every fetched page) as JSON lines",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if robotsOnly && documents {
+				return usageErrorf("export: --robots and --documents are two different exports: give one")
+			}
+			if allOrigins && !robotsOnly {
+				return usageErrorf("export: --all-origins goes with --robots")
+			}
 			st, err := f.open(cmd.Context(), false)
 			if err != nil {
 				return err
 			}
 			defer st.Close()
+			if documents {
+				return exportDocuments(cmd.Context(), st, cmd.OutOrStdout())
+			}
 			w := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
 			enc := json.NewEncoder(w)
 			enc.SetEscapeHTML(false)
@@ -44,6 +55,7 @@ func newExportCommand() *cobra.Command {
 	f.register(cmd)
 	cmd.Flags().BoolVar(&robotsOnly, "robots", false, "one object per origin the crawl contacted: its robots.txt decision and pause state")
 	cmd.Flags().BoolVar(&allOrigins, "all-origins", false, "with --robots: also the origins only known from links, never contacted")
+	cmd.Flags().BoolVar(&documents, "documents", false, "one object per fetched page: url, final_url, status, headers, title, text, links with anchors, robots, fetched_at (the format of crawl --documents); streamed in bounded memory")
 	return cmd
 }
 
@@ -167,6 +179,39 @@ func exportOrigins(ctx context.Context, st store.Store, enc *json.Encoder, all b
 		}
 		return nil
 	})
+}
+
+// exportDocuments writes every fetched page as `crawl --documents` does, from what the store kept
+// of its last fetch (store.Page): the store is read a batch at a time (store.PageBatch) and each
+// line written as it is read, so memory stays bounded whatever the crawl's size.
+func exportDocuments(ctx context.Context, st store.Reader, w io.Writer) error {
+	out := crawl.NewJSONLines(w)
+	err := st.EachPage(ctx, func(p store.Page) error {
+		out.Write(pageDocument(p))
+		return out.Err()
+	})
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	return nil
+}
+
+// pageDocument is the Document of a stored page. What the store does not keep is left out: the
+// robot directives are the noindex and nofollow it recorded (the URL's reason says which tags
+// set them), the text is the indexed text, and the links are those the crawl followed.
+func pageDocument(p store.Page) crawl.Document {
+	u := p.URL
+	d := crawl.Document{URL: u.URL, Depth: u.Depth, Status: u.Status, Header: p.Header, ContentType: u.ContentType,
+		Location: u.Location, FetchedAt: u.FetchedAt, Title: p.Title, Text: p.Text, Links: make([]crawl.Link, len(p.Links)),
+		Indexable: u.Indexed}
+	d.Robots.NoIndex, d.Robots.NoFollow = u.NoIndex, u.NoFollow
+	for i, l := range p.Links {
+		d.Links[i] = crawl.Link{URL: l.To, Anchor: l.Anchor}
+	}
+	return d
 }
 
 func timePtr(t time.Time) *time.Time {

@@ -192,7 +192,7 @@ func (pr *progress) close() {
 // must see as they happen: an origin paused, a URL given up, the crawl stopping.
 type announceHandler struct{ slog.Handler }
 
-var announced = map[string]bool{"origin paused": true, "giving up": true, "crawl stopping": true}
+var announced = map[string]bool{"origin paused": true, "origin resumed": true, "giving up": true, "crawl stopping": true}
 
 func (h announceHandler) Handle(ctx context.Context, r slog.Record) error {
 	if r.Level >= slog.LevelWarn || announced[r.Message] {

@@ -60,6 +60,14 @@ func (v *Virtual) Advance(d time.Duration) {
 	}
 }
 
+// Waiting reports how many waiters (Clock.At) have not fired or been stopped: a test advances the
+// clock once the goroutine it drives is waiting, instead of guessing how long that takes.
+func (v *Virtual) Waiting() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return len(v.waiters)
+}
+
 // set must be called with mu held.
 func (v *Virtual) set(t time.Time) {
 	if t.After(v.now) {

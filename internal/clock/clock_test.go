@@ -68,3 +68,20 @@ func TestRealClock(t *testing.T) {
 	defer stop()
 	<-ch // a past deadline fires without waiting
 }
+
+func TestVirtualWaitingCountsPendingWaiters(t *testing.T) {
+	v := NewVirtual(time.Unix(0, 0))
+	if n := v.Waiting(); n != 0 {
+		t.Fatalf("Waiting = %d on a new clock", n)
+	}
+	_, stop := v.At(v.Now().Add(time.Second), false)
+	ch, _ := v.At(v.Now().Add(2*time.Second), false)
+	if n := v.Waiting(); n != 2 {
+		t.Fatalf("Waiting = %d with two waiters", n)
+	}
+	stop()
+	v.Advance(2 * time.Second)
+	if n := v.Waiting(); n != 0 || !fired(ch) {
+		t.Fatalf("Waiting = %d after one stopped and one fired", n)
+	}
+}

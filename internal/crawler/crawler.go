@@ -12,8 +12,9 @@ import (
 	"github.com/fractle/mandelbot/urlnorm"
 )
 
-// maxLeasedAtStart bounds how many origins a run takes from the store when it starts; origins
-// discovered later are leased one by one.
+// maxLeasedAtStart bounds how many origins a run takes from a store that grants every lease
+// (one process: SQLite) when it starts; origins discovered later are leased one by one. On a
+// shared store the bound is Options.LeaseBatch.
 const maxLeasedAtStart = 1 << 20
 
 // ErrNoSeeds reports a crawl with neither seeds nor queued work in the store.
@@ -48,10 +49,16 @@ func Run(ctx context.Context, opts Options) (Stats, error) {
 			scopeSeeds = append(scopeSeeds, u)
 		}
 	}
+	batch := maxLeasedAtStart
+	if _, ok := opts.Store.(store.Shared); ok {
+		// Several processes (issue 12): hold a bounded batch, and hand back idle origins.
+		batch, opts.Frontier.ReleaseIdle = opts.LeaseBatch, true
+	}
 	c := &crawl{
-		opts:  opts,
-		f:     frontier.New(opts.Frontier),
-		scope: newScope(scopeSeeds, opts.Scope, opts.MaxDepth),
+		opts:   opts,
+		f:      frontier.New(opts.Frontier),
+		scope:  newScope(scopeSeeds, opts.Scope, opts.MaxDepth),
+		keeper: newLeaseKeeper(opts.Store, opts.Owner, opts.LeaseTTL, batch),
 	}
 	c.worker = &worker{opts: opts, scope: c.scope, parser: parser}
 	return c.run(ctx, seeds)
@@ -64,6 +71,14 @@ type crawl struct {
 	scope  *scope
 	worker *worker
 	stats  Stats
+	keeper *leaseKeeper
+
+	lost      chan []string // from the lease keeper: origins whose lease is lost
+	renewErrs chan error
+	// The cluster (a shared store): whether an acquire is with the loader, when the last one
+	// answered (zero: ask again at once), and when the cluster next has work it may lease.
+	acquiring                  bool
+	clusterChecked, clusterDue time.Time
 
 	tasks   chan task
 	results chan result
@@ -107,12 +122,21 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 			return c.stats, fmt.Errorf("crawl: reschedule fetched URLs: %w", err)
 		}
 	}
-	keys, err := st.LeaseOrigins(ctx, c.opts.Owner, now, now, DefaultLeaseTTL, maxLeasedAtStart)
+	keys, err := c.keeper.Acquire(ctx, now, now)
 	if err != nil {
 		return c.stats, fmt.Errorf("crawl: find due origins: %w", err)
 	}
 	if len(keys) == 0 && len(seeds) == 0 {
-		return c.stats, ErrNoSeeds
+		// On a shared store, other processes may hold the work: join them unless none is due.
+		next := time.Time{}
+		if c.keeper.shared != nil {
+			if next, err = c.keeper.shared.NextDue(ctx, c.opts.Owner, now); err != nil {
+				return c.stats, fmt.Errorf("crawl: find due origins: %w", err)
+			}
+		}
+		if next.IsZero() {
+			return c.stats, ErrNoSeeds
+		}
 	}
 	for _, k := range keys {
 		c.f.Want(k, now)
@@ -144,8 +168,11 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	}
 	// Outcomes already received are saved, and indexed, even when ctx is canceled.
 	saveCtx := context.WithoutCancel(ctx)
-	go writer(saveCtx, st, c.opts.Archive, c.writes, c.acks)
-	go loader{queue: st, leases: st, owner: c.opts.Owner, ttl: DefaultLeaseTTL}.run(saveCtx, c.loads, c.loaded)
+	go writer(saveCtx, st, c.opts.Owner, c.opts.Archive, c.writes, c.acks)
+	go loader{queue: st, keeper: c.keeper}.run(saveCtx, c.loads, c.loaded)
+	c.lost, c.renewErrs = make(chan []string, 1), make(chan error, 1)
+	stopKeeper := make(chan struct{})
+	go c.keeper.run(saveCtx, c.opts.Clock, stopKeeper, c.lost, c.renewErrs)
 	stopIndex := make(chan struct{})
 	go indexer(saveCtx, st, stopIndex, c.index)
 
@@ -156,6 +183,11 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	close(c.writes)
 	for a := range c.acks {
 		c.handleAck(a)
+	}
+	close(stopKeeper)
+	if c.lost != nil {
+		for range c.lost { // the run is over; every lease is released below
+		}
 	}
 	c.stats.CrawlEnded = c.opts.Clock.Now()
 	c.opts.Log.Info("crawl requests done; the index catches up", "index_lag", c.indexLag)
@@ -210,9 +242,23 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 		if c.stopping && c.inflight == 0 && c.pendingWrites == 0 && c.pendingLoads == 0 {
 			return
 		}
+		if c.keeper.shared != nil && !c.stopping && !c.acquiring && c.pendingLoads < loadQueue && c.keeper.Room() &&
+			(c.clusterChecked.IsZero() || !now.Before(c.clusterChecked.Add(c.keeper.margin()))) {
+			c.acquire(now) // room in the batch: lease more of the cluster's due origins
+		}
 		step := frontier.Step{Kind: frontier.StepWait}
 		if !c.stopping && c.inflight < c.opts.Concurrency && c.indexLag <= MaxIndexLag && c.pendingLoads < loadQueue {
 			step = c.f.Next(now)
+		}
+		if (step.Kind == frontier.StepFetch || step.Kind == frontier.StepRobots) && !c.keeper.Safe(step.Origin, now) {
+			// The lease lapses within TTL/3 and was not renewed (issue 12): send nothing more.
+			if step.Kind == frontier.StepFetch {
+				c.f.Canceled(step.URL, now)
+			} else {
+				c.f.RobotsCanceled(step.Origin, now)
+			}
+			c.away([]string{step.Origin}, "lease not renewed in time")
+			continue
 		}
 		switch step.Kind {
 		case frontier.StepLoad:
@@ -236,19 +282,91 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 			u.State, u.Reason = store.StateOutOfScope, step.Reason
 			c.stats.Rejected++
 			c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
+		case frontier.StepRelease:
+			c.clusterChecked = time.Time{} // room in the batch: look for more at once
+			c.requestLoad(loadReq{release: []string{step.Origin}, now: now})
 		case frontier.StepDone:
-			c.stop("nothing left to crawl")
+			next := time.Time{}
+			if c.keeper.shared != nil && !c.stopping {
+				var wait bool
+				if next, wait = c.clusterWait(ctx, now, time.Time{}, deadline); wait {
+					continue
+				}
+			}
+			if next.IsZero() {
+				c.stop("nothing left to crawl")
+				continue
+			}
+			c.stats.NextDue = next
+			c.stop(fmt.Sprintf("nothing due before %s (longer than --max-wait %s); run again to resume", next.UTC().Format(time.RFC3339), c.opts.MaxWait))
 		case frontier.StepWait:
 			idle := c.inflight == 0 && c.pendingWrites == 0 && c.pendingLoads == 0 && c.indexLag <= MaxIndexLag
 			if idle && !c.stopping && (step.Until.IsZero() || step.Until.Sub(now) > c.opts.MaxWait) {
-				c.stats.NextDue = step.Until
-				c.stop(fmt.Sprintf("nothing due before %s (longer than --max-wait %s); run again to resume", step.Until.UTC().Format(time.RFC3339), c.opts.MaxWait))
+				next := step.Until
+				if c.keeper.shared != nil {
+					var wait bool
+					if next, wait = c.clusterWait(ctx, now, step.Until, deadline); wait {
+						continue
+					}
+				}
+				c.stats.NextDue = next
+				c.stop(fmt.Sprintf("nothing due before %s (longer than --max-wait %s); run again to resume", next.UTC().Format(time.RFC3339), c.opts.MaxWait))
 				continue
 			}
 			c.wait(ctx, step.Until, deadline, idle)
 		}
 		c.progress()
 	}
+}
+
+// acquire asks the loader to lease due origins up to the batch and to say when the cluster next
+// has work (handleLoaded takes the answer).
+func (c *crawl) acquire(now time.Time) {
+	c.acquiring = true
+	c.requestLoad(loadReq{acquire: true, now: now})
+}
+
+// clusterWait decides, on a shared store, whether a process whose own origins have nothing due
+// before localUntil (zero: nothing at all) ends its run: only when nothing is due cluster-wide
+// within MaxWait (issue 12), as the last acquire's store.Shared.NextDue says, asked again every
+// TTL/leaseRenewDivisor (so that a dead process's origins are taken over). When wait is true it
+// has waited or asked, and the loop goes on; otherwise next is the earliest due time (zero:
+// nothing queued anywhere).
+func (c *crawl) clusterWait(ctx context.Context, now, localUntil, deadline time.Time) (next time.Time, wait bool) {
+	if c.acquiring {
+		c.wait(ctx, time.Time{}, deadline, false)
+		return time.Time{}, true
+	}
+	poll := c.keeper.margin()
+	if c.clusterChecked.IsZero() || !now.Before(c.clusterChecked.Add(poll)) {
+		c.acquire(now)
+		return time.Time{}, true
+	}
+	next = localUntil
+	if d := c.clusterDue; !d.IsZero() && (next.IsZero() || d.Before(next)) {
+		next = d
+	}
+	if next.IsZero() || next.Sub(now) > c.opts.MaxWait {
+		return next, false
+	}
+	until := c.clusterChecked.Add(poll)
+	if next.After(now) && next.Before(until) {
+		until = next
+	}
+	c.wait(ctx, until, deadline, true)
+	return next, true
+}
+
+// away drops locally the origins whose lease the process lost (issue 12): the lease keeper
+// forgets them, and the frontier hands out nothing more of them.
+func (c *crawl) away(keys []string, why string) {
+	now := c.opts.Clock.Now()
+	c.keeper.Lost(keys)
+	for _, k := range keys {
+		c.f.Away(k, now)
+	}
+	c.stats.LeasesLost += len(keys)
+	c.opts.Log.Warn("origins dropped: lease lost", "origins", len(keys), "reason", why, "first", keys[0])
 }
 
 func (c *crawl) stop(reason string) {
@@ -285,6 +403,20 @@ func (c *crawl) handleLoaded(r loadResp) {
 	now := c.opts.Clock.Now()
 	if r.err != nil {
 		c.fail(r.err)
+	}
+	switch {
+	case r.req.release != nil:
+		return
+	case r.req.acquire:
+		c.acquiring = false
+		c.clusterChecked, c.clusterDue = now, r.next
+		for _, k := range r.fresh {
+			c.f.Want(k, now)
+		}
+		if len(r.fresh) > 0 {
+			c.clusterChecked = time.Time{} // there may be more: ask again when there is room
+		}
+		return
 	}
 	if r.req.refill {
 		c.f.Refilled(r.req.origin, r.urls, r.req.limit, now)
@@ -367,6 +499,14 @@ func (c *crawl) wait(ctx context.Context, until, deadline time.Time, idle bool) 
 		if ok {
 			c.handleIndexed(r)
 		}
+	case keys, ok := <-c.lost:
+		if !ok {
+			c.lost = nil // the keeper ended (a store that grants every lease renews nothing)
+		} else if len(keys) > 0 {
+			c.away(keys, "not renewed in time, or taken over")
+		}
+	case err := <-c.renewErrs:
+		c.opts.Log.Warn("lease renewal failed", "error", err)
 	case <-timer:
 	case <-done:
 	}

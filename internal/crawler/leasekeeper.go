@@ -18,12 +18,18 @@ import (
 // process took it over after this one failed to renew in time), or a fenced commit is refused
 // (store.ErrLeaseLost). Either way the origin's work must be dropped locally.
 const (
-	// DefaultLeaseBatch is the most origins a process holds at once when Options say nothing:
-	// enough to keep DefaultConcurrency requests busy behind per-origin delays, few enough that
-	// the other processes of a cluster find origins to take.
-	DefaultLeaseBatch = 256
+	// DefaultLeaseBatch is the most origins a process holds at once (Options.LeaseBatch, and
+	// newLeaseKeeper's batch 0); by default a crawl holds leaseBatchPerRequest origins per
+	// request of its concurrency, up to this: enough to keep its requests busy behind
+	// per-origin delays, few enough that the other processes of a cluster find origins to take.
+	DefaultLeaseBatch    = 256
+	leaseBatchPerRequest = 4
+	// MinLeaseTTL is the shortest lease a crawl accepts (Options.LeaseTTL, --lease-ttl): the
+	// renewal runs every TTL/leaseRenewDivisor, and must have time to reach the database.
+	MinLeaseTTL = time.Second
 	// leaseRenewDivisor: leases are renewed every TTL/leaseRenewDivisor, so that two renewals in
-	// a row may fail (a slow database, a pause of the process) before a lease expires.
+	// a row may fail (a slow database, a pause of the process) before a lease expires; and the
+	// crawl stops sending to an origin TTL/leaseRenewDivisor before its lease would lapse.
 	leaseRenewDivisor = 3
 )
 
@@ -37,8 +43,10 @@ type leaseKeeper struct {
 	ttl    time.Duration
 	batch  int
 
-	mu   sync.Mutex
-	held map[string]bool
+	mu sync.Mutex
+	// held maps each origin held to the expiry of its lease as last confirmed by the store
+	// (grant or renewal).
+	held map[string]time.Time
 }
 
 // newLeaseKeeper returns a keeper of owner's leases on st, each lasting ttl unless renewed,
@@ -48,7 +56,70 @@ func newLeaseKeeper(st store.Leases, owner string, ttl time.Duration, batch int)
 		batch = DefaultLeaseBatch
 	}
 	sh, _ := st.(store.Shared)
-	return &leaseKeeper{leases: st, shared: sh, owner: owner, ttl: ttl, batch: batch, held: map[string]bool{}}
+	return &leaseKeeper{leases: st, shared: sh, owner: owner, ttl: ttl, batch: batch, held: map[string]time.Time{}}
+}
+
+// margin is how long before a lease's confirmed expiry the crawl stops sending to its origin.
+func (k *leaseKeeper) margin() time.Duration { return k.ttl / leaseRenewDivisor }
+
+// Lease leases origin key (one the crawl discovered), unless the batch is full; ok reports
+// whether the process holds it now. On a store that grants every lease the batch is not checked.
+func (k *leaseKeeper) Lease(ctx context.Context, key string, now time.Time) (ok bool, err error) {
+	k.mu.Lock()
+	_, mine := k.held[key]
+	full := k.shared != nil && len(k.held) >= k.batch
+	k.mu.Unlock()
+	if full && !mine {
+		return false, nil
+	}
+	ok, err = k.leases.LeaseOrigin(ctx, k.owner, key, now, k.ttl)
+	if err != nil || !ok {
+		return false, err
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.held[key] = now.Add(k.ttl)
+	return true, nil
+}
+
+// Safe reports whether the crawl may still send a request to origin key at now: the process
+// holds its lease, and the lease's confirmed expiry is more than TTL/leaseRenewDivisor away
+// (issue 12: a process whose renewals fail stops before another may take the origin over). On a
+// store that grants every lease it is always true.
+func (k *leaseKeeper) Safe(key string, now time.Time) bool {
+	if k.shared == nil {
+		return true
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	exp, ok := k.held[key]
+	return ok && exp.Sub(now) > k.margin()
+}
+
+// Room reports whether the batch has room for another origin.
+func (k *leaseKeeper) Room() bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return len(k.held) < k.batch
+}
+
+// lapsing forgets and returns, sorted, the origins whose lease's confirmed expiry is within
+// TTL/leaseRenewDivisor of now (renewals failed): the crawl must stop sending to them.
+func (k *leaseKeeper) lapsing(now time.Time) []string {
+	if k.shared == nil {
+		return nil
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var out []string
+	for key, exp := range k.held {
+		if exp.Sub(now) <= k.margin() {
+			out = append(out, key)
+			delete(k.held, key)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Acquire leases origins due by until, as many as the batch has room for, and returns the new
@@ -68,8 +139,10 @@ func (k *leaseKeeper) Acquire(ctx context.Context, now, until time.Time) ([]stri
 	defer k.mu.Unlock()
 	var fresh []string
 	for _, key := range keys {
-		if !k.held[key] && len(k.held) < k.batch {
-			k.held[key] = true
+		if _, ok := k.held[key]; ok {
+			k.held[key] = now.Add(k.ttl) // renewed by LeaseOrigins
+		} else if len(k.held) < k.batch {
+			k.held[key] = now.Add(k.ttl)
 			fresh = append(fresh, key)
 		}
 	}
@@ -82,12 +155,11 @@ func (k *leaseKeeper) heldCount() int {
 	return len(k.held)
 }
 
-// Granted records a lease granted outside Acquire (store.Leases.LeaseOrigin, by the loader for
-// an origin discovered during the run).
-func (k *leaseKeeper) Granted(key string) {
+// Granted records a lease granted at now outside Acquire and Lease.
+func (k *leaseKeeper) Granted(key string, now time.Time) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.held[key] = true
+	k.held[key] = now.Add(k.ttl)
 }
 
 // Release gives up the leases of keys (an origin with nothing left to do in this run, or one
@@ -144,19 +216,28 @@ func (k *leaseKeeper) Renew(ctx context.Context, now time.Time) ([]string, error
 		kept[key] = true
 	}
 	var lost []string
+	k.mu.Lock()
 	for _, key := range keys {
-		if !kept[key] {
+		if _, ok := k.held[key]; !ok {
+			continue // released or lost while the renewal ran
+		}
+		if kept[key] {
+			k.held[key] = now.Add(k.ttl)
+		} else {
 			lost = append(lost, key)
+			delete(k.held, key)
 		}
 	}
-	k.Lost(lost)
+	k.mu.Unlock()
 	return lost, nil
 }
 
 // run renews the leases every ttl/leaseRenewDivisor of clk until stop is closed, and sends the
 // origins it finds lost on lost (the scheduler must drop them); it closes lost when it returns.
-// A renewal that fails is reported on errs (nil: dropped) and tried again at the next period: a
-// lease survives leaseRenewDivisor-1 failed renewals in a row.
+// A renewal that fails is reported on errs (nil: dropped) and tried again at the next period; a
+// renewal may take at most one period. After each attempt, the origins whose confirmed expiry is
+// within ttl/leaseRenewDivisor are lost too (lapsing): the crawl stops sending to an origin
+// before its lease could lapse.
 func (k *leaseKeeper) run(ctx context.Context, clk clock.Clock, stop <-chan struct{}, lost chan<- []string, errs chan<- error) {
 	defer close(lost)
 	if k.shared == nil {
@@ -174,7 +255,10 @@ func (k *leaseKeeper) run(ctx context.Context, clk clock.Clock, stop <-chan stru
 			return
 		case <-ch:
 		}
-		keys, err := k.Renew(ctx, clk.Now())
+		rctx, cancelRenew := context.WithTimeout(ctx, every)
+		keys, err := k.Renew(rctx, clk.Now())
+		cancelRenew()
+		keys = append(keys, k.lapsing(clk.Now())...)
 		if err != nil && errs != nil {
 			select {
 			case errs <- err:

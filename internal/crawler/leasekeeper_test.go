@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -118,7 +119,11 @@ func TestLeaseKeeperRunReportsLoss(t *testing.T) {
 	defer close(stop)
 	deadline := time.After(10 * time.Second)
 	for {
-		clk.Advance(keeperTTL / leaseRenewDivisor) // until the goroutine's timer is set and fires
+		if clk.Waiting() > 0 {
+			// One renewal period at a time, only while the keeper waits for it: advancing while a
+			// renewal runs could reach the other lease's expiry, which is not this test's loss.
+			clk.Advance(keeperTTL / leaseRenewDivisor)
+		}
 		select {
 		case got := <-lost:
 			if !slices.Equal(got, []string{"http://o0.test"}) {
@@ -180,7 +185,7 @@ func TestLeaseKeeperOneProcessStore(t *testing.T) {
 	}
 	defer s.Close()
 	k := newLeaseKeeper(s, "a", keeperTTL, 0)
-	k.Granted("http://o0.test")
+	k.Granted("http://o0.test", t0)
 	if lost, err := k.Renew(context.Background(), t0.AddDate(1, 0, 0)); err != nil || len(lost) != 0 {
 		t.Errorf("Renew = %q, %v", lost, err)
 	}
@@ -188,5 +193,64 @@ func TestLeaseKeeperOneProcessStore(t *testing.T) {
 	go k.run(context.Background(), clock.NewVirtual(t0), make(chan struct{}), lost, nil)
 	if _, open := <-lost; open {
 		t.Error("run sent a loss on a one-process store")
+	}
+}
+
+// failingRenewals is a shared store whose renewals all fail (the database is unreachable).
+type failingRenewals struct{ store.Store }
+
+func (failingRenewals) RenewOrigins(context.Context, string, []string, time.Time, time.Duration) ([]string, error) {
+	return nil, errors.New("database unreachable")
+}
+
+func (failingRenewals) NextDue(context.Context, string, time.Time) (time.Time, error) {
+	return time.Time{}, nil
+}
+
+// Issue 12: "the crawler stops sending to an origin TTL/3 before its lease would lapse if
+// renewal failed": Safe turns false, and the keeper's goroutine reports the origin lost, once
+// the lease's confirmed expiry is TTL/3 away, however the renewals fail.
+func TestLeaseKeeperStopsBeforeALeaseLapses(t *testing.T) {
+	const ttl = 3 * time.Second
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "crawl.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	k := newLeaseKeeper(failingRenewals{s}, "a", ttl, 0)
+	const key = "http://o0.test"
+	k.Granted(key, t0) // confirmed until t0+3s
+	if !k.Safe(key, t0.Add(ttl*2/3-time.Millisecond)) {
+		t.Errorf("Safe %v before the confirmed expiry = false, want true", ttl/3+time.Millisecond)
+	}
+	if k.Safe(key, t0.Add(ttl*2/3)) {
+		t.Errorf("Safe TTL/3 before the confirmed expiry = true, want false")
+	}
+	if k.Safe("http://other.test", t0) {
+		t.Errorf("Safe for an origin never leased = true")
+	}
+
+	clk := clock.NewVirtual(t0)
+	stop := make(chan struct{})
+	lost := make(chan []string)
+	errs := make(chan error, 4)
+	go k.run(context.Background(), clk, stop, lost, errs)
+	defer close(stop)
+	deadline := time.After(10 * time.Second)
+	for {
+		clk.Advance(10 * time.Millisecond) // the goroutine's timers fire at t0+1s, t0+2s
+		select {
+		case got := <-lost:
+			if now := clk.Now(); !slices.Equal(got, []string{key}) || now.Before(t0.Add(ttl*2/3)) || !now.Before(t0.Add(ttl)) {
+				t.Fatalf("lost %q at t0%+v, want [%s] between t0+2s and t0+3s", got, now.Sub(t0), key)
+			}
+			if len(errs) == 0 {
+				t.Error("the failed renewals were not reported")
+			}
+			return
+		case <-deadline:
+			t.Fatal("the keeper never reported the lapsing lease")
+		case <-time.After(time.Millisecond):
+		}
 	}
 }

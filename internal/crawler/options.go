@@ -33,8 +33,10 @@ const (
 	MaxChildSitemaps     = 50
 	// MaxSitemapBytes is the decoded size limit of a sitemap request (sitemaps.org: 50 MiB).
 	MaxSitemapBytes = 50 << 20
-	// DefaultLeaseTTL is how long a lease on an origin lasts without renewal.
-	DefaultLeaseTTL = 5 * time.Minute
+	// DefaultLeaseTTL is how long a lease on an origin lasts without renewal (Options.LeaseTTL,
+	// --lease-ttl): the lease keeper renews every third of it, and a dead process's origins are
+	// taken over this long after its last renewal.
+	DefaultLeaseTTL = 30 * time.Second
 )
 
 // Fetcher performs one GET without following redirects; *fetch.Client implements it. Get
@@ -79,6 +81,11 @@ type Options struct {
 	// Owner names this process for store leases, and must differ between the processes that
 	// share a store (a store.Shared); empty: "mandelbot-" and random hex, new for each Run.
 	Owner string
+	// LeaseTTL is how long an origin's lease lasts unless renewed (0: DefaultLeaseTTL; at
+	// least MinLeaseTTL). LeaseBatch bounds the origins a process holds at once on a shared
+	// store (0: leaseBatchPerRequest per request of Concurrency, at most DefaultLeaseBatch).
+	LeaseTTL   time.Duration
+	LeaseBatch int
 	// OnProgress, if set, is called on the scheduler goroutine after events, at most every
 	// ProgressEvery of the crawl clock; it must return quickly.
 	OnProgress    func(Stats)
@@ -123,6 +130,13 @@ func (o Options) withDefaults() Options {
 		var b [8]byte
 		rand.Read(b[:]) // never fails (crypto/rand)
 		o.Owner = "mandelbot-" + hex.EncodeToString(b[:])
+	}
+	if o.LeaseTTL <= 0 {
+		o.LeaseTTL = DefaultLeaseTTL
+	}
+	o.LeaseTTL = max(o.LeaseTTL, MinLeaseTTL)
+	if o.LeaseBatch <= 0 {
+		o.LeaseBatch = min(leaseBatchPerRequest*o.Concurrency, DefaultLeaseBatch)
 	}
 	if o.Frontier.Agent == "" {
 		o.Frontier.Agent = "Mandelbot"

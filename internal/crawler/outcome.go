@@ -60,7 +60,7 @@ func (c *crawl) handleResult(r result) {
 		c.stats.Pages++
 		c.opts.Log.Debug("fetched", "url", u.URL, "status", u.Status, "links", len(r.found))
 	}
-	c.f.Done(u, r.outcome, now)
+	resumed := c.f.Done(u, r.outcome, now)
 	if r.outcome.Status == 503 || r.outcome.Status == 429 {
 		if rec, ok := c.f.Record(u.Origin); ok {
 			c.opts.Log.Info("origin paused", "origin", u.Origin, "reason", rec.PauseReason)
@@ -69,6 +69,13 @@ func (c *crawl) handleResult(r result) {
 		}
 	}
 	w := write{origin: u.Origin, archived: r.archived, batch: store.Batch{Updates: []store.URL{u}, Links: r.links}}
+	if resumed {
+		// The probe was answered: the pause is over in the store too (rule 23).
+		if rec, ok := c.f.Record(u.Origin); ok {
+			w.batch.Origins = []store.Origin{rec}
+		}
+		c.opts.Log.Info("origin resumed", "origin", u.Origin, "status", r.outcome.Status)
+	}
 	w.batch.New, w.overflow = c.discover(r.found, now)
 	if r.doc != nil {
 		w.batch.Documents = []store.Document{*r.doc}
@@ -108,6 +115,9 @@ func (c *crawl) robotsResult(r result, now time.Time) {
 	d := r.decision
 	key := r.task.origin
 	c.stats.Robots++
+	if int(d.Kind) < len(c.stats.RobotsOutcomes) {
+		c.stats.RobotsOutcomes[d.Kind]++
+	}
 	rec, fresh := c.f.RobotsDone(key, d, now)
 	b := store.Batch{Origins: []store.Origin{rec}}
 	var found []store.NewURL
@@ -147,6 +157,9 @@ func (c *crawl) handleAck(a ack) {
 	}
 	for _, o := range a.origins {
 		c.f.Persisted(o, now)
+	}
+	if len(a.lost) > 0 {
+		c.away(a.lost, "fenced commit refused") // their outcomes were dropped
 	}
 	for _, o := range a.overflow {
 		c.f.OverflowPersisted(o, now)

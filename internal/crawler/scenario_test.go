@@ -63,6 +63,25 @@ func TestRule23_PauseHonoursRetryAfterThenProbes(t *testing.T) {
 	}
 }
 
+// robots-semantics.md rule 23: once the probe gets an answer that is not a 503 or 429, the
+// pause is over, and the store says so too (issue 10: the dashboard showed "probing after a
+// pause" long after it had ended): no probing, no pause reason, the backoff reset.
+func TestRule23_ProbeAnsweredEndsThePauseInTheStore(t *testing.T) {
+	e := newEnv(t, testweb.PagePaused(503, testweb.RetrySeconds))
+	e.crawl([]string{"{a}/"}, nil)
+	if busy := e.urls()[e.web.URL("a", "/busy")]; busy.Status != 200 {
+		t.Fatalf("/busy: %+v; want the probe answered 200", busy)
+	}
+	o, ok, err := e.store.Origin(t.Context(), e.web.Origin("a"))
+	if err != nil || !ok {
+		t.Fatalf("origin a: %v, known %v", err, ok)
+	}
+	if o.Probing || o.PauseReason != "" || o.PauseStrikes != 0 {
+		t.Errorf("after the probe was answered 200, the store has probing %v, pause reason %q, strikes %d; want the pause ended",
+			o.Probing, o.PauseReason, o.PauseStrikes)
+	}
+}
+
 // robots-semantics.md rule 22: within 48 h a second crawl reuses the stored robots.txt decision;
 // after 48 h it asks again.
 func TestRule22_RobotsCacheSurvivesRunsFor48Hours(t *testing.T) {

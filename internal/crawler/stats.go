@@ -1,6 +1,10 @@
 package crawler
 
-import "time"
+import (
+	"time"
+
+	"github.com/fractle/mandelbot/internal/robots"
+)
 
 // Stats describe a crawl run so far. It is a value: the scheduler hands out copies.
 type Stats struct {
@@ -19,6 +23,13 @@ type Stats struct {
 	OutOfScope int // of those, outside --scope or --max-depth
 	Rejected   int // URLs recorded out of scope at their turn by a trap defence (the page budget)
 	BadURLs    int // links and sitemap entries skipped: not http(s) (mailto:, javascript:) or unparsable
+	// LeasesLost counts origins dropped because their lease was lost (shared store, issue 12):
+	// another process took them over, or renewal failed.
+	LeasesLost int
+
+	// RobotsOutcomes counts the robots.txt fetches of Robots by their decision, indexed by
+	// robots.Kind (rules, allow_all, unreachable, not_modified; index 0 is unused).
+	RobotsOutcomes [robots.KindNotModified + 1]int
 
 	InFlight       int
 	Queued         int // URLs waiting in memory

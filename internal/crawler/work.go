@@ -180,7 +180,7 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 	if u.Kind == store.KindPage {
 		// Until a 2xx page says otherwise, this fetch leaves nothing in the index (rule 27: a
 		// page that now answers 404 or redirects leaves it).
-		res.doc = &store.Document{URLID: u.ID}
+		res.doc = &store.Document{URLID: u.ID, Header: resp.Header}
 	}
 	switch {
 	case resp.Status >= 300 && resp.Status < 400:
@@ -284,7 +284,7 @@ func (w *worker) parseSitemap(body io.Reader, u store.URL) (out sitemapParse) {
 func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now time.Time) {
 	agent := w.opts.Frontier.Agent
 	tags := robotstag.FromHeader(resp.Header, agent)
-	doc := store.Document{URLID: u.ID}
+	doc := store.Document{URLID: u.ID, Header: resp.Header}
 	var links []extract.Link
 	parsed := make(map[string]*urlnorm.URL)
 	switch {
@@ -308,7 +308,7 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 			}
 			tags.Merge(robotstag.FromMeta(metas, agent))
 		}
-		doc.Title, doc.Text = page.Title, page.Text
+		doc.Title, doc.Text, doc.Headings = page.Title, page.Text, page.Headings
 		u.Canonical = page.Canonical
 		links = page.Links
 		res.bad += page.SkippedLinks
@@ -354,7 +354,7 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 		}
 		n := w.newURL(target, store.KindPage, u.Depth+1, 0)
 		res.found = append(res.found, n)
-		res.links = append(res.links, store.Link{FromID: u.ID, To: n.URL, Anchor: l.Anchor})
+		res.links = append(res.links, store.Link{FromID: u.ID, To: n.URL, Anchor: l.Anchor, Fragment: l.Fragment})
 	}
 }
 

@@ -25,7 +25,8 @@ type ack struct {
 	origins  []string // each write's origin (write.origin), in order
 	overflow []string
 	added    []store.URL
-	docs     int // documents committed (staged for the indexer)
+	docs     int      // documents committed (staged for the indexer)
+	lost     []string // origins whose lease was lost: their outcomes were dropped (commitFenced)
 	err      error
 }
 
@@ -46,10 +47,10 @@ const (
 // the URLs it found are committed together, so a lost outcome is a URL still queued.
 func MaxRepeatedAfterKill(concurrency int) int { return concurrency + 2*commitGroupMax }
 
-// writer commits writes in groups and acknowledges each group in order. It stops when in is
-// closed, after committing everything it received. The commit window is wall-clock time (it
-// batches disk writes); it decides no policy.
-func writer(ctx context.Context, st store.Queue, archive Archive, in <-chan write, out chan<- ack) {
+// writer commits writes in groups, fenced as owner (commitFenced), and acknowledges each group
+// in order; a group that names WARC records is committed only after archive.Sync. It stops when in is closed, after committing everything it received. The commit
+// window is wall-clock time (it batches disk writes); it decides no policy.
+func writer(ctx context.Context, st store.Queue, owner string, archive Archive, in <-chan write, out chan<- ack) {
 	defer close(out)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
@@ -84,11 +85,11 @@ func writer(ctx context.Context, st store.Queue, archive Archive, in <-chan writ
 			}
 		}
 		timer.Stop()
-		out <- commitGroup(ctx, st, archive, group)
+		out <- commitGroup(ctx, st, owner, archive, group)
 	}
 }
 
-func commitGroup(ctx context.Context, st store.Queue, archive Archive, group []write) ack {
+func commitGroup(ctx context.Context, st store.Queue, owner string, archive Archive, group []write) ack {
 	var b store.Batch
 	var a ack
 	archived := false
@@ -111,8 +112,8 @@ func commitGroup(ctx context.Context, st store.Queue, archive Archive, group []w
 		}
 	}
 	if !b.Empty() {
-		added, err := st.Commit(ctx, b)
-		a.added = added
+		added, lost, err := commitFenced(ctx, st, b, owner)
+		a.added, a.lost = added, lost
 		if err != nil {
 			a.err = fmt.Errorf("crawl: save %d outcomes: %w", len(group), err)
 		}

@@ -11,8 +11,14 @@ type Document struct {
 	// Options.MaxTitleBytes. Empty when there is none.
 	Title string
 	// Text is the visible text (see the package comment), whitespace
-	// collapsed, capped at Options.MaxTextBytes.
+	// collapsed, capped at Options.MaxTextBytes, without the site's chrome
+	// (navigation, page header and footer: see the package comment) and
+	// without permalink marks ("¶" links).
 	Text string
+	// Headings is the text of the h1-h6 elements, chrome included, in
+	// document order, whitespace collapsed, capped at
+	// Options.MaxHeadingsBytes. It is also part of Text (unless chrome).
+	Headings string
 	// Links are the document's links in document order, at most
 	// Options.MaxLinks.
 	Links []Link
@@ -50,6 +56,9 @@ type Link struct {
 	// Options.MaxAnchorBytes. When the link has no text, it is the alt
 	// text of the images inside it (for <area>, its own alt).
 	Anchor string
+	// Fragment reports that the href names a fragment (page#section):
+	// the anchor text then describes a section of the page, not the page.
+	Fragment bool
 	// NoFollow reports that the rel attribute contains the token
 	// "nofollow" (ASCII case-insensitive). "ugc" and "sponsored" do not
 	// set it.

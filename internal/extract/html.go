@@ -51,6 +51,7 @@ type extractor struct {
 	doc Document // Metas, Lang and Truncated are filled while reading
 
 	text, title textBuf
+	headings    textBuf // the text of h1-h6 (Document.Headings)
 	anchor, alt textBuf // the open link's text, and its images' alt text
 	scratch     textBuf // an <area>'s alt text
 
@@ -59,6 +60,9 @@ type extractor struct {
 	templates int       // depth of <template> elements: inert content
 	foreign   int       // depth of <svg> and <math> elements
 	hidden    int       // depth of foreign elements whose text is not shown
+
+	heading int    // depth of h1-h6 elements
+	chrome  chrome // the open navigation, header or footer element, if any
 
 	inAnchor  bool        // a link element is open
 	cur       pendingLink // the open link
@@ -74,13 +78,14 @@ type extractor struct {
 func newExtractor(lim limits, z *html.Tokenizer) *extractor {
 	z.SetMaxBuf(lim.token)
 	return &extractor{
-		z:       z,
-		lim:     lim,
-		text:    textBuf{max: lim.text},
-		title:   textBuf{max: lim.title},
-		anchor:  textBuf{max: lim.anchor},
-		alt:     textBuf{max: lim.anchor},
-		scratch: textBuf{max: lim.anchor},
+		z:        z,
+		lim:      lim,
+		text:     textBuf{max: lim.text},
+		title:    textBuf{max: lim.title},
+		headings: textBuf{max: lim.headings},
+		anchor:   textBuf{max: lim.anchor},
+		alt:      textBuf{max: lim.anchor},
+		scratch:  textBuf{max: lim.anchor},
 	}
 }
 
@@ -132,15 +137,24 @@ func (x *extractor) onText(raw rawAction) {
 		}
 	}
 	p := x.z.Text()
-	x.text.write(p)
 	if x.inAnchor {
 		x.anchor.write(p)
+		if isPermalinkMark(p) {
+			return // a heading's "¶" link: not text of the page
+		}
+	}
+	if x.heading > 0 {
+		x.headings.write(p)
+	}
+	if x.chrome.depth == 0 {
+		x.text.write(p)
 	}
 }
 
 // brk marks a word boundary in the text and in the open link's text.
 func (x *extractor) brk() {
 	x.text.brk()
+	x.headings.brk()
 	if x.inAnchor {
 		x.anchor.brk()
 	}
@@ -201,6 +215,10 @@ func (x *extractor) onStart(selfClosing bool) {
 	default:
 		x.raw = rawActionOf(a)
 	}
+	if isHeading(a) && !selfClosing {
+		x.heading++
+	}
+	x.chrome.onStart(a, selfClosing, x.attrs)
 	if isBlock(a) {
 		x.brk()
 	}
@@ -273,6 +291,10 @@ func (x *extractor) onEnd() {
 	if a == atom.A {
 		x.closeAnchor()
 	}
+	if isHeading(a) && x.heading > 0 {
+		x.heading--
+	}
+	x.chrome.onEnd(a)
 	if isBlock(a) {
 		x.brk()
 	}
@@ -503,6 +525,7 @@ func (x *extractor) finish(resolve ResolveFunc) Document {
 	if x.text.full {
 		doc.Truncated |= CapText
 	}
+	doc.Headings = x.headings.String()
 	if doc.Lang == "" {
 		doc.Lang = x.metaLang
 	}
@@ -525,7 +548,7 @@ func (x *extractor) finish(resolve ResolveFunc) Document {
 			doc.SkippedLinks++
 			continue
 		}
-		doc.Links = append(doc.Links, Link{URL: u, Raw: p.href, Anchor: p.anchor, NoFollow: p.nofollow})
+		doc.Links = append(doc.Links, Link{URL: u, Raw: p.href, Anchor: p.anchor, NoFollow: p.nofollow, Fragment: hasFragment(p.href)})
 	}
 	if x.hasCanonical {
 		if u, err := x.resolveURL(resolve, x.canonical); err == nil {

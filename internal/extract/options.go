@@ -26,6 +26,9 @@ const (
 	// longer token (the part of a text run read so far is kept). 4 MiB
 	// leaves room for the large inline scripts of real pages.
 	DefaultMaxTokenBytes = 4 << 20
+	// DefaultMaxHeadingsBytes caps Document.Headings: the headings of a
+	// long manual page, not a heading-styled page of text.
+	DefaultMaxHeadingsBytes = 8 << 10
 )
 
 // ResolveFunc resolves one href found in a document against that
@@ -59,6 +62,9 @@ type Options struct {
 	// MaxTokenBytes caps one token of the HTML tokenizer
 	// (default DefaultMaxTokenBytes).
 	MaxTokenBytes int
+	// MaxHeadingsBytes caps Document.Headings
+	// (default DefaultMaxHeadingsBytes).
+	MaxHeadingsBytes int
 
 	// NewResolver returns the ResolveFunc for the hrefs of a document
 	// whose base URL is base. HTML calls it with the document URL (an
@@ -89,8 +95,8 @@ type Options struct {
 
 // limits is Options with every default applied.
 type limits struct {
-	text, links, anchor, title, metas, url, token int
-	newResolver                                   func(string) (ResolveFunc, error)
+	text, links, anchor, title, metas, url, token, headings int
+	newResolver                                             func(string) (ResolveFunc, error)
 }
 
 func (o *Options) limits() limits {
@@ -102,6 +108,7 @@ func (o *Options) limits() limits {
 		metas:       orDefault(o.MaxMetas, DefaultMaxMetas),
 		url:         orDefault(o.MaxURLBytes, DefaultMaxURLBytes),
 		token:       orDefault(o.MaxTokenBytes, DefaultMaxTokenBytes),
+		headings:    orDefault(o.MaxHeadingsBytes, DefaultMaxHeadingsBytes),
 		newResolver: o.NewResolver,
 	}
 	if l.newResolver == nil {

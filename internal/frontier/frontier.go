@@ -43,8 +43,25 @@ func (f *Frontier) get(key string, now time.Time) *origin {
 }
 
 func (f *Frontier) fix(o *origin, now time.Time) {
-	o.readyAt = o.computeReady(now, f.opts.PerOrigin)
+	if f.origins[o.key] != o {
+		return // forgotten (released, dropped or away) while a step was produced
+	}
+	if o.away {
+		clear(o.queue)
+		o.queue, o.head, o.hasMore = o.queue[:0], 0, false
+		if !o.outstanding() {
+			f.forget(o)
+			return
+		}
+	}
+	o.readyAt = o.computeReady(now, f.opts.PerOrigin, f.opts.ReleaseIdle)
 	heap.Fix(&f.ready, o.index)
+}
+
+// forget removes o from the Frontier.
+func (f *Frontier) forget(o *origin) {
+	heap.Remove(&f.ready, o.index)
+	delete(f.origins, o.key)
 }
 
 // Want announces that the store holds due URLs of origin: the Frontier will ask to load the
@@ -123,8 +140,8 @@ func (f *Frontier) Discover(u store.URL, now time.Time) (isNew, overflow bool) {
 		return false, false
 	}
 	o.known[u.ID] = struct{}{}
-	if u.State != store.StateQueued {
-		return true, false
+	if u.State != store.StateQueued || o.away {
+		return true, false // an origin away is another process's: the store keeps the URL
 	}
 	// Before the load, the store's due URLs are still to come and are merged then; after it, a
 	// store holding more means this URL must wait its turn there.
@@ -197,6 +214,10 @@ func (f *Frontier) busy() bool {
 
 // step produces the step of a ready origin, or reports false after updating its ready time.
 func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
+	if f.opts.ReleaseIdle && o.idle() {
+		f.forget(o)
+		return Step{Kind: StepRelease, Origin: o.key}, true
+	}
 	defer f.fix(o, now)
 	if !o.loaded {
 		o.loading = true
@@ -256,14 +277,17 @@ type Outcome struct {
 // front of its queue, to be requested again as the single probe when the pause ends; a u the
 // caller gave up (any other state) is done, and the next URL of the origin probes instead. The
 // caller persists the result and then calls Persisted.
-func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) {
+//
+// Done reports resumed when the answer was the probe's and ended a pause: the origin's record
+// (Record) changed, and the caller persists it with u, so that the store no longer shows a pause.
+func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) (resumed bool) {
 	o := f.get(u.Origin, now)
 	o.inflight--
 	f.inflight--
 	f.pending++
 	o.writes++
 	o.notBefore = latest(o.notBefore, now.Add(o.delay))
-	f.answered(o, out.Status, out.RetryAfter, out.RetryAfterOK, now)
+	resumed = f.answered(o, out.Status, out.RetryAfter, out.RetryAfterOK, now)
 	if isPause(out.Status) {
 		o.gate = o.writes // the pause must be durable before the probe (rule 23)
 	}
@@ -272,11 +296,13 @@ func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) {
 		o.pushFront(u)
 	}
 	f.fix(o, now)
+	return resumed
 }
 
 // answered updates the pause state after an answer (status 0: none came). A 503 or 429 pauses
-// the origin (rule 23); any other answer to the probe ends the probing and resets the backoff.
-func (f *Frontier) answered(o *origin, status int, retryAfter time.Duration, ok bool, now time.Time) {
+// the origin (rule 23); any other answer to the probe ends the probing and resets the backoff,
+// and answered reports that it did.
+func (f *Frontier) answered(o *origin, status int, retryAfter time.Duration, ok bool, now time.Time) (resumed bool) {
 	wasProbe := o.probeInFlight
 	o.probeInFlight = false
 	switch {
@@ -284,7 +310,9 @@ func (f *Frontier) answered(o *origin, status int, retryAfter time.Duration, ok 
 		f.pause(o, status, retryAfter, ok, now)
 	case status != 0 && wasProbe:
 		o.probing, o.pauseStrikes, o.pauseReason = false, 0, ""
+		return true
 	}
+	return false
 }
 
 func isPause(status int) bool {
@@ -439,6 +467,19 @@ func (f *Frontier) Drop(key string) {
 	if o == nil {
 		return
 	}
-	heap.Remove(&f.ready, o.index)
-	delete(f.origins, key)
+	f.forget(o)
+}
+
+// Away reports that the process lost the lease of origin key (issue 12: another process took it
+// over, or it could not be renewed in time): its queued URLs are dropped (they stay in the
+// store), nothing more of it is handed out, and what is outstanding (requests in flight, loads,
+// writes) is still reported as usual and then ignored; the origin is forgotten once nothing of it
+// is outstanding. A URL discovered for it meanwhile is only remembered: the store keeps it.
+func (f *Frontier) Away(key string, now time.Time) {
+	o := f.origins[key]
+	if o == nil {
+		return
+	}
+	o.away = true
+	f.fix(o, now)
 }

@@ -222,7 +222,10 @@ func TestRule23_PauseThenSingleProbe(t *testing.T) {
 	a, b := h.expect(StepFetch), h.expect(StepFetch)
 	h.done(a, Outcome{Status: 503, RetryAfter: 120 * time.Second, RetryAfterOK: true})
 	h.expect(StepWait)
-	h.done(b, Outcome{Status: 200}) // an answer already in flight lifts neither the pause nor the probe
+	if h.f.Done(b.URL, Outcome{Status: 200}, h.now) { // an answer already in flight lifts neither the pause nor the probe
+		t.Errorf("Done of a request sent before the pause reported the pause ended")
+	}
+	h.f.Persisted(b.Origin, h.now)
 	if st := h.expect(StepWait); !st.Until.Equal(t0.Add(120 * time.Second)) {
 		t.Fatalf("pause lifted early: %+v", st)
 	}
@@ -232,7 +235,13 @@ func TestRule23_PauseThenSingleProbe(t *testing.T) {
 		t.Fatalf("the paused URL must be the probe, got %s", probe.URL.URL)
 	}
 	h.expect(StepWait) // only one request while probing
-	h.done(probe, Outcome{Status: 200})
+	if !h.f.Done(probe.URL, Outcome{Status: 200}, h.now) {
+		t.Errorf("Done of the answered probe did not report the pause ended (issue 10: the store must be told)")
+	}
+	h.f.Persisted(probe.Origin, h.now)
+	if rec, _ := h.f.Record(probe.Origin); rec.Probing || rec.PauseReason != "" {
+		t.Errorf("after the probe: record %+v; want no probing and no pause reason", rec)
+	}
 	h.expect(StepFetch)
 	h.expect(StepFetch)
 	h.expect(StepFetch) // back to 3 in flight

@@ -37,6 +37,12 @@ type Options struct {
 	Window            int
 	Robots            robots.Policy
 	Pause             pause.Policy
+
+	// ReleaseIdle makes an origin with nothing left to do in this run (nothing queued in memory
+	// or due in the store, nothing in flight, every write durable) a StepRelease once its delay
+	// since the last request has passed; the Frontier then forgets it. For crawl processes that
+	// share a store (issue 12): another one may lease the origin and keep the delay.
+	ReleaseIdle bool
 }
 
 func (o Options) withDefaults() Options {

@@ -55,8 +55,24 @@ type origin struct {
 	probeInFlight bool
 	sitemaps      []string
 
+	// away: the process lost the origin's lease (Frontier.Away); nothing more is requested, and
+	// the origin is forgotten once nothing of it is outstanding.
+	away bool
+
 	readyAt time.Time
 	index   int // in the heap
+}
+
+// outstanding reports whether the caller still owes the Frontier a report about the origin: a
+// load, refill, request or robots.txt fetch, or a write not durable yet.
+func (o *origin) outstanding() bool {
+	return o.loading || o.refilling || o.robotsBusy || o.inflight > 0 || o.unsaved() > 0 || o.overflow > 0
+}
+
+// idle reports whether the origin has nothing left to do in this run: loaded, nothing queued in
+// memory or in the store, nothing outstanding.
+func (o *origin) idle() bool {
+	return o.loaded && o.queued() == 0 && !o.hasMore && !o.outstanding()
 }
 
 func (o *origin) queued() int { return len(o.queue) - o.head }
@@ -109,8 +125,13 @@ func (o *origin) capacity(perOrigin int) int {
 }
 
 // computeReady returns when the origin next has something to do at or after now, or never.
-func (o *origin) computeReady(now time.Time, perOrigin int) time.Time {
+// With releaseIdle, an idle origin is ready (to be released) once its delay has passed.
+func (o *origin) computeReady(now time.Time, perOrigin int, releaseIdle bool) time.Time {
 	switch {
+	case o.away:
+		return never
+	case releaseIdle && o.idle():
+		return latest(o.notBefore, now)
 	case !o.loaded:
 		if o.loading {
 			return never

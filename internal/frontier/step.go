@@ -31,6 +31,9 @@ const (
 	// StepReject: URL is past a crawl-trap defence (the origin's page budget, issue 9): record
 	// it out of scope with Reason without requesting it, then call Persisted.
 	StepReject
+	// StepRelease: Origin has nothing left to do and is forgotten (Options.ReleaseIdle): give up
+	// its lease. Nothing is reported back.
+	StepRelease
 )
 
 // Step is one thing to do. Fields beyond Kind are set as the kind says.

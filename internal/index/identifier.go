@@ -122,3 +122,36 @@ func camelParts(s string) []string {
 	}
 	return append(parts, string(rs[start:]))
 }
+
+// IdentifierParts is what a store indexes, at WeightIdentifierParts, to make the identifiers of
+// an entry's texts findable by part (issue 11): the CamelCase parts of their identifiers,
+// lower-cased, each once, separated by spaces (PyObject_GetAttr gives "py object get attr").
+// The rest of SplitIdentifier's tokens need no column of their own: a tokenizer that splits at
+// punctuation finds the snake_case, dotted and flag parts in the text itself, and the whole
+// identifier as those words in a row.
+func IdentifierParts(texts ...string) string {
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, t := range texts {
+		for _, id := range Identifiers(t) {
+			if len(id) > MaxIdentifierBytes {
+				continue
+			}
+			for _, seg := range strings.FieldsFunc(id, func(r rune) bool { return !isWordRune(r) }) {
+				parts := camelParts(seg)
+				if len(parts) < 2 {
+					continue
+				}
+				for _, p := range parts {
+					p = strings.ToLower(p)
+					if !seen[p] {
+						seen[p] = true
+						b.WriteString(p)
+						b.WriteByte(' ')
+					}
+				}
+			}
+		}
+	}
+	return strings.TrimSuffix(b.String(), " ")
+}

@@ -105,3 +105,11 @@ func FuzzSplitIdentifier(f *testing.F) {
 		_ = Identifiers(s)
 	})
 }
+
+// Issue 11: identifiers findable by part; the parts a tokenizer does not find itself.
+func TestIdentifierParts(t *testing.T) {
+	got := IdentifierParts("Call PyObject_GetAttr on it", "HTTPServer and pg_stat_activity, --dry-run", "plain words")
+	if want := "py object get attr http server"; got != want {
+		t.Errorf("IdentifierParts = %q, want %q", got, want)
+	}
+}

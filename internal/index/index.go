@@ -12,6 +12,8 @@ const (
 	MaxOffset     = 1000 // deep paging is not a use case; it would only load the store
 	MaxQueryBytes = 512
 	MaxQueryTerms = 16
+	// MaxCount is where a store may stop counting matches (Page.TotalIsLowerBound).
+	MaxCount = 2000
 )
 
 // Query is one search. Zero Limit means DefaultLimit.
@@ -42,6 +44,11 @@ type Result struct {
 	FetchedAt          time.Time
 	Inlinks            int // pages linking to it
 	Score              float64
+	// Canonical is the URL the page names canonical (<link rel=canonical>), if any, and
+	// ContentHash the ContentHash of its indexed title and text (0 for a link-only entry): what
+	// Dedupe compares.
+	Canonical   string
+	ContentHash uint64
 }
 
 // Page is one page of results.
@@ -49,9 +56,12 @@ type Page struct {
 	Query   string
 	Terms   []string // the terms searched for, after parsing
 	Results []Result
-	Total   int // matching entries
-	Offset  int
-	Limit   int
+	Total   int // matching entries; with TotalIsLowerBound, at least this many
+	// TotalIsLowerBound says the store stopped counting at MaxCount matches (issue 11: the
+	// latency of a search must not grow with how common its words are).
+	TotalIsLowerBound bool
+	Offset            int
+	Limit             int
 	// Notes says, for people, what the search did not take as written: a malformed query read
 	// as plain words, words beyond MaxQueryTerms dropped (Parsed.Notes).
 	Notes []string

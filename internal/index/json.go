@@ -9,12 +9,14 @@ import (
 // web API (GET /api/search). Its field names are part of the command-line contract: they only
 // ever grow.
 type PageJSON struct {
-	Query   string       `json:"query"`
-	Terms   []string     `json:"terms"`
-	Total   int          `json:"total"`
-	Offset  int          `json:"offset"`
-	Results []ResultJSON `json:"results"`
-	Notes   []string     `json:"notes"` // Page.Notes; never null
+	Query string   `json:"query"`
+	Terms []string `json:"terms"`
+	Total int      `json:"total"`
+	// TotalIsLowerBound: there are at least Total matches (Page.TotalIsLowerBound).
+	TotalIsLowerBound bool         `json:"total_is_lower_bound"`
+	Offset            int          `json:"offset"`
+	Results           []ResultJSON `json:"results"`
+	Notes             []string     `json:"notes"` // Page.Notes; never null
 }
 
 // ResultJSON is one result of PageJSON.
@@ -41,7 +43,7 @@ type SpanJSON struct {
 
 // JSONOf converts a result page to its JSON form.
 func JSONOf(p Page) PageJSON {
-	out := PageJSON{Query: p.Query, Terms: p.Terms, Total: p.Total, Offset: p.Offset, Results: []ResultJSON{}}
+	out := PageJSON{Query: p.Query, Terms: p.Terms, Total: p.Total, TotalIsLowerBound: p.TotalIsLowerBound, Offset: p.Offset, Results: []ResultJSON{}}
 	if out.Terms == nil {
 		out.Terms = []string{}
 	}

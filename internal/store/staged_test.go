@@ -22,8 +22,8 @@ func TestStagedLinksRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []StagedLink{
-		{IDOf("http://a.test/x"), "first"}, {IDOf("http://a.test/x"), "second"},
-		{IDOf("http://b.test/"), CutUTF8(long, MaxAnchorBytes)},
+		{To: IDOf("http://a.test/x"), Anchor: "first"}, {To: IDOf("http://a.test/x"), Anchor: "second"},
+		{To: IDOf("http://b.test/"), Anchor: CutUTF8(long, MaxAnchorBytes)},
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("round trip = %+v, want %+v", got, want)
@@ -42,6 +42,30 @@ func TestStagedLinksRoundTrip(t *testing.T) {
 	for _, bad := range [][]byte{enc[:len(enc)-1], append(slices.Clone(enc), 0), {0xff}} {
 		if _, err := DecodeLinks(bad); !errors.Is(err, ErrBadLinks) {
 			t.Errorf("DecodeLinks(%x...) = %v, want ErrBadLinks", bad[:min(len(bad), 4)], err)
+		}
+	}
+}
+
+// Issue 11: a link to a fragment (page#section) keeps that fact through staging, for every store;
+// a trailing bitmap that is empty or names links past the last is corrupt.
+func TestStagedLinksFragment(t *testing.T) {
+	links := []Link{{To: "http://a.test/x", Anchor: "page"}, {To: "http://a.test/x", Anchor: "Build Changes", Fragment: true}}
+	for i := range 9 {
+		links = append(links, Link{To: "http://a.test/y", Anchor: strings.Repeat("z", i)})
+	}
+	enc := EncodeLinks(links, nil)
+	got, err := DecodeLinks(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range got {
+		if l.Fragment != (i == 1) {
+			t.Errorf("link %d (%q): Fragment = %v", i, l.Anchor, l.Fragment)
+		}
+	}
+	for _, bad := range [][]byte{append(slices.Clone(enc), 0), append(EncodeLinks(links[:2], nil)[:len(EncodeLinks(links[:2], nil))-1], 0x06)} {
+		if _, err := DecodeLinks(bad); !errors.Is(err, ErrBadLinks) {
+			t.Errorf("DecodeLinks(...%x) = %v, want ErrBadLinks", bad[len(bad)-1:], err)
 		}
 	}
 }

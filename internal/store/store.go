@@ -99,6 +99,11 @@ type Reader interface {
 	// Counts returns how many URLs are in each state, as Effective shows them at now (a queued
 	// URL of a paused origin counts as paused).
 	Counts(ctx context.Context, now time.Time) (map[State]int, error)
+	// EachPage calls fn for every fetched page (KindPage, FetchedAt set) in discovery order,
+	// with what the last fetch left: its header, title, text and links, whether the indexer has
+	// folded its document in yet or not. It reads PageBatch pages at a time, so its memory is
+	// bounded whatever the store's size. An error from fn stops the walk and is returned.
+	EachPage(ctx context.Context, fn func(Page) error) error
 }
 
 // Indexer folds what Commit staged into the search index. Every call is one or more
@@ -171,6 +176,15 @@ type Shared interface {
 	// holds of the origin and may lease it anew (and reload it) later. A lease that expired but
 	// that no other owner took is still owner's, and is renewed.
 	RenewOrigins(ctx context.Context, owner string, keys []string, now time.Time, ttl time.Duration) ([]string, error)
+	// NextDue tells a process whose own origins are done whether the cluster still has work it
+	// may come to hold, so that it ends only when nothing is due cluster-wide (issue 12). It
+	// returns the earliest time at which owner could lease an origin with a URL due (NextAt
+	// set), over the origins owner does not hold a live lease of: for a free origin (no lease,
+	// or an expired one), its earliest due URL's NextAt; for one another live owner holds, the
+	// later of that and the lease's expiry (the lease lapses then unless renewed). Zero when no
+	// such origin has a due URL. It says nothing of pauses or robots.txt: the process that
+	// leases and loads an origin decides those (frontier), in one place.
+	NextDue(ctx context.Context, owner string, now time.Time) (time.Time, error)
 }
 
 // ErrLeaseLost reports a fenced write (Batch.Owner) for an origin whose lease the writer no

@@ -96,6 +96,16 @@ func TestBrowserDashboardOfRunningCrawl(t *testing.T) {
 	if !strings.Contains(paused, web.Origin("a")) || !regexp.MustCompile(`until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in (2m0s|1m[0-9]+s)\)`).MatchString(paused) {
 		t.Errorf("paused row %q: want the origin and its resume time", paused)
 	}
+	// Issue 10, item 2: every column of the origin table (counts, pause, robots.txt, fetched and
+	// expiry, sitemaps, trap defences) is on screen in a 1100-pixel window, not scrolled away.
+	fit := run(t, tab, "table width", chromedp.Evaluate[[]int](`(() => {
+		const s = document.querySelector("table.origins").closest(".scroll");
+		const last = document.querySelector("table.origins thead th:last-child").getBoundingClientRect();
+		return [s.scrollWidth, s.clientWidth, Math.ceil(last.right), window.innerWidth];
+	})()`))
+	if fit[0] > fit[1] || fit[2] > fit[3] {
+		t.Errorf("the origin table does not fit: %d px wide in a %d px box; its last column ends at %d px in a %d px window", fit[0], fit[1], fit[2], fit[3])
+	}
 	shoot(t, tab, "dashboard-running.png")
 
 	// Only contacted origins by default: news is known from a link only.

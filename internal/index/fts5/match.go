@@ -101,3 +101,20 @@ func quote(s string) string {
 	}, s)
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
+
+// Near renders the query's required single words and phrases as one FTS5 NEAR group (every
+// one of them within window tokens of the others), for a proximity boost; ok is false when the
+// query has fewer than two of them (nothing to be near).
+func Near(p index.Parsed, window int) (expr string, ok bool) {
+	var parts []string
+	for _, n := range p.Must {
+		switch n.Kind {
+		case index.KindTerm, index.KindPhrase:
+			parts = append(parts, quote(textOf(n)))
+		}
+	}
+	if len(parts) < 2 {
+		return "", false
+	}
+	return fmt.Sprintf("NEAR(%s, %d)", strings.Join(parts, " "), window), true
+}

@@ -1,4 +1,4 @@
 package postgres
 
-// SchemaVersion is the version a migrated schema is at, for the tests.
+// SchemaVersion is the version migrate brings a schema to, for the package's external tests.
 var SchemaVersion = len(migrations)

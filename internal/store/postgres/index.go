@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
 )
 
@@ -89,6 +90,7 @@ func (s *Store) indexStaged(ctx context.Context, limit int, skip bool) (int, err
 		var nosnippet []bool
 		var ua []pgtype.Timestamptz
 		var anchors []string
+		var frags []bool
 		var id int64
 		var idx, ns bool
 		var until pgtype.Timestamptz
@@ -100,7 +102,7 @@ func (s *Store) indexStaged(ctx context.Context, limit int, skip bool) (int, err
 			}
 			ids = append(ids, id)
 			for _, l := range ls {
-				from, to, anchors = append(from, id), append(to, l.To), append(anchors, l.Anchor)
+				from, to, anchors, frags = append(from, id), append(to, l.To), append(anchors, l.Anchor), append(frags, l.Fragment)
 			}
 			if idx {
 				keep, nosnippet, ua = append(keep, id), append(nosnippet, ns), append(ua, until)
@@ -123,8 +125,8 @@ func (s *Store) indexStaged(ctx context.Context, limit int, skip bool) (int, err
 			{`INSERT INTO dirty (url_id) SELECT DISTINCT to_id FROM links WHERE from_id = ANY($1) ORDER BY 1
 				ON CONFLICT DO NOTHING`, []any{ids}},
 			{`DELETE FROM links WHERE from_id = ANY($1)`, []any{ids}},
-			{`INSERT INTO links (from_id, to_id, anchor) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[])
-				ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING`, []any{from, to, anchors}},
+			{`INSERT INTO links (from_id, to_id, anchor, fragment) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::boolean[])
+				ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING`, []any{from, to, anchors, frags}},
 			{`INSERT INTO dirty (url_id) SELECT unnest($1::bigint[]) ON CONFLICT DO NOTHING`, []any{dirty}},
 			{`UPDATE staged SET folded = true, links = NULL WHERE url_id = ANY($1)`, []any{ids}},
 			{`DELETE FROM docs WHERE url_id = ANY($1)`, []any{drop}},
@@ -150,6 +152,7 @@ func (s *Store) indexStaged(ctx context.Context, limit int, skip bool) (int, err
 type entry struct {
 	id                                   int64
 	title, anchors, topAnchor, body, url string
+	headings                             string
 	linkOnly                             bool
 	inlinks                              int
 }
@@ -178,11 +181,16 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, skip bool) (int, er
 		linkOnly := make([]bool, m)
 		titles, anchors, tops, bodies := make([]string, m), make([]string, m), make([]string, m), make([]string, m)
 		wTitles, wAnchors, wURLs, wBodies := make([]string, m), make([]string, m), make([]string, m), make([]string, m)
+		headings := make([]string, m)
 		for i, e := range entries {
 			keep[e.id] = true
 			eids[i], inlinks[i], linkOnly[i] = e.id, int32(e.inlinks), e.linkOnly
 			titles[i], anchors[i], tops[i], bodies[i] = noControls(e.title), noControls(e.anchors), noControls(e.topAnchor), noControls(e.body)
-			wTitles[i], wAnchors[i], wURLs[i], wBodies[i] = searchWords(e.title), searchWords(e.anchors), urlWords(e.url), searchWords(e.body)
+			// Four weight classes (index.RankClassWeights): headings share anchor text's, and
+			// identifier parts the body's.
+			wTitles[i], wAnchors[i], wURLs[i] = searchWords(e.title), searchWords(e.anchors+" \u2022 "+e.headings), urlWords(e.url)
+			wBodies[i] = searchWords(e.body + " " + index.IdentifierParts(e.title, e.headings, e.body))
+			headings[i] = noControls(e.headings)
 		}
 		var drop []int64
 		for _, id := range ids {
@@ -198,15 +206,15 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, skip bool) (int, er
 			{`DELETE FROM staged WHERE url_id = ANY($1) AND folded`, []any{ids}},
 			{`DELETE FROM docs WHERE url_id = ANY($1)`, []any{drop}},
 			{`DELETE FROM doc_text WHERE url_id = ANY($1)`, []any{drop}},
-			{`INSERT INTO doc_text (url_id, title, anchors, top_anchor, body)
-				SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[])
+			{`INSERT INTO doc_text (url_id, title, anchors, top_anchor, body, headings)
+				SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
 				ON CONFLICT (url_id) DO UPDATE SET title = excluded.title, anchors = excluded.anchors,
-					top_anchor = excluded.top_anchor, body = excluded.body`,
-				[]any{eids, titles, anchors, tops, bodies}},
+					top_anchor = excluded.top_anchor, body = excluded.body, headings = excluded.headings`,
+				[]any{eids, titles, anchors, tops, bodies, headings}},
 			{`INSERT INTO docs (url_id, link_only, inlinks, tsv)
 				SELECT t.id, t.link_only, t.inlinks,
-					setweight(to_tsvector('simple', t.w_title), 'A') || setweight(to_tsvector('simple', t.w_anchors), 'B') ||
-					setweight(to_tsvector('simple', t.w_url), 'C') || setweight(to_tsvector('simple', t.w_body), 'D')
+					setweight(to_tsvector('` + tsConfig + `', t.w_title), 'A') || setweight(to_tsvector('` + tsConfig + `', t.w_anchors), 'B') ||
+					setweight(to_tsvector('` + tsConfig + `', t.w_url), 'C') || setweight(to_tsvector('` + tsConfig + `', t.w_body), 'D')
 				FROM unnest($1::bigint[], $2::boolean[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[])
 					AS t(id, link_only, inlinks, w_title, w_anchors, w_url, w_body)
 				ON CONFLICT (url_id) DO UPDATE SET link_only = excluded.link_only, inlinks = excluded.inlinks,
@@ -228,15 +236,20 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, skip bool) (int, er
 // planEntries reads what the entries of ids must be now, in ID order; an ID that must have no
 // entry is left out.
 func planEntries(ctx context.Context, tx pgx.Tx, ids []int64) ([]entry, error) {
-	anchors := map[int64][]string{}
-	rows, _ := tx.Query(ctx, `SELECT to_id, anchor FROM (
-			SELECT to_id, anchor, row_number() OVER (PARTITION BY to_id ORDER BY COUNT(*) DESC, anchor) AS rn
+	anchors, tops := map[int64][]string{}, map[int64]string{}
+	rows, _ := tx.Query(ctx, `SELECT to_id, anchor, frag FROM (
+			SELECT to_id, anchor, bool_and(fragment) AS frag,
+				row_number() OVER (PARTITION BY to_id ORDER BY COUNT(*) DESC, anchor) AS rn
 			FROM links WHERE to_id = ANY($1) AND anchor <> '' GROUP BY to_id, anchor) x
 		WHERE rn <= $2 ORDER BY to_id, rn`, ids, store.MaxAnchorsPerURL)
 	var id int64
 	var a string
-	if _, err := pgx.ForEachRow(rows, []any{&id, &a}, func() error {
+	var frag bool
+	if _, err := pgx.ForEachRow(rows, []any{&id, &a, &frag}, func() error {
 		anchors[id] = append(anchors[id], a)
+		if _, ok := tops[id]; !ok && !frag {
+			tops[id] = a // anchor text of links to a fragment never titles the page (index/ranking.go)
+		}
 		return nil
 	}); err != nil {
 		return nil, fmt.Errorf("anchors: %w", err)
@@ -251,15 +264,16 @@ func planEntries(ctx context.Context, tx pgx.Tx, ids []int64) ([]entry, error) {
 		return nil, fmt.Errorf("inlinks: %w", err)
 	}
 	rows, _ = tx.Query(ctx, `SELECT u.id, u.url, u.fetched_at IS NOT NULL, u.kind, d.url_id IS NOT NULL,
-			COALESCE(d.link_only, false), s.url_id IS NOT NULL, COALESCE(s.title, x.title, ''), COALESCE(s.body, x.body, '')
+			COALESCE(d.link_only, false), s.url_id IS NOT NULL, COALESCE(s.title, x.title, ''), COALESCE(s.body, x.body, ''),
+			COALESCE(s.headings, x.headings, '')
 		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN doc_text x ON x.url_id = u.id
 		LEFT JOIN staged s ON s.url_id = u.id AND s.folded
 		WHERE u.id = ANY($1) ORDER BY u.id`, ids)
 	var out []entry
-	var url, title, body string
+	var url, title, body, headings string
 	var fetched, hasDoc, linkOnly, hasStaged bool
 	var kind int32
-	_, err := pgx.ForEachRow(rows, []any{&id, &url, &fetched, &kind, &hasDoc, &linkOnly, &hasStaged, &title, &body}, func() error {
+	_, err := pgx.ForEachRow(rows, []any{&id, &url, &fetched, &kind, &hasDoc, &linkOnly, &hasStaged, &title, &body, &headings}, func() error {
 		isDoc := hasDoc && !linkOnly
 		if !isDoc && (fetched || kind != 0) {
 			return nil // fetched but not searchable, or a sitemap
@@ -268,11 +282,9 @@ func planEntries(ctx context.Context, tx pgx.Tx, ids []int64) ([]entry, error) {
 			return nil // nothing links to it any more: a link-only entry has nothing to stand on
 		}
 		e := entry{id: id, url: url, anchors: strings.Join(anchors[id], " \u2022 "), inlinks: inlinks[id], linkOnly: !isDoc}
-		if len(anchors[id]) > 0 {
-			e.topAnchor = anchors[id][0]
-		}
+		e.topAnchor = tops[id]
 		if isDoc {
-			e.title, e.body = title, body
+			e.title, e.body, e.headings = title, body, headings
 		}
 		out = append(out, e)
 		return nil

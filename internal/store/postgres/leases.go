@@ -93,6 +93,26 @@ func (s *Store) RenewOrigins(ctx context.Context, owner string, keys []string, n
 	return held, nil
 }
 
+// NextDue implements store.Shared in one statement: one seek in urls_origin per origin that has
+// a due URL, like LeaseOrigins.
+func (s *Store) NextDue(ctx context.Context, owner string, now time.Time) (time.Time, error) {
+	var next *time.Time
+	err := s.pool.QueryRow(ctx, `SELECT min(CASE WHEN l.origin IS NULL OR l.expires <= $2 THEN d.due
+				ELSE greatest(d.due, l.expires) END)
+			FROM origins o
+			CROSS JOIN LATERAL (SELECT next_at AS due FROM urls
+				WHERE urls.origin = o.key AND next_at IS NOT NULL ORDER BY next_at LIMIT 1) d
+			LEFT JOIN leases l ON l.origin = o.key
+			WHERE l.origin IS NULL OR l.owner <> $1 OR l.expires <= $2`, owner, now).Scan(&next)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("postgres: next due origin for %s: %w", owner, err)
+	}
+	if next == nil {
+		return time.Time{}, nil
+	}
+	return next.UTC(), nil
+}
+
 // ReleaseOrigins implements store.Leases.
 func (s *Store) ReleaseOrigins(ctx context.Context, owner string, keys []string) error {
 	var err error

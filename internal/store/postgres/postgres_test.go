@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -50,7 +49,7 @@ func TestOpenConcurrentlyMigratesOnce(t *testing.T) {
 	}
 	defer conn.Close(context.Background())
 	var version string
-	if err := conn.QueryRow(t.Context(), `SELECT value FROM `+schema+`.meta WHERE key = 'schema_version'`).Scan(&version); err != nil || version != strconv.Itoa(postgres.SchemaVersion) {
+	if err := conn.QueryRow(t.Context(), `SELECT value FROM `+schema+`.meta WHERE key = 'schema_version'`).Scan(&version); err != nil || version != fmt.Sprint(postgres.SchemaVersion) {
 		t.Errorf("schema version %q, %v; want %d", version, err, postgres.SchemaVersion)
 	}
 }
@@ -180,7 +179,7 @@ func TestSearchRanksABoundedCandidateSet(t *testing.T) {
 	for i, u := range added {
 		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
 		b.Updates = append(b.Updates, u)
-		text := "common words"
+		text := fmt.Sprintf("common words %d", i) // distinct pages: Dedupe merges equal content
 		if i < 5 {
 			text += " rare"
 		}

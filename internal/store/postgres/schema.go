@@ -114,7 +114,10 @@ var migrations = []string{
 		body text NOT NULL DEFAULT ''
 	);
 	CREATE INDEX docs_tsv ON docs USING gin (tsv);`,
-	// 2: a page's validators, for conditional revisits, and the WARC record of its last answer
+	// 2: the response header of each fetched page, for `export --documents` (issue 10), as
+	// store.EncodeHeader cuts it; written with the page's staged document.
+	`CREATE TABLE doc_headers (url_id bigint PRIMARY KEY, header bytea NOT NULL);`,
+	// 3: a page's validators, for conditional revisits, and the WARC record of its last answer
 	// and of each origin's robots.txt (issue 13).
 	`ALTER TABLE urls ADD COLUMN etag text NOT NULL DEFAULT '',
 		ADD COLUMN last_modified text NOT NULL DEFAULT '',
@@ -124,6 +127,21 @@ var migrations = []string{
 	ALTER TABLE origins ADD COLUMN robots_warc_file text NOT NULL DEFAULT '',
 		ADD COLUMN robots_warc_offset bigint NOT NULL DEFAULT 0,
 		ADD COLUMN robots_warc_response_id text NOT NULL DEFAULT '';`,
+	// 4: whether a link named a fragment of its target (issue 11: such anchor text never titles the
+	// target).
+	`ALTER TABLE links ADD COLUMN fragment boolean NOT NULL DEFAULT false;`,
+	// 5: the headings of a page (issue 11), staged and shown; entries written before have none
+	// until their page is fetched again.
+	`ALTER TABLE staged ADD COLUMN headings text NOT NULL DEFAULT '';
+	ALTER TABLE doc_text ADD COLUMN headings text NOT NULL DEFAULT '';`,
+	// 6: the text search configuration tsConfig: 'simple' with an English Snowball stemmer and no
+	// stop words (issue 11: "keys" finds "key"); every entry is marked dirty, so that the next
+	// RefreshIndex rewrites its tsvector with it.
+	`CREATE TEXT SEARCH DICTIONARY mandelbot_stem (TEMPLATE = snowball, Language = english);
+	CREATE TEXT SEARCH CONFIGURATION mandelbot_words (COPY = simple);
+	ALTER TEXT SEARCH CONFIGURATION mandelbot_words ALTER MAPPING FOR asciiword, word, numword,
+		asciihword, hword, numhword, hword_asciipart, hword_part, hword_numpart WITH mandelbot_stem;
+	INSERT INTO dirty (url_id) SELECT url_id FROM docs ON CONFLICT DO NOTHING;`,
 }
 
 // ErrNewerSchema reports a schema written by a newer Mandelbot.

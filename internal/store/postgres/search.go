@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -15,9 +14,10 @@ import (
 )
 
 const (
-	// rankWeights are ts_rank_cd's weights of D (body), C (URL words), B (anchor text) and A
-	// (title): the SQLite store's bm25 weights 1, 2, 5 and 10, scaled into PostgreSQL's 0..1.
-	rankWeights = `'{0.1, 0.2, 0.5, 1.0}'`
+	// tsConfig is the text search configuration of the index and of queries (made by a
+	// migration): 'simple' (no stop words) with an English Snowball stemmer, as the SQLite store's
+	// FTS5 uses the Porter stemmer.
+	tsConfig = "mandelbot_words"
 	// rankNormalization divides a rank by 1 + the logarithm of the entry's length, as bm25
 	// discounts long documents.
 	rankNormalization = 1
@@ -32,33 +32,45 @@ const (
 	snippetWords = 24
 )
 
+// rankWeights are ts_rank_cd's weights of D (body), C (URL words), B (anchor text) and A
+// (title): index.RankClassWeights, the weights of index/ranking.go scaled into 0..1.
+var rankWeights = func() string {
+	w := index.RankClassWeights()
+	return fmt.Sprintf("'{%g, %g, %g, %g}'", w[0], w[1], w[2], w[3])
+}()
+
+// rankExpr is an entry's score: ts_rank_cd (cover density: matches close together rank higher,
+// the proximity rule of index/ranking.go) times the link-only factor.
+var rankExpr = fmt.Sprintf(`ts_rank_cd(%s, docs.tsv, query.q, %d) * CASE WHEN docs.link_only THEN %g ELSE 1 END`,
+	rankWeights, rankNormalization, index.LinkOnlyFactor)
+
 // headlineOptions are ts_headline's options for a snippet.
 var headlineOptions = fmt.Sprintf(`StartSel=%s, StopSel=%s, MaxWords=%d, MinWords=%d, ShortWord=0, MaxFragments=1, FragmentDelimiter=" … "`,
 	markOpen, markClose, snippetWords, snippetWords/2)
 
-// Search implements index.Searcher: entries that hold every term (the query's words through
-// searchWords, ANDed by plainto_tsquery), at most searchCandidates of them ranked by ts_rank_cd.
-// The matches are counted, and the candidates chosen, from the GIN index's bitmap and the narrow
-// docs heap (no tsvector is read); only the candidates' tsvectors are read, to rank them. (A
-// window count in the candidates' statement was slower than a second bitmap scan: it buffers
-// every match.)
+// Search implements index.Searcher: entries that match the query (the query language, rendered
+// by tsQuery; site: filters on urls.origin), at most searchCandidates of them ranked by rankExpr,
+// duplicates merged by index.Dedupe. The matches are counted up to index.MaxCount, and the
+// candidates chosen, from the GIN index's bitmap and the narrow docs heap (no tsvector is read);
+// only the candidates' tsvectors are read, to rank them.
 func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	q = q.Clamp()
 	now := q.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
-	terms, err := index.Terms(q.Text)
+	parsed := q.Parse()
+	page := index.Page{Query: q.Text, Terms: parsed.Terms(), Notes: parsed.Notes, Offset: q.Offset, Limit: q.Limit}
+	tsq, err := tsQuery(parsed)
 	if err != nil {
-		return index.Page{Query: q.Text}, err
+		return page, err
 	}
-	page := index.Page{Query: q.Text, Terms: terms, Offset: q.Offset, Limit: q.Limit}
-	words := make([]string, len(terms))
-	for i, t := range terms {
-		words[i] = searchWords(t)
+	patterns := []string{} // not nil: pgx sends a nil slice as NULL
+	for _, site := range parsed.Sites {
+		patterns = append(patterns, index.OriginLikePatterns(site)...)
 	}
-	tsq := strings.Join(words, " ")
-	const visible = `(docs.unavailable_after IS NULL OR docs.unavailable_after > $2)`
+	const filter = `(docs.unavailable_after IS NULL OR docs.unavailable_after > $2)
+		AND (cardinality($3::text[]) = 0 OR EXISTS (SELECT 1 FROM urls su WHERE su.id = docs.url_id AND su.origin LIKE ANY($3::text[])))`
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
@@ -70,48 +82,60 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if _, err := tx.Exec(ctx, `SET LOCAL enable_seqscan = off`); err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
-	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM docs WHERE tsv @@ plainto_tsquery('simple', $1) AND `+visible,
-		tsq, now).Scan(&page.Total); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM docs WHERE tsv @@ to_tsquery('`+tsConfig+`', $1) AND `+filter+` LIMIT $4) x`,
+		tsq, now, patterns, index.MaxCount+1).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
-	rows, _ := tx.Query(ctx, `WITH query AS (SELECT plainto_tsquery('simple', $1) AS q),
+	if page.Total > index.MaxCount {
+		page.Total, page.TotalIsLowerBound = index.MaxCount, true
+	}
+	rows, _ := tx.Query(ctx, `WITH query AS (SELECT to_tsquery('`+tsConfig+`', $1) AS q),
 		cand AS (
-			SELECT docs.url_id FROM docs, query WHERE docs.tsv @@ query.q AND `+visible+`
-			ORDER BY docs.inlinks DESC, docs.url_id LIMIT $3),
+			SELECT docs.url_id FROM docs, query WHERE docs.tsv @@ query.q AND `+filter+`
+			ORDER BY docs.inlinks DESC, docs.url_id LIMIT $4),
 		ranked AS (
-			SELECT docs.url_id, ts_rank_cd(`+rankWeights+`, docs.tsv, query.q, `+fmt.Sprint(rankNormalization)+`) AS score
+			SELECT docs.url_id, `+rankExpr+` AS score
 			FROM cand JOIN docs ON docs.url_id = cand.url_id, query
-			ORDER BY score DESC, docs.url_id LIMIT $4 OFFSET $5)
+			ORDER BY score DESC, docs.url_id LIMIT $5)
 		SELECT ranked.url_id, ranked.score,
-			CASE WHEN docs.nosnippet THEN '' ELSE ts_headline('simple',
+			CASE WHEN docs.nosnippet THEN '' ELSE ts_headline('`+tsConfig+`',
 				CASE WHEN docs.link_only THEN doc_text.anchors ELSE doc_text.body END, query.q, $6) END,
 			CASE WHEN docs.link_only THEN doc_text.top_anchor ELSE doc_text.title END,
+			CASE WHEN docs.link_only THEN '' ELSE doc_text.body END,
 			docs.link_only, docs.inlinks, urls.url, urls.state, urls.reason, urls.status, urls.fetched_at,
-			urls.content_type, `+originStatusColumns+`
+			urls.content_type, urls.canonical, `+originStatusColumns+`
 		FROM ranked JOIN docs ON docs.url_id = ranked.url_id JOIN doc_text ON doc_text.url_id = ranked.url_id
 		JOIN urls ON urls.id = ranked.url_id LEFT JOIN origins ON origins.key = urls.origin, query
 		ORDER BY ranked.score DESC, ranked.url_id`,
-		tsq, now, max(searchCandidates, q.Offset+q.Limit), q.Limit, q.Offset, headlineOptions)
+		tsq, now, patterns, max(searchCandidates, q.Offset+q.Limit+index.DedupeSlack),
+		max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth), headlineOptions)
 	var r index.Result
 	var id int64
 	var score float32
-	var snippet, ct string
+	var snippet, body, ct string
 	var fetched pgtype.Timestamptz
 	var os originStatus
-	_, err = pgx.ForEachRow(rows, append([]any{&id, &score, &snippet, &r.Title, &r.LinkOnly, &r.Inlinks,
-		&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct}, os.dest()...), func() error {
+	var results []index.Result
+	_, err = pgx.ForEachRow(rows, append([]any{&id, &score, &snippet, &r.Title, &body, &r.LinkOnly, &r.Inlinks,
+		&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct, &r.Canonical}, os.dest()...), func() error {
 		res := r
 		state, reason := store.Effective(store.State(res.State), res.Reason, os.status(), now)
 		res.State, res.Reason, res.FetchedAt, res.Score = string(state), reason, fromTZ(fetched), float64(score)
 		res.Snippet = index.SplitMarked(snippet, markOpen, markClose)
+		if !res.LinkOnly {
+			res.ContentHash = index.ContentHash(res.Title, body)
+		}
 		res.Why = index.Why(index.Facts{State: res.State, Reason: res.Reason, Status: res.Status, ContentType: ct,
 			FetchedAt: res.FetchedAt, Inlinks: res.Inlinks, Indexed: !res.LinkOnly, LinkOnly: res.LinkOnly})
-		page.Results = append(page.Results, res)
+		results = append(results, res)
 		return nil
 	})
 	if err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
+	index.Rerank(results, page.Terms)
+	results = index.Dedupe(results)
+	page.Results = results[min(q.Offset, len(results)):min(q.Offset+q.Limit, len(results))]
 	return page, nil
 }
 

@@ -11,7 +11,7 @@ import (
 
 // searchWords is what the full-text index sees of a text: lower-cased, diacritics removed, and
 // every character that is not a letter or a digit made a space, so that PostgreSQL's parser (of
-// the 'simple' configuration: no stemming, no stop words) finds the words FTS5's unicode61
+// tsConfig: no stop words, English stemming) finds the words FTS5's unicode61
 // tokenizer finds in the SQLite store, and nothing else (no host names, e-mail addresses or
 // file paths as single tokens). Query terms (index.Terms) go through the same function.
 func searchWords(s string) string {

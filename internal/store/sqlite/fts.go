@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/fractle/mandelbot/internal/index"
 )
 
 // indexSchema (version 2) is the search index: fts holds the searchable text of each entry
@@ -34,6 +36,7 @@ const indexSchema = `
 type entry struct {
 	id                        int64
 	title, anchors, body, url string
+	headings                  string
 	linkOnly, nosnippet       bool
 	unavailableAfter          time.Time
 	inlinks                   int
@@ -41,8 +44,9 @@ type entry struct {
 
 // insertText writes the entry's FTS5 row; see writeFTS for when.
 func (e entry) insertText(ctx context.Context, tx writeTx) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO fts (rowid, title, anchors, body, urlwords) VALUES (?, ?, ?, ?, ?)`,
-		e.id, noControls(e.title), noControls(e.anchors), noControls(e.body), urlWords(e.url)); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO fts (rowid, title, anchors, headings, body, urlwords, idents) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		e.id, noControls(e.title), noControls(e.anchors), noControls(e.headings), noControls(e.body), urlWords(e.url),
+		index.IdentifierParts(e.title, e.headings, e.body)); err != nil {
 		return fmt.Errorf("index: entry %d: %w", e.id, err)
 	}
 	return nil

@@ -25,10 +25,10 @@ const (
 	sqlOldTargets  = `SELECT DISTINCT to_id FROM links WHERE from_id ` + inSet
 	sqlDeleteDocs  = `DELETE FROM docs WHERE url_id ` + inSet
 	sqlPlanEntries = `SELECT u.id, u.url, u.fetched_at, u.kind, d.url_id IS NOT NULL, d.link_only,
-			d.nosnippet, d.unavailable_after, s.url_id IS NOT NULL, s.title, s.body
+			d.nosnippet, d.unavailable_after, s.url_id IS NOT NULL, s.title, s.body, s.headings
 		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN staged s ON s.url_id = u.id AND +s.folded = 1
 		WHERE u.id ` + inSet
-	sqlFTSText = `SELECT rowid, title, body FROM fts WHERE rowid ` + inSet
+	sqlFTSText = `SELECT rowid, title, body, headings FROM fts WHERE rowid ` + inSet
 	sqlAnchors = `SELECT to_id, anchor, COUNT(*) FROM links WHERE to_id ` + inSet + ` AND anchor != '' GROUP BY to_id, anchor`
 	sqlInlinks = `SELECT to_id, COUNT(DISTINCT from_id) FROM links WHERE to_id ` + inSet + ` GROUP BY to_id`
 )
@@ -149,14 +149,14 @@ func (s *Store) indexStaged(ctx context.Context, limit int) (int, error) {
 		for _, d := range docs {
 			dirty[d.id] = true
 			for _, l := range d.links {
-				links = append(links, []any{d.id, l.To, l.Anchor})
+				links = append(links, []any{d.id, l.To, l.Anchor, boolInt(l.Fragment)})
 				dirty[l.To] = true
 			}
 			if d.index { // else rule 27: not searchable, not even as a link-only entry
 				meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), 0})
 			}
 		}
-		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO links (from_id, to_id, anchor)`, 3, "", links); err != nil {
+		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO links (from_id, to_id, anchor, fragment)`, 4, "", links); err != nil {
 			return fmt.Errorf("index: links: %w", err)
 		}
 		if err := insertRows(ctx, tx, `INSERT INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks)`, 5, "", meta); err != nil {
@@ -298,8 +298,8 @@ func planEntries(ctx context.Context, tx writeTx, set string) (map[int64]*plan, 
 		var kind int
 		var hasDoc, hasStaged int
 		var linkOnly, nosnippet, ua sql.NullInt64
-		var title, body sql.NullString
-		if err := rows.Scan(&id, &rawURL, &fetchedAt, &kind, &hasDoc, &linkOnly, &nosnippet, &ua, &hasStaged, &title, &body); err != nil {
+		var title, body, headings sql.NullString
+		if err := rows.Scan(&id, &rawURL, &fetchedAt, &kind, &hasDoc, &linkOnly, &nosnippet, &ua, &hasStaged, &title, &body, &headings); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("refresh: read entries: %w", err)
 		}
@@ -310,7 +310,7 @@ func planEntries(ctx context.Context, tx writeTx, set string) (map[int64]*plan, 
 		case !isDoc && (fetchedAt != 0 || kind != 0):
 			continue // fetched but not searchable, or a sitemap: no entry
 		case isDoc && hasStaged == 1:
-			p.e.title, p.e.body = title.String, body.String
+			p.e.title, p.e.body, p.e.headings = title.String, body.String, headings.String
 		case isDoc:
 			needText = append(needText, id)
 		}
@@ -349,11 +349,11 @@ func readFTSText(ctx context.Context, tx writeTx, ids []int64, plans map[int64]*
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var title, body string
-		if err := rows.Scan(&id, &title, &body); err != nil {
+		var title, body, headings string
+		if err := rows.Scan(&id, &title, &body, &headings); err != nil {
 			return fmt.Errorf("refresh: read text: %w", err)
 		}
-		plans[id].e.title, plans[id].e.body = title, body
+		plans[id].e.title, plans[id].e.body, plans[id].e.headings = title, body, headings
 		found[id] = true
 	}
 	if err := rows.Err(); err != nil {

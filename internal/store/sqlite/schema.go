@@ -99,7 +99,10 @@ var migrations = []string{
 	);
 	CREATE INDEX staged_folded ON staged (folded);
 	INSERT INTO fts (fts, rank) VALUES ('automerge', 8);`,
-	// 6: a page's validators, for conditional revisits, and the WARC record of its last answer
+	// 6: the response header of each fetched page, for `export --documents` (issue 10), as
+	// store.EncodeHeader cuts it; written with the page's staged document.
+	`CREATE TABLE doc_headers (url_id INTEGER PRIMARY KEY, header BLOB NOT NULL);`,
+	// 7: a page's validators, for conditional revisits, and the WARC record of its last answer
 	// and of each origin's robots.txt (issue 13).
 	`ALTER TABLE urls ADD COLUMN etag TEXT NOT NULL DEFAULT '';
 	ALTER TABLE urls ADD COLUMN last_modified TEXT NOT NULL DEFAULT '';
@@ -109,6 +112,19 @@ var migrations = []string{
 	ALTER TABLE origins ADD COLUMN robots_warc_file TEXT NOT NULL DEFAULT '';
 	ALTER TABLE origins ADD COLUMN robots_warc_offset INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE origins ADD COLUMN robots_warc_response_id TEXT NOT NULL DEFAULT '';`,
+	// 8: whether a link named a fragment of its target (issue 11: such anchor text never titles
+	// the target).
+	`ALTER TABLE links ADD COLUMN fragment INTEGER NOT NULL DEFAULT 0;`,
+	// 9: the search index gets a headings and an identifier-parts column and a stemmer
+	// (ftsColumns); entries keep their text, with empty headings until their page is fetched
+	// again. Staged documents keep their headings.
+	`CREATE VIRTUAL TABLE fts_new USING fts5(title, anchors, headings, body, urlwords, idents, tokenize = 'porter unicode61 remove_diacritics 2');
+	INSERT INTO fts_new (rowid, title, anchors, headings, body, urlwords, idents)
+		SELECT rowid, title, anchors, '', body, urlwords, '' FROM fts;
+	DROP TABLE fts;
+	ALTER TABLE fts_new RENAME TO fts;
+	INSERT INTO fts (fts, rank) VALUES ('automerge', 8);
+	ALTER TABLE staged ADD COLUMN headings TEXT NOT NULL DEFAULT '';`,
 }
 
 // oldIDsVersion is the last schema whose URL IDs were not store.IDOf: a store at or below it

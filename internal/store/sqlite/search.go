@@ -13,9 +13,15 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// Column weights of bm25 (title, anchors, body, URL words): a match in the title or in the
-// anchor text other pages use counts more than one in the body (issue 4).
-const bm25Weights = "10.0, 5.0, 1.0, 2.0"
+// bm25Weights are the column weights of bm25, in the order of the fts columns (title, anchors,
+// headings, body, URL words, identifier parts): index/ranking.go.
+var bm25Weights = fmt.Sprintf("%g, %g, %g, %g, %g, %g", index.WeightTitle, index.WeightAnchors, index.WeightHeadings,
+	index.WeightBody, index.WeightURLWords, index.WeightIdentifierParts)
+
+// rankExpr is an entry's score (lower is better, as bm25's): the weighted bm25, times the
+// proximity boost for entries in the near CTE, times the link-only factor (index/ranking.go).
+var rankExpr = fmt.Sprintf(`bm25(fts, %s) * CASE WHEN docs.link_only THEN %g ELSE 1 END
+	* CASE WHEN fts.rowid IN near THEN %g ELSE 1 END`, bm25Weights, index.LinkOnlyFactor, 1+index.ProximityBoost)
 
 // Snippet markers: control characters that cannot survive in indexed text (the extractor emits
 // valid text without C0 controls), so a marker is never confused with page content.
@@ -36,8 +42,7 @@ func siteFilter(sites []string) (string, []any) {
 	var conds []string
 	var args []any
 	for _, site := range sites {
-		esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(site)
-		for _, pattern := range []string{"%://" + esc, "%://" + esc + ":%", "%." + esc, "%." + esc + ":%"} {
+		for _, pattern := range index.OriginLikePatterns(site) {
 			conds = append(conds, `urls.origin LIKE ? ESCAPE '\'`)
 			args = append(args, pattern)
 		}
@@ -45,7 +50,8 @@ func siteFilter(sites []string) (string, []any) {
 	return "(" + strings.Join(conds, " OR ") + ")", args
 }
 
-// Search implements index.Searcher with FTS5, ranked by bm25.
+// Search implements index.Searcher with FTS5, ranked by bm25 with the weights and factors of
+// index/ranking.go, duplicates merged by index.Dedupe. Matches are counted up to index.MaxCount.
 func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	q = q.Clamp()
 	now := q.Now
@@ -58,53 +64,69 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if err != nil {
 		return page, err
 	}
+	near, ok := fts5.Near(parsed, index.ProximityWindow)
+	if !ok {
+		near = "" // an empty MATCH never matches: no entry is boosted
+	}
 	sites, siteArgs := siteFilter(parsed.Sites)
 	const visible = `(docs.unavailable_after = 0 OR docs.unavailable_after > ?)`
 	args := append([]any{match, unix(now)}, siteArgs...)
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM fts JOIN docs ON docs.url_id = fts.rowid
-		JOIN urls ON urls.id = fts.rowid WHERE fts MATCH ? AND `+visible+` AND `+sites, args...).Scan(&page.Total); err != nil {
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM fts JOIN docs ON docs.url_id = fts.rowid
+		JOIN urls ON urls.id = fts.rowid WHERE fts MATCH ? AND `+visible+` AND `+sites+` LIMIT ?)`,
+		append(args, index.MaxCount+1)...).Scan(&page.Total); err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT fts.rowid, bm25(fts, `+bm25Weights+`),
-			snippet(fts, -1, '`+markOpen+`', '`+markClose+`', '…', `+fmt.Sprint(snippetTokens)+`),
-			fts.title, docs.link_only, docs.nosnippet, docs.inlinks,
-			urls.url, urls.state, urls.reason, urls.status, urls.fetched_at, urls.content_type,
+	if page.Total > index.MaxCount {
+		page.Total, page.TotalIsLowerBound = index.MaxCount, true
+	}
+	rows, err := s.read.QueryContext(ctx, `WITH near(rowid) AS (SELECT rowid FROM fts WHERE ? != '' AND fts MATCH ?)
+		SELECT fts.rowid, `+rankExpr+`,
+			snippet(fts, CASE WHEN docs.link_only THEN 1 ELSE 3 END, '`+markOpen+`', '`+markClose+`', '…', `+fmt.Sprint(snippetTokens)+`),
+			fts.title, fts.body, docs.link_only, docs.nosnippet, docs.inlinks,
+			urls.url, urls.state, urls.reason, urls.status, urls.fetched_at, urls.content_type, urls.canonical,
 			`+originStatusColumns+`
 		FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid
 		LEFT JOIN origins ON origins.key = urls.origin
-		WHERE fts MATCH ? AND `+visible+` AND `+sites+` ORDER BY bm25(fts, `+bm25Weights+`), fts.rowid LIMIT ? OFFSET ?`,
-		append(args, q.Limit, q.Offset)...)
+		WHERE fts MATCH ? AND `+visible+` AND `+sites+` ORDER BY 2, fts.rowid LIMIT ?`,
+		append(append([]any{near, near}, args...), max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth))...)
 	if err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
 	defer rows.Close()
+	var results []index.Result
 	for rows.Next() {
 		var r index.Result
 		var id, fetched int64
-		var snippet, ct string
+		var snippet, body, ct string
 		var linkOnly, nosnippet int
 		var os originStatus
-		if err := rows.Scan(append([]any{&id, &r.Score, &snippet, &r.Title, &linkOnly, &nosnippet, &r.Inlinks,
-			&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct}, os.dest()...)...); err != nil {
+		if err := rows.Scan(append([]any{&id, &r.Score, &snippet, &r.Title, &body, &linkOnly, &nosnippet, &r.Inlinks,
+			&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct, &r.Canonical}, os.dest()...)...); err != nil {
 			return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 		}
 		state, reason := store.Effective(store.State(r.State), r.Reason, os.status(), now)
 		r.State, r.Reason = string(state), reason
 		r.LinkOnly, r.FetchedAt = linkOnly == 1, fromUnix(fetched)
 		r.Score = -r.Score // bm25 is lower for better matches
+		if !r.LinkOnly {
+			r.ContentHash = index.ContentHash(r.Title, body)
+		}
 		if nosnippet == 0 {
 			r.Snippet = index.SplitMarked(snippet, markOpen, markClose)
 		}
 		r.Why = index.Why(index.Facts{State: r.State, Reason: r.Reason, Status: r.Status, ContentType: ct,
 			FetchedAt: r.FetchedAt, Inlinks: r.Inlinks, Indexed: !r.LinkOnly, LinkOnly: r.LinkOnly})
-		page.Results = append(page.Results, r)
+		results = append(results, r)
 	}
 	if err := rows.Err(); err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
+	index.Rerank(results, page.Terms)
+	results = index.Dedupe(results)
+	page.Results = results[min(q.Offset, len(results)):min(q.Offset+q.Limit, len(results))]
 	for i := range page.Results {
 		if page.Results[i].LinkOnly {
-			if t, err := s.topAnchor(ctx, page.Results[i].URL); err == nil && t != "" {
+			if t, err := s.topAnchor(ctx, page.Results[i].URL); err == nil {
 				page.Results[i].Title = t
 			}
 		}
@@ -112,11 +134,12 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	return page, nil
 }
 
-// topAnchor is the anchor text most pages use for url: the title of a link-only entry.
+// topAnchor is the anchor text most pages use for url, links to a fragment of it left out
+// (index/ranking.go): the title of a link-only entry.
 func (s *Store) topAnchor(ctx context.Context, url string) (string, error) {
 	var a string
 	err := s.read.QueryRowContext(ctx, `SELECT anchor FROM links WHERE to_id = ?
-		AND anchor != '' GROUP BY anchor ORDER BY COUNT(*) DESC, anchor LIMIT 1`, store.IDOf(url)).Scan(&a)
+		AND anchor != '' AND fragment = 0 GROUP BY anchor ORDER BY COUNT(*) DESC, anchor LIMIT 1`, store.IDOf(url)).Scan(&a)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}

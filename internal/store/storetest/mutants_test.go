@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
 )
 
@@ -22,6 +24,101 @@ type mutant struct {
 }
 
 var mutants = []mutant{
+	{"phrases searched as loose words", "Query/Phrase", rewriteQuery(strings.NewReplacer(`"`, " ").Replace)},
+	{"exclusions ignored", "Query/Exclude", rewriteQuery(func(q string) string {
+		return strings.Join(slices.DeleteFunc(strings.Fields(q), func(f string) bool { return strings.HasPrefix(f, "-") }), " ")
+	})},
+	{"OR read as AND", "Query/Or", rewriteQuery(strings.NewReplacer(" OR ", " ").Replace)},
+	{"a prefix searched as a whole word", "Query/Prefix", rewriteQuery(strings.NewReplacer("*", "").Replace)},
+	{"site: filters ignored", "Query/Site", rewriteQuery(func(q string) string {
+		return strings.Join(slices.DeleteFunc(strings.Fields(q), func(f string) bool { return strings.HasPrefix(f, "site:") }), " ")
+	})},
+	{"identifiers searched with their connectors dropped", "Query/Identifiers", rewriteQuery(strings.NewReplacer("_", "", "-", "").Replace)},
+	{"a malformed query answered without a note", "Query/Malformed", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			p.Notes = nil
+			return p, err
+		}}
+	}},
+	{"a title weighs no more than the body", "Ranking/TitleBeatsBody", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.Documents = slices.Clone(b.Documents)
+			for i, d := range b.Documents {
+				b.Documents[i].Title, b.Documents[i].Text = "", d.Title+" "+d.Text
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
+	{"headings not indexed apart from the body", "Ranking/HeadingBeatsBody", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.Documents = slices.Clone(b.Documents)
+			for i := range b.Documents {
+				b.Documents[i].Headings = ""
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
+	{"link-only entries not discounted", "Ranking/FetchedBeatsLinkOnly", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			for i, r := range p.Results {
+				if r.LinkOnly {
+					p.Results[i].Score = r.Score / index.LinkOnlyFactor
+				}
+			}
+			slices.SortStableFunc(p.Results, func(a, b index.Result) int { return cmp.Compare(b.Score, a.Score) })
+			return p, err
+		}}
+	}},
+	{"anchor text of links to a fragment titles the page", "Ranking/FragmentAnchorNeverTitles", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.Links = slices.Clone(b.Links)
+			for i := range b.Links {
+				b.Links[i].Fragment = false
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
+	{"a page's URLs each its own result", "Ranking/OnePageOneResult", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			for _, r := range slices.Clone(p.Results) {
+				if e, _ := s.Explain(ctx, r.URL+"index.html"); strings.HasSuffix(r.URL, "/") && e.Indexed {
+					p.Results = append(p.Results, index.Result{URL: e.URL})
+				}
+			}
+			return p, err
+		}}
+	}},
+	{"EachPage stops after its first batch", "EachPage/Batches", func(s store.Store) store.Store {
+		return patched{Store: s, eachPage: func(ctx context.Context, fn func(store.Page) error) error {
+			n := 0
+			return s.EachPage(ctx, func(p store.Page) error {
+				if n++; n > store.PageBatch {
+					return nil
+				}
+				return fn(p)
+			})
+		}}
+	}},
+	{"EachPage loses the response header", "EachPage/Content", func(s store.Store) store.Store {
+		return patched{Store: s, eachPage: func(ctx context.Context, fn func(store.Page) error) error {
+			return s.EachPage(ctx, func(p store.Page) error {
+				p.Header = http.Header{}
+				return fn(p)
+			})
+		}}
+	}},
+	{"EachPage gives the text of a page that may not be indexed", "EachPage/Content", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.Documents = slices.Clone(b.Documents)
+			for i := range b.Documents {
+				b.Documents[i].Index = true
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
 	{"Reschedule ignores a new revisit interval", "Reschedule", func(s store.Store) store.Store {
 		return patched{Store: s, reschedule: func(ctx context.Context, r store.Reschedule) error {
 			r.Revisit = 0
@@ -374,6 +471,7 @@ var mutants = []mutant{
 	{"renewal leaves a lease's expiry as it was", "Shared/Renewal", sharedMutant(noRenew)},
 	{"an expired lease is never taken over", "Shared/Expiry", sharedMutant(neverExpire)},
 	{"Commit ignores the batch's owner", "Shared/Fencing", sharedMutant(noFence)},
+	{"NextDue ignores the leases of other owners", "Shared/NextDue", sharedMutant(nextDueNoLeases)},
 	{"Seeds includes the targets of redirects", "Seeds", func(s store.Store) store.Store {
 		return patched{Store: s, seeds: func(ctx context.Context) ([]string, error) {
 			var seeds []string
@@ -448,4 +546,15 @@ func cachedOrigins(s store.Store, in, out func(store.Origin) store.Origin) store
 func cloneOrigin(o store.Origin) store.Origin {
 	o.Robots.Body, o.Sitemaps = slices.Clone(o.Robots.Body), slices.Clone(o.Sitemaps)
 	return o
+}
+
+// rewriteQuery is a store whose search runs a rewritten query: a query language with one
+// operator broken.
+func rewriteQuery(rewrite func(string) string) func(s store.Store) store.Store {
+	return func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			q.Text = rewrite(q.Text)
+			return s.Search(ctx, q)
+		}}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
 )
 
@@ -22,7 +23,16 @@ type patched struct {
 	seeds        func(ctx context.Context) ([]string, error)
 	loadOrigin   func(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error)
 	indexPending func(ctx context.Context, max int) (int, error)
+	eachPage     func(ctx context.Context, fn func(store.Page) error) error
 	reschedule   func(ctx context.Context, r store.Reschedule) error
+	search       func(ctx context.Context, q index.Query) (index.Page, error)
+}
+
+func (p patched) EachPage(ctx context.Context, fn func(store.Page) error) error {
+	if p.eachPage != nil {
+		return p.eachPage(ctx, fn)
+	}
+	return p.Store.EachPage(ctx, fn)
 }
 
 func (p patched) Reschedule(ctx context.Context, r store.Reschedule) error {
@@ -30,6 +40,13 @@ func (p patched) Reschedule(ctx context.Context, r store.Reschedule) error {
 		return p.reschedule(ctx, r)
 	}
 	return p.Store.Reschedule(ctx, r)
+}
+
+func (p patched) Search(ctx context.Context, q index.Query) (index.Page, error) {
+	if p.search != nil {
+		return p.search(ctx, q)
+	}
+	return p.Store.Search(ctx, q)
 }
 
 func (p patched) LoadOrigin(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -198,4 +199,56 @@ func testSharedFencing(t *testing.T, s store.Store) {
 	if got := urlByID(t, s, page.ID); got.Attempts != 2 {
 		t.Errorf("the new owner's update was not applied: %+v", got)
 	}
+}
+
+// nextDue calls NextDue for owner at now, failing the test on an error.
+func nextDue(t *testing.T, s store.Shared, owner string, now time.Time) time.Time {
+	t.Helper()
+	next, err := s.NextDue(t.Context(), owner, now)
+	if err != nil {
+		t.Fatalf("NextDue(%q, t0%+v): %v", owner, now.Sub(t0), err)
+	}
+	return next
+}
+
+// store.Shared.NextDue (issue 12: a worker ends only when nothing is due cluster-wide): the
+// earliest due URL of the origins the caller does not hold, an origin another live owner holds
+// counting from its lease's expiry; zero once the caller holds every origin with a due URL.
+func testSharedNextDue(t *testing.T, s store.Store) {
+	sh := shared(t, s)
+	leaseFixture(t, s)
+	at := func(d time.Duration) string { return fmt.Sprintf("t0%+v", d) }
+	check := func(owner string, now time.Time, want time.Time, why string) {
+		t.Helper()
+		got := nextDue(t, sh, owner, now)
+		if !got.Equal(want) {
+			g := "zero"
+			if !got.IsZero() {
+				g = at(got.Sub(t0))
+			}
+			w := "zero"
+			if !want.IsZero() {
+				w = at(want.Sub(t0))
+			}
+			t.Errorf("NextDue(%s, %s) = %s, want %s (%s)", owner, at(now.Sub(t0)), g, w, why)
+		}
+	}
+	check("w2", t0, t0.Add(time.Minute), "b's earliest due URL; nothing leased")
+	if !leaseOne(t, sh, "w1", "http://b.test", t0) {
+		t.Fatal("LeaseOrigin(w1, b) refused on a free origin")
+	}
+	check("w2", t0, t0.Add(2*time.Minute), "c: w1 holds b until t0+1h")
+	check("w1", t0, t0.Add(2*time.Minute), "c: w1's own lease of b does not count")
+	for _, k := range []string{"http://a.test", "http://c.test", "http://d.test"} {
+		if !leaseOne(t, sh, "w1", k, t0) {
+			t.Fatalf("LeaseOrigin(w1, %s) refused on a free origin", k)
+		}
+	}
+	check("w2", t0, t0.Add(leaseTTL), "every due origin is w1's until its lease expires")
+	check("w1", t0, time.Time{}, "w1 holds every origin with a due URL")
+	check("w2", t0.Add(leaseTTL), t0.Add(time.Minute), "w1's leases expired: b is free")
+	if err := sh.ReleaseOrigins(t.Context(), "w1", []string{"http://c.test"}); err != nil {
+		t.Fatal(err)
+	}
+	check("w1", t0, t0.Add(2*time.Minute), "c was released")
 }

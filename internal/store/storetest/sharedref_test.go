@@ -29,11 +29,12 @@ type refLease struct {
 type sharedBug int
 
 const (
-	noBug       sharedBug = iota
-	grantAll              // leases granted whatever another owner holds
-	noRenew               // renewal leaves the expiry as it was
-	neverExpire           // a lease is live forever
-	noFence               // Commit ignores Batch.Owner
+	noBug           sharedBug = iota
+	grantAll                  // leases granted whatever another owner holds
+	noRenew                   // renewal leaves the expiry as it was
+	neverExpire               // a lease is live forever
+	noFence                   // Commit ignores Batch.Owner
+	nextDueNoLeases           // NextDue counts every origin as free
 )
 
 var _ store.Shared = sharedRef{}
@@ -116,6 +117,35 @@ func (r sharedRef) ReleaseOrigins(ctx context.Context, owner string, keys []stri
 		}
 	}
 	return nil
+}
+
+func (r sharedRef) NextDue(ctx context.Context, owner string, now time.Time) (time.Time, error) {
+	due := map[string]time.Time{} // each origin's earliest due URL
+	if err := r.Store.EachURL(ctx, func(u store.URL) error {
+		if d, ok := due[u.Origin]; !u.NextAt.IsZero() && (!ok || u.NextAt.Before(d)) {
+			due[u.Origin] = u.NextAt
+		}
+		return nil
+	}); err != nil {
+		return time.Time{}, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var next time.Time
+	for k, d := range due {
+		if l, ok := r.leases[k]; ok && l.expires.After(now) && r.bug != nextDueNoLeases {
+			if l.owner == owner {
+				continue
+			}
+			if l.expires.After(d) {
+				d = l.expires
+			}
+		}
+		if next.IsZero() || d.Before(next) {
+			next = d
+		}
+	}
+	return next, nil
 }
 
 // Commit fences b.Owner, holding mu so that no lease changes hands during the commit.

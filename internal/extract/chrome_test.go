@@ -1,0 +1,53 @@
+package extract
+
+import (
+	"slices"
+	"testing"
+)
+
+// Issue 11, "clean text": navigation, header and footer chrome and permalink marks stay out of
+// Text, their links keep their anchor text, and headings are collected.
+func TestChromeAndPermalinksOutOfText(t *testing.T) {
+	page := `<html><head><title>T</title></head><body>
+		<header><a href="/">Home</a> Site banner</header>
+		<div class="navheader"><table><tr><td><a href="prev.html">Prev</a></td><td>Chapter 5</td></tr></table></div>
+		<nav><div><a href="/a">Nav link</a></div> nav words</nav>
+		<div role="navigation">role words</div>
+		<div class="content"><h1>Main <b>topic</b><a class="headerlink" href="#main">¶</a></h1>
+		<p>Body <div>nested div</div> text</p><h2 id="s">Second heading</h2><p>after</p></div>
+		<div class="sphinxsidebar"><h3>Sidebar heading</h3>sidebar words</div>
+		<footer>Copyright footer</footer>
+		<p>tail</p></body></html>`
+	doc, err := HTML([]byte(page), "http://a.test/p", "text/html", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Main topic Body nested div text Second heading after tail"; doc.Text != want {
+		t.Errorf("Text = %q, want %q", doc.Text, want)
+	}
+	if want := "Main topic Second heading Sidebar heading"; doc.Headings != want {
+		t.Errorf("Headings = %q, want %q", doc.Headings, want)
+	}
+	var anchors []string
+	for _, l := range doc.Links {
+		anchors = append(anchors, l.Anchor)
+	}
+	if want := []string{"Home", "Prev", "Nav link", "¶"}; !slices.Equal(anchors, want) {
+		t.Errorf("anchors = %q, want %q (chrome links keep their anchor text)", anchors, want)
+	}
+}
+
+// Issue 11: anchor text of a link to page#section describes the section (Link.Fragment).
+func TestLinkFragment(t *testing.T) {
+	doc, err := HTML([]byte(`<a href="b.html#build">Build Changes</a><a href="b.html">B</a><a href="b.html#">Empty</a>`), "http://a.test/", "text/html", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []bool
+	for _, l := range doc.Links {
+		got = append(got, l.Fragment)
+	}
+	if want := []bool{true, false, false}; !slices.Equal(got, want) {
+		t.Errorf("Fragment = %v, want %v", got, want)
+	}
+}

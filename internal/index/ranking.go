@@ -1,0 +1,100 @@
+package index
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Ranking (issue 11) is decided here, once; the stores render it in their engine's terms (the
+// SQLite store as bm25 column weights and a factor on the score, the PostgreSQL store as
+// ts_rank_cd class weights, see RankClassWeights). What a person expects, and the weight that
+// gives it:
+//
+//   - A word in the title says what the page is about: WeightTitle, the largest.
+//   - Anchor text is what other pages call this one, a short description written by someone
+//     else: WeightAnchors. It is also all a link-only entry has.
+//   - A heading names a section of the page: WeightHeadings, below anchors (a page is about its
+//     title more than about each of its sections) and well above the body.
+//   - The words of the URL (host labels, path segments) are often the page's name
+//     (sql-vacuum.html): WeightURLWords.
+//   - The body: WeightBody, the unit.
+//   - The parts of identifiers (PyObject_GetAttr as py, object, get, attr) make an identifier
+//     findable by part, but a part alone is weak evidence: WeightIdentifierParts.
+//
+// Then, on the weighted score:
+//
+//   - Matches close together outrank scattered ones: an entry whose query words (two or more)
+//     occur within ProximityWindow words of each other gets ×(1+ProximityBoost).
+//   - A link-only entry (never fetched: out of scope, blocked by robots.txt, not crawled yet)
+//     is known only from what others say of it: ×LinkOnlyFactor. It still wins when it matches
+//     more than twice as well as every fetched page, which is what a URL blocked by robots.txt
+//     and findable only by its anchor text needs (seed 001).
+//   - Anchor text of links to a fragment (page#section) describes that section: it is searchable
+//     as anchor text of the page but never becomes the page's title (TitleAnchor).
+//   - Pages with the same content under several URLs are one result (Dedupe).
+//
+// Then Rerank refines the best RerankDepth entries by what the engines do not see:
+//
+//   - A page many pages link to is more likely the one meant (app-psql.html against the pages
+//     that mention psql): ×(1 + InlinkPrior·ln(1+inlinks)), a gentle, logarithmic prior.
+//   - A page whose title is the query, section numbers aside ("VACUUM", "psql"), is the page
+//     about it: ×TitleIsQueryBoost.
+const (
+	WeightTitle           = 20.0
+	WeightAnchors         = 8.0
+	WeightHeadings        = 5.0
+	WeightURLWords        = 3.0
+	WeightBody            = 1.0
+	WeightIdentifierParts = 0.5
+
+	LinkOnlyFactor  = 0.5
+	ProximityBoost  = 0.25
+	ProximityWindow = 8
+
+	InlinkPrior       = 0.1
+	TitleIsQueryBoost = 1.5
+	RerankDepth       = 50
+)
+
+// Rerank applies the inlink prior and the title boost to rs, whose Score is a store's score
+// (higher is better), and sorts rs by the new score, best first (stably). terms are the query's
+// words (Parsed.Terms). A store calls it on its best RerankDepth entries (at least the page
+// asked for), before Dedupe.
+func Rerank(rs []Result, terms []string) {
+	for i := range rs {
+		r := &rs[i]
+		r.Score *= 1 + InlinkPrior*math.Log1p(float64(max(r.Inlinks, 0)))
+		if titleIsQuery(r.Title, terms) {
+			r.Score *= TitleIsQueryBoost
+		}
+	}
+	slices.SortStableFunc(rs, func(a, b Result) int { return cmp.Compare(b.Score, a.Score) })
+}
+
+// titleIsQuery reports whether title's words, leading numbers ("20.10.") left out, are the
+// query's words, in any order.
+func titleIsQuery(title string, terms []string) bool {
+	w := words(title)
+	for len(w) > 0 && strings.IndexFunc(w[0], func(r rune) bool { return !unicode.IsDigit(r) }) < 0 {
+		w = w[1:]
+	}
+	if len(w) == 0 || len(w) != len(terms) {
+		return false
+	}
+	for _, t := range terms {
+		if !slices.Contains(w, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// RankClassWeights returns the weights of an engine with four weight classes (PostgreSQL's
+// ts_rank_cd: D, C, B, A, each in 0..1), in that order: body, URL words, headings and anchor text
+// (which share a class), title, each the weight above divided by WeightTitle.
+func RankClassWeights() [4]float64 {
+	return [4]float64{WeightBody / WeightTitle, WeightURLWords / WeightTitle, WeightAnchors / WeightTitle, 1}
+}

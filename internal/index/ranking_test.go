@@ -1,0 +1,39 @@
+package index
+
+import (
+	"slices"
+	"testing"
+)
+
+// Issue 11, index/ranking.go: among equal text scores, the page whose title is the query wins,
+// then the page more pages link to; a much better text score still wins over both.
+func TestRerank(t *testing.T) {
+	rs := []Result{
+		{URL: "mentions", Title: "12.10. psql Support", Score: 7.0, Inlinks: 5},
+		{URL: "linked", Title: "Accessing a Database", Score: 6.9, Inlinks: 60},
+		{URL: "title", Title: "psql", Score: 6.0, Inlinks: 5},
+		{URL: "numbered", Title: "25.1. PSQL", Score: 5.9, Inlinks: 5},
+		{URL: "strong", Title: "Everything", Score: 20, Inlinks: 0},
+	}
+	Rerank(rs, []string{"psql"})
+	var got []string
+	for _, r := range rs {
+		got = append(got, r.URL)
+	}
+	if want := []string{"strong", "title", "numbered", "linked", "mentions"}; !slices.Equal(got, want) {
+		t.Errorf("Rerank order = %q, want %q", got, want)
+	}
+}
+
+func TestTitleIsQuery(t *testing.T) {
+	for title, want := range map[string]bool{
+		"VACUUM": true, "20.10. Vacuum": true, "vacuum full": false, "": false, "Chapter 9. vacuum": false,
+	} {
+		if got := titleIsQuery(title, []string{"vacuum"}); got != want {
+			t.Errorf("titleIsQuery(%q) = %v, want %v", title, got, want)
+		}
+	}
+	if !titleIsQuery("Materialized Views", []string{"views", "materialized"}) {
+		t.Error("word order should not matter")
+	}
+}

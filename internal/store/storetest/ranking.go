@@ -1,0 +1,173 @@
+package storetest
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/fractle/mandelbot/internal/index"
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+// rankPage is a page of a ranking check: fetched with a document, or (doc nil) only linked to.
+type rankPage struct {
+	url   string
+	doc   *store.Document
+	links []store.Link // from this page; FromID is filled in
+}
+
+// indexPages commits pages, fetched ones with their documents and links, and refreshes the
+// index. It returns the pages' URL records by URL.
+func indexPages(t *testing.T, s store.Store, pages []rankPage) map[string]store.URL {
+	t.Helper()
+	var news []store.NewURL
+	for _, p := range pages {
+		news = append(news, queued(p.url, 0, t0))
+	}
+	byURL := map[string]store.URL{}
+	for _, u := range commit(t, s, store.Batch{New: news}) {
+		byURL[u.URL] = u
+	}
+	var b store.Batch
+	for _, p := range pages {
+		if p.doc == nil {
+			continue
+		}
+		u := byURL[p.url]
+		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+		b.Updates = append(b.Updates, u)
+		d := *p.doc
+		d.URLID, d.Index = u.ID, true
+		b.Documents = append(b.Documents, d)
+		for _, l := range p.links {
+			l.FromID = u.ID
+			b.Links = append(b.Links, l)
+		}
+	}
+	commit(t, s, b)
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatalf("RefreshIndex: %v", err)
+	}
+	return byURL
+}
+
+// searchPage runs a query and fails the test on an error.
+func searchPage(t *testing.T, s store.Store, q string) index.Page {
+	t.Helper()
+	p, err := s.Search(t.Context(), index.Query{Text: q, Limit: 50, Now: t0})
+	if err != nil {
+		t.Fatalf("Search(%q): %v", q, err)
+	}
+	return p
+}
+
+func resultURLs(p index.Page) []string {
+	var out []string
+	for _, r := range p.Results {
+		out = append(out, r.URL)
+	}
+	return out
+}
+
+// Issue 11, ranking rule "title and heading matches outrank body matches" (index/ranking.go):
+// a page with the word in its title beats pages with it, more often, in the body.
+func testRankTitleBeatsBody(t *testing.T, s store.Store) {
+	indexPages(t, s, []rankPage{
+		{url: "http://a.test/body1", doc: &store.Document{Title: "Marine mammals", Text: "The walrus is large. A walrus has tusks. Walrus herds rest on ice."}},
+		{url: "http://a.test/title", doc: &store.Document{Title: "Walrus", Text: "A large marine mammal with tusks that rests on the ice in herds."}},
+		{url: "http://a.test/body2", doc: &store.Document{Title: "Arctic animals", Text: "Seals, walrus and narwhals live in the Arctic with the walrus."}},
+	})
+	if got := resultURLs(searchPage(t, s, "walrus")); len(got) != 3 || got[0] != "http://a.test/title" {
+		t.Errorf("search walrus = %q, want http://a.test/title first of 3", got)
+	}
+}
+
+// Issue 11, ranking rule "title and heading matches outrank body matches": a page with the words
+// in a heading beats pages with them only in the body (the "foreign key" case: a section
+// "Foreign Keys" of a long page).
+func testRankHeadingBeatsBody(t *testing.T, s store.Store) {
+	indexPages(t, s, []rankPage{
+		{url: "http://a.test/body1", doc: &store.Document{Title: "Referential constraints view", Text: "Shows each foreign key of the tables. The foreign key columns."}},
+		{url: "http://a.test/constraints", doc: &store.Document{Title: "Constraints", Headings: "Check Constraints Foreign Keys",
+			Text: "Check Constraints A check constraint is the most generic type. Foreign Keys A foreign key constraint specifies that the values in a column must match the values appearing in some row of another table."}},
+		{url: "http://a.test/body2", doc: &store.Document{Title: "Insert statements", Text: "Builds an insert statement using a primary key and a foreign key."}},
+	})
+	if got := resultURLs(searchPage(t, s, "foreign key")); len(got) != 3 || got[0] != "http://a.test/constraints" {
+		t.Errorf("search foreign key = %q, want http://a.test/constraints first of 3", got)
+	}
+}
+
+// Issue 11, ranking rule "fetched pages outrank link-only entries for the same words": the
+// module's own documentation beats an out-of-scope link to its source file (the "pathlib"
+// case), and a link-only entry is still findable by its anchor text (seed 001).
+func testRankFetchedBeatsLinkOnly(t *testing.T, s store.Store) {
+	indexPages(t, s, []rankPage{
+		{url: "http://a.test/library/pathlib.html", doc: &store.Document{Title: "pathlib — Object-oriented filesystem paths",
+			Text: "This module offers classes representing filesystem paths with semantics appropriate for different operating systems. Pure paths and concrete paths."},
+			links: []store.Link{{To: "http://src.test/Lib/pathlib.py", Anchor: "Lib/pathlib.py"}}},
+		{url: "http://a.test/library/index.html", doc: &store.Document{Title: "The Python Standard Library", Text: "File and directory access"},
+			links: []store.Link{{To: "http://src.test/Lib/pathlib.py", Anchor: "pathlib"}, {To: "http://a.test/library/pathlib.html", Anchor: "pathlib — Object-oriented filesystem paths"}}},
+		{url: "http://src.test/Lib/pathlib.py"},
+	})
+	p := searchPage(t, s, "pathlib")
+	got := resultURLs(p)
+	if len(got) < 2 || got[0] != "http://a.test/library/pathlib.html" {
+		t.Errorf("search pathlib = %q, want the fetched http://a.test/library/pathlib.html first", got)
+	}
+	if !slices.Contains(got, "http://src.test/Lib/pathlib.py") {
+		t.Errorf("search pathlib = %q, want the link-only entry among the results (seed 001)", got)
+	}
+	for _, r := range p.Results {
+		if r.URL == "http://src.test/Lib/pathlib.py" && !r.LinkOnly {
+			t.Errorf("%s: LinkOnly false", r.URL)
+		}
+	}
+}
+
+// Issue 11, ranking rule "anchor text of links to a fragment never becomes the title of the
+// page": "Build Changes", the text of two links to whatsnew#build-changes, finds the page, but
+// its title is the anchor text of the link to the page itself.
+func testRankFragmentAnchorNeverTitles(t *testing.T, s store.Store) {
+	const target = "http://a.test/whatsnew/3.11.html"
+	indexPages(t, s, []rankPage{
+		{url: "http://a.test/one", doc: &store.Document{Title: "One", Text: "one"},
+			links: []store.Link{{To: target, Anchor: "Build Changes", Fragment: true}, {To: "http://a.test/only-sections", Anchor: "Deprecated", Fragment: true}}},
+		{url: "http://a.test/two", doc: &store.Document{Title: "Two", Text: "two"},
+			links: []store.Link{{To: target, Anchor: "Build Changes", Fragment: true}}},
+		{url: "http://a.test/three", doc: &store.Document{Title: "Three", Text: "three"},
+			links: []store.Link{{To: target, Anchor: "What's New In Python 3.11"}}},
+		{url: target}, {url: "http://a.test/only-sections"},
+	})
+	for q, want := range map[string]string{"build changes": "What's New In Python 3.11", "deprecated": ""} {
+		p := searchPage(t, s, q)
+		if len(p.Results) != 1 {
+			t.Errorf("search %q = %q, want one link-only entry", q, resultURLs(p))
+			continue
+		}
+		if r := p.Results[0]; r.Title != want {
+			t.Errorf("search %q: %s titled %q, want %q (a fragment's anchor never titles the page)", q, r.URL, r.Title, want)
+		}
+	}
+}
+
+// Issue 11, "one page, one result": a site's "/" and "/index.html", the same page, are one
+// result, under "/"; so are two URLs with the same content, under the one the page names
+// canonical.
+func testDedupeOnePageOneResult(t *testing.T, s store.Store) {
+	home := store.Document{Title: "Quokka home", Text: "All about the quokka."}
+	other := store.Document{Title: "Quokka news", Text: "The quokka smiles."}
+	urls := indexPages(t, s, []rankPage{
+		{url: "http://a.test/", doc: &home},
+		{url: "http://a.test/index.html", doc: &home},
+		{url: "http://a.test/news?utm=x", doc: &other},
+		{url: "http://a.test/news", doc: &other},
+		{url: "http://a.test/docs/index.html", doc: &store.Document{Title: "Quokka docs", Text: "Docs of the quokka, version 2."}},
+		{url: "http://a.test/docs/", doc: &store.Document{Title: "Quokka docs", Text: "Docs of the quokka, version 1."}},
+	})
+	got := resultURLs(searchPage(t, s, "quokka"))
+	slices.Sort(got)
+	want := []string{"http://a.test/", "http://a.test/docs/", "http://a.test/news"}
+	if !slices.Equal(got, want) {
+		t.Errorf("search quokka = %q, want %q", got, want)
+	}
+	_ = urls
+}
