@@ -81,8 +81,8 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 
 func report(out io.Writer, mode string, delay time.Duration, rows []result) {
 	fmt.Fprintf(out, "%s-bound (--delay %s):\n\n", mode, delay)
-	fmt.Fprintln(out, "| store | workers | pages | wall s | pages/s | vs 1 PG worker | vs SQLite | crawl CPU µs/page | PG server CPU µs/page |")
-	fmt.Fprintln(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(out, "| store | workers | pages | wall s | pages/s | vs 1 PG worker | vs SQLite | requests s | pages/s until the last request | crawl CPU µs/page | PG server CPU µs/page |")
+	fmt.Fprintln(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	var one float64
 	for _, r := range rows[1:] {
 		if r.workers == 1 {
@@ -99,8 +99,8 @@ func report(out io.Writer, mode string, delay time.Duration, rows []result) {
 		if i > 0 && r.serverCPU >= 0 {
 			server = fmt.Sprintf("%.0f", r.cpuPerPage(r.serverCPU))
 		}
-		fmt.Fprintf(out, "| %s | %d | %d | %.1f | %.0f | %s | %.2fx | %.0f | %s |\n", name, r.workers, r.pages, r.wall.Seconds(),
-			r.pagesPerSec(), vsOne, r.pagesPerSec()/rows[0].pagesPerSec(), r.cpuPerPage(r.cpu), server)
+		fmt.Fprintf(out, "| %s | %d | %d | %.1f | %.0f | %s | %.2fx | %.1f | %.0f | %.0f | %s |\n", name, r.workers, r.pages, r.wall.Seconds(),
+			r.pagesPerSec(), vsOne, r.pagesPerSec()/rows[0].pagesPerSec(), r.requests.Seconds(), r.requestRate(), r.cpuPerPage(r.cpu), server)
 	}
 	fmt.Fprintln(out)
 }

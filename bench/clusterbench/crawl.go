@@ -14,8 +14,9 @@ import (
 	"github.com/fractle/mandelbot/internal/testweb"
 )
 
-// counter counts the web's requests, pages and robots.txt apart.
-type counter struct{ pages, robots atomic.Int64 }
+// counter counts the web's requests, pages and robots.txt apart, and remembers when the last
+// one arrived (Unix nanoseconds).
+type counter struct{ pages, robots, last atomic.Int64 }
 
 func (c *counter) onRequest(r testweb.Request) {
 	if r.Path == testweb.RobotsPath {
@@ -23,6 +24,7 @@ func (c *counter) onRequest(r testweb.Request) {
 	} else {
 		c.pages.Add(1)
 	}
+	c.last.Store(time.Now().UnixNano())
 }
 
 // result is one measured crawl: n processes on one store until each ends.
@@ -31,11 +33,16 @@ type result struct {
 	pages     int64 // page requests the web answered
 	robots    int64
 	wall      time.Duration // first start to last exit
+	requests  time.Duration // first start to the last request's arrival: the crawl without the index catch-up at its end
 	cpu       time.Duration // the crawl processes' user+system CPU
 	serverCPU time.Duration // the PostgreSQL server's (all its processes), -1 unknown
 }
 
 func (r result) pagesPerSec() float64 { return float64(r.pages) / r.wall.Seconds() }
+
+// requestRate is pages per second until the last request: the crawl without the index catch-up
+// each process waits for before it exits.
+func (r result) requestRate() float64 { return float64(r.pages) / r.requests.Seconds() }
 
 func (r result) cpuPerPage(d time.Duration) float64 {
 	if d < 0 || r.pages == 0 {
@@ -73,6 +80,7 @@ func crawl(ctx context.Context, bin string, web *testweb.Web, cnt *counter, n in
 	}
 	wg.Wait()
 	res.wall = time.Since(start)
+	res.requests = time.Unix(0, cnt.last.Load()).Sub(start)
 	s1, sok1 := serverCPU()
 	for i, c := range cmds {
 		if errs[i] != nil {

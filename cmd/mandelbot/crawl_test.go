@@ -113,6 +113,9 @@ func TestCrawlBadInputExitsTwo(t *testing.T) {
 		{[]string{"crawl", "--data", data, "--store", "sqlite:" + filepath.Join(data, "x.db"), "http://a.test/"}, "--data or --store, not both"},
 		{[]string{"export", "--data", data, "--store", "sqlite:" + filepath.Join(data, "x.db")}, "--data or --store, not both"},
 		{[]string{"crawl", "--data", data, "--max-page", "1", "http://a.test/"}, "did you mean --max-pages?"},
+		// Issue 12: the lease flags, checked before any work.
+		{[]string{"crawl", "--data", data, "--lease-ttl", "500ms", "http://a.test/"}, "--lease-ttl must be at least 1s"},
+		{[]string{"crawl", "--data", data, "--lease-batch", "-1", "http://a.test/"}, "--lease-batch must not be negative"},
 	} {
 		code, out, errOut := runCLI(t, "", tt.args...)
 		if _, err := os.Stat(filepath.Join(data, "new")); err == nil {

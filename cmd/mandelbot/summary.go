@@ -30,6 +30,9 @@ func writeSummary(w io.Writer, s crawler.Stats, counts map[store.State]int, loca
 	fmt.Fprintf(tw, "\tnew URLs recorded\t%d\t(%d out of scope)\n", s.Discovered, s.OutOfScope)
 	fmt.Fprintf(tw, "\tlinks skipped\t%d\t(not http(s), or unparsable)\n", s.BadURLs)
 	fmt.Fprintf(tw, "\torigins\t%d\t(%d paused, %d robots.txt unreachable)\n", s.Origins, s.OriginsPaused, s.OriginsBlocked)
+	if s.LeasesLost > 0 { // a shared store only (issue 12)
+		fmt.Fprintf(tw, "\tleases lost\t%d\t(origins another process took over; their work was left to it)\n", s.LeasesLost)
+	}
 	total := 0
 	for _, n := range counts {
 		total += n

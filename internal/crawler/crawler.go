@@ -196,6 +196,11 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	for range c.loaded { // the run is over; a lease a load took is released below
 		c.pendingLoads--
 	}
+	// Every outcome is durable: the leases go now, not after the index catch-up (no longer
+	// renewed, they would lapse meanwhile), so that other processes may take the origins.
+	if err := st.ReleaseOrigins(context.WithoutCancel(ctx), c.opts.Owner, nil); err != nil {
+		c.fail(fmt.Errorf("crawl: release leases: %w", err))
+	}
 	// The run ends when the index has caught up with everything committed.
 	close(stopIndex)
 	for r := range c.index {
@@ -204,9 +209,6 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 		}
 	}
 	c.indexLag = 0
-	if err := st.ReleaseOrigins(context.WithoutCancel(ctx), c.opts.Owner, nil); err != nil && c.fatal == nil {
-		c.fatal = fmt.Errorf("crawl: release leases: %w", err)
-	}
 	c.snapshot()
 	return c.stats, c.fatal
 }
