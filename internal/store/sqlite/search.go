@@ -1,10 +1,12 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,9 +29,9 @@ var rankExpr = fmt.Sprintf(`bm25(fts, %s) * CASE WHEN docs.link_only THEN %g ELS
 // matches): bm25 costs a read of every ranked entry's positions, so ranking all of a word in most
 // of the index takes time in proportion to how common it is. The candidates are the first
 // searchCandidates entries matching in the title, anchor text, headings or URL (where a match
-// counts most: index/ranking.go), and the first searchCandidates matching anywhere, in ID
-// (discovery) order; they are ranked by the full score. A page matching only in its body and
-// discovered late can be missing from such a search.
+// counts most: index/ranking.go), and the first searchCandidates matching anywhere, in ID order
+// (IDs are hashes of URLs, store.IDOf: a sample of the matches); they are ranked by the full
+// score. A page matching only in its body can be missing from such a search.
 const searchCandidates = 1000
 
 // Snippet markers: control characters that cannot survive in indexed text (the extractor emits
@@ -89,27 +91,42 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		page.Total, page.TotalIsLowerBound = index.MaxCount, true
 	}
 	// Every match is ranked, unless there are more than index.MaxCount: then only the candidates
-	// (searchCandidates) are, and the proximity boost looks only at them.
+	// (searchCandidates) are, and the proximity boost looks only at them. The ranking reads only
+	// IDs and scores (bm25 reads positions, not text); the text of the best is read after.
 	ctes, cand, candArgs := ``, `1`, []any(nil)
 	if page.TotalIsLowerBound {
 		const from = `FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid WHERE fts MATCH ? AND `
 		ctes = `cand(rowid) AS (SELECT rowid FROM (SELECT fts.rowid ` + from + visible + ` AND ` + sites + ` LIMIT ?)
 			UNION SELECT rowid FROM (SELECT fts.rowid ` + from + visible + ` AND ` + sites + ` LIMIT ?)), `
-		cand = `fts.rowid IN cand`
+		// The unary + keeps SQLite from looking each candidate up in FTS5 (a seek through a
+		// common word's whole doclist per candidate): FTS5 walks the matches once instead.
+		cand = `+fts.rowid IN cand`
 		candArgs = append([]any{fts5.InColumns(match, "title", "anchors", "headings", "urlwords"), unix(now)}, siteArgs...)
 		candArgs = append(append(append(candArgs, searchCandidates, match, unix(now)), siteArgs...), searchCandidates)
 	}
-	nearArgs := []any{near, near}
-	rows, err := s.read.QueryContext(ctx, `WITH `+ctes+`near(rowid) AS (SELECT rowid FROM fts WHERE ? != '' AND fts MATCH ? AND `+strings.ReplaceAll(cand, "fts.", "")+`)
-		SELECT fts.rowid, `+rankExpr+`,
+	depth := max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth)
+	ranked, err := queryScores(ctx, s.read, `WITH `+ctes+`near(rowid) AS (SELECT rowid FROM fts WHERE ? != '' AND fts MATCH ? AND `+strings.ReplaceAll(cand, "fts.", "")+`)
+		SELECT fts.rowid, `+rankExpr+` FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid
+		WHERE fts MATCH ? AND `+cand+` AND `+visible+` AND `+sites+` ORDER BY 2, fts.rowid LIMIT ?`,
+		append(append(append(candArgs, near, near), args...), depth)...)
+	if err != nil {
+		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
+	}
+	if len(ranked) == 0 {
+		return page, nil
+	}
+	ids := make([]int64, 0, len(ranked))
+	for id := range ranked {
+		ids = append(ids, id)
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT fts.rowid,
 			snippet(fts, CASE WHEN docs.link_only THEN 1 ELSE 3 END, '`+markOpen+`', '`+markClose+`', '…', `+fmt.Sprint(snippetTokens)+`),
 			fts.title, fts.body, docs.link_only, docs.nosnippet, docs.inlinks,
 			urls.url, urls.state, urls.reason, urls.status, urls.fetched_at, urls.content_type, urls.canonical,
 			`+originStatusColumns+`
 		FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid
 		LEFT JOIN origins ON origins.key = urls.origin
-		WHERE fts MATCH ? AND `+cand+` AND `+visible+` AND `+sites+` ORDER BY 2, fts.rowid LIMIT ?`,
-		append(append(append(candArgs, nearArgs...), args...), max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth))...)
+		WHERE fts MATCH ? AND +fts.rowid `+inSet, match, idSet(ids))
 	if err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
@@ -121,14 +138,14 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		var snippet, body, ct string
 		var linkOnly, nosnippet int
 		var os originStatus
-		if err := rows.Scan(append([]any{&id, &r.Score, &snippet, &r.Title, &body, &linkOnly, &nosnippet, &r.Inlinks,
+		if err := rows.Scan(append([]any{&id, &snippet, &r.Title, &body, &linkOnly, &nosnippet, &r.Inlinks,
 			&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct, &r.Canonical}, os.dest()...)...); err != nil {
 			return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 		}
 		state, reason := store.Effective(store.State(r.State), r.Reason, os.status(), now)
 		r.State, r.Reason = string(state), reason
 		r.LinkOnly, r.FetchedAt = linkOnly == 1, fromUnix(fetched)
-		r.Score = -r.Score // bm25 is lower for better matches
+		r.Score = -ranked[id] // bm25 is lower for better matches
 		if !r.LinkOnly {
 			r.ContentHash = index.ContentHash(r.Title, body)
 		}
@@ -142,6 +159,13 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if err := rows.Err(); err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
+	// The order of the ranking, ties by ID, before Rerank refines it.
+	slices.SortFunc(results, func(a, b index.Result) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(store.IDOf(a.URL), store.IDOf(b.URL))
+	})
 	index.Rerank(results, page.Terms)
 	results = index.Dedupe(results)
 	page.Results = results[min(q.Offset, len(results)):min(q.Offset+q.Limit, len(results))]
@@ -247,4 +271,23 @@ func (o *originStatus) status() store.OriginStatus {
 		PausedUntil: fromUnix(o.pausedUntil.Int64), PauseReason: o.pauseReason.String,
 		RobotsUnreachable: o.failures.Int64 > 0 && o.goodBody.Int64 == 0, RobotsReason: o.robotsReason.String,
 	}
+}
+
+// queryScores runs a query of (ID, score) rows and returns them by ID.
+func queryScores(ctx context.Context, db *sql.DB, query string, args ...any) (map[int64]float64, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]float64{}
+	for rows.Next() {
+		var id int64
+		var score float64
+		if err := rows.Scan(&id, &score); err != nil {
+			return nil, err
+		}
+		out[id] = score
+	}
+	return out, rows.Err()
 }
