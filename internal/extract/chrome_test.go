@@ -27,7 +27,7 @@ func TestChromeAndPermalinksOutOfText(t *testing.T) {
 	if want := "Main topic work_mem Sets memory. Body nested div text Second heading after tail"; doc.Text != want {
 		t.Errorf("Text = %q, want %q", doc.Text, want)
 	}
-	if want := "Main topic work_mem Second heading Sidebar heading"; doc.Headings != want {
+	if want := "Main topic Second heading Sidebar heading"; doc.Headings != want {
 		t.Errorf("Headings = %q, want %q", doc.Headings, want)
 	}
 	var anchors []string

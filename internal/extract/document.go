@@ -15,7 +15,7 @@ type Document struct {
 	// (navigation, page header and footer: see the package comment) and
 	// without permalink marks ("¶" links).
 	Text string
-	// Headings is the text of the h1-h6 and dt elements, chrome included, in
+	// Headings is the text of the h1-h6 elements, chrome included, in
 	// document order, whitespace collapsed, capped at
 	// Options.MaxHeadingsBytes. It is also part of Text (unless chrome).
 	Headings string

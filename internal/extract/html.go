@@ -62,7 +62,6 @@ type extractor struct {
 	hidden    int       // depth of foreign elements whose text is not shown
 
 	heading int    // depth of h1-h6 elements
-	dt      bool   // a dt outside chrome is open: its end tag is optional, so a dd, dt or the dl's end ends it
 	chrome  chrome // the open navigation, header or footer element, if any
 
 	inAnchor  bool        // a link element is open
@@ -144,7 +143,7 @@ func (x *extractor) onText(raw rawAction) {
 			return // a heading's "¶" link: not text of the page
 		}
 	}
-	if x.heading > 0 || x.dt {
+	if x.heading > 0 {
 		x.headings.write(p)
 	}
 	if x.chrome.depth == 0 {
@@ -218,9 +217,6 @@ func (x *extractor) onStart(selfClosing bool) {
 	}
 	if isHeading(a) && !selfClosing {
 		x.heading++
-	}
-	if a == atom.Dt || a == atom.Dd {
-		x.dt = a == atom.Dt && !selfClosing && x.chrome.depth == 0
 	}
 	x.chrome.onStart(a, selfClosing, x.attrs)
 	if isBlock(a) {
@@ -297,9 +293,6 @@ func (x *extractor) onEnd() {
 	}
 	if isHeading(a) && x.heading > 0 {
 		x.heading--
-	}
-	if a == atom.Dt || a == atom.Dl {
-		x.dt = false
 	}
 	x.chrome.onEnd(a)
 	if isBlock(a) {

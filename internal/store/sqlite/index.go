@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
 )
 
@@ -260,13 +261,17 @@ func (s *Store) refreshDirty(ctx context.Context, limit int) (int, error) {
 			}
 			e := p.e
 			entries = append(entries, e)
-			meta = append(meta, []any{e.id, boolInt(e.linkOnly), boolInt(e.nosnippet), unix(e.unavailableAfter), e.inlinks})
+			var hash uint64
+			if !e.linkOnly {
+				hash = index.ContentHash(noControls(e.title), noControls(e.body))
+			}
+			meta = append(meta, []any{e.id, boolInt(e.linkOnly), boolInt(e.nosnippet), unix(e.unavailableAfter), e.inlinks, int64(hash)})
 		}
 		tset := idSet(touched)
 		if _, err := tx.ExecContext(ctx, sqlDeleteDocs, tset); err != nil {
 			return fmt.Errorf("refresh: %w", err)
 		}
-		if err := insertRows(ctx, tx, `INSERT INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks)`, 5, "", meta); err != nil {
+		if err := insertRows(ctx, tx, `INSERT INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
 			return fmt.Errorf("refresh: %w", err)
 		}
 		return writeFTS(ctx, tx, touched, entries)

@@ -125,6 +125,9 @@ var migrations = []string{
 	ALTER TABLE fts_new RENAME TO fts;
 	INSERT INTO fts (fts, rank) VALUES ('automerge', 8);
 	ALTER TABLE staged ADD COLUMN headings TEXT NOT NULL DEFAULT '';`,
+	// 10: each document's index.ContentHash, for index.Dedupe without reading its text at query
+	// time; 0 (unknown) until the entry is rewritten.
+	`ALTER TABLE docs ADD COLUMN content_hash INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // oldIDsVersion is the last schema whose URL IDs were not store.IDOf: a store at or below it

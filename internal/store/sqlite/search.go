@@ -119,39 +119,33 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	for id := range ranked {
 		ids = append(ids, id)
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT fts.rowid,
-			snippet(fts, CASE WHEN docs.link_only THEN 1 ELSE 3 END, '`+markOpen+`', '`+markClose+`', '…', `+fmt.Sprint(snippetTokens)+`),
-			fts.title, fts.body, docs.link_only, docs.nosnippet, docs.inlinks,
-			urls.url, urls.state, urls.reason, urls.status, urls.fetched_at, urls.content_type, urls.canonical,
-			`+originStatusColumns+`
+	rows, err := s.read.QueryContext(ctx, `SELECT fts.rowid, fts.title, docs.link_only, docs.nosnippet, docs.inlinks,
+			docs.content_hash, urls.url, urls.state, urls.reason, urls.status, urls.fetched_at, urls.content_type,
+			urls.canonical, `+originStatusColumns+`
 		FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid
 		LEFT JOIN origins ON origins.key = urls.origin
-		WHERE fts MATCH ? AND +fts.rowid `+inSet, match, idSet(ids))
+		WHERE fts.rowid `+inSet, idSet(ids))
 	if err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
 	defer rows.Close()
 	var results []index.Result
+	nosnippets := map[string]bool{}
 	for rows.Next() {
 		var r index.Result
-		var id, fetched int64
-		var snippet, body, ct string
+		var id, fetched, hash int64
+		var ct string
 		var linkOnly, nosnippet int
 		var os originStatus
-		if err := rows.Scan(append([]any{&id, &snippet, &r.Title, &body, &linkOnly, &nosnippet, &r.Inlinks,
+		if err := rows.Scan(append([]any{&id, &r.Title, &linkOnly, &nosnippet, &r.Inlinks, &hash,
 			&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct, &r.Canonical}, os.dest()...)...); err != nil {
 			return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 		}
 		state, reason := store.Effective(store.State(r.State), r.Reason, os.status(), now)
 		r.State, r.Reason = string(state), reason
-		r.LinkOnly, r.FetchedAt = linkOnly == 1, fromUnix(fetched)
+		r.LinkOnly, r.FetchedAt, r.ContentHash = linkOnly == 1, fromUnix(fetched), uint64(hash)
 		r.Score = -ranked[id] // bm25 is lower for better matches
-		if !r.LinkOnly {
-			r.ContentHash = index.ContentHash(r.Title, body)
-		}
-		if nosnippet == 0 {
-			r.Snippet = index.SplitMarked(snippet, markOpen, markClose)
-		}
+		nosnippets[r.URL] = nosnippet == 1
 		r.Why = index.Why(index.Facts{State: r.State, Reason: r.Reason, Status: r.Status, ContentType: ct,
 			FetchedAt: r.FetchedAt, Inlinks: r.Inlinks, Indexed: !r.LinkOnly, LinkOnly: r.LinkOnly})
 		results = append(results, r)
@@ -169,6 +163,9 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	index.Rerank(results, page.Terms)
 	results = index.Dedupe(results)
 	page.Results = results[min(q.Offset, len(results)):min(q.Offset+q.Limit, len(results))]
+	if err := s.snippets(ctx, match, page.Results, nosnippets); err != nil {
+		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
+	}
 	for i := range page.Results {
 		if page.Results[i].LinkOnly {
 			if t, err := s.topAnchor(ctx, page.Results[i].URL); err == nil {
@@ -290,4 +287,37 @@ func queryScores(ctx context.Context, db *sql.DB, query string, args ...any) (ma
 		out[id] = score
 	}
 	return out, rows.Err()
+}
+
+// snippets fills the snippets of the results shown (nosnippet says which have none), in one
+// walk of the query's matches: a snippet reads and tokenizes its entry's text, so only the page
+// shown gets them. A document's snippet is of its body, a link-only entry's of its anchor text.
+func (s *Store) snippets(ctx context.Context, match string, rs []index.Result, nosnippet map[string]bool) error {
+	var ids []int64
+	at := map[int64]int{}
+	for i, r := range rs {
+		if !nosnippet[r.URL] {
+			id := store.IDOf(r.URL)
+			ids, at[id] = append(ids, id), i
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT fts.rowid, snippet(fts, CASE WHEN docs.link_only THEN 1 ELSE 3 END, '`+
+		markOpen+`', '`+markClose+`', '…', `+fmt.Sprint(snippetTokens)+`)
+		FROM fts JOIN docs ON docs.url_id = fts.rowid WHERE fts MATCH ? AND +fts.rowid `+inSet, match, idSet(ids))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var snippet string
+		if err := rows.Scan(&id, &snippet); err != nil {
+			return err
+		}
+		rs[at[id]].Snippet = index.SplitMarked(snippet, markOpen, markClose)
+	}
+	return rows.Err()
 }
