@@ -25,22 +25,13 @@ const (
 // EachPage implements store.Reader: store.PageBatch pages at a time, each batch read in one
 // repeatable-read transaction (a consistent snapshot), then handed to fn outside it.
 func (s *Store) EachPage(ctx context.Context, fn func(store.Page) error) error {
-	var after int64
-	for {
+	return store.WalkPages(ctx, func(ctx context.Context, after int64) ([]store.Page, int64, error) {
 		pages, last, err := s.pageBatch(ctx, after)
 		if err != nil {
-			return fmt.Errorf("postgres: list pages: %w", err)
+			return nil, 0, fmt.Errorf("postgres: list pages: %w", err)
 		}
-		for _, p := range pages {
-			if err := fn(p); err != nil {
-				return err
-			}
-		}
-		if len(pages) < store.PageBatch {
-			return nil
-		}
-		after = last
-	}
+		return pages, last, nil
+	}, fn)
 }
 
 // seqScanner scans a row of seq then urlColumns into seq and, through scanURL, a URL.
@@ -62,7 +53,7 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 	if err != nil {
 		return nil, 0, err
 	}
-	var pages []store.Page
+	var urls []store.URL
 	var last int64
 	for rows.Next() {
 		u, err := scanURL(seqScanner{rows, &last})
@@ -70,100 +61,61 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 			rows.Close()
 			return nil, 0, err
 		}
-		pages = append(pages, store.Page{URL: u})
+		urls = append(urls, u)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, 0, err
 	}
-	if len(pages) == 0 {
+	if len(urls) == 0 {
 		return nil, last, nil
 	}
-	ids := make([]int64, len(pages))
-	byID := make(map[int64]*store.Page, len(pages))
-	for i := range pages {
-		ids[i] = pages[i].URL.ID
-		byID[ids[i]] = &pages[i]
-	}
-	staged := map[int64]bool{}    // the staged copy is the newest
-	fromStage := map[int64]bool{} // unfolded: its links are in the stage, not in links yet
-	var stagedLinks []store.StagedLink
-	var stagedFrom []int64 // the page of each of stagedLinks
+	ps := store.NewPageSet(urls)
+	ids := ps.IDs()
 	var id int64
 	var idx, folded bool
-	var title, body string
+	var title, body, to, anchor string
 	var links []byte
 	rows, _ = tx.Query(ctx, sqlPageStaged, ids)
 	_, err = pgx.ForEachRow(rows, []any{&id, &idx, &title, &body, &folded, &links}, func() error {
-		p := byID[id]
-		staged[id] = true
-		if idx {
-			p.Title, p.Text = title, body
-		}
-		if !folded {
-			l, err := store.DecodeLinks(links)
-			if err != nil {
-				return fmt.Errorf("page %d: %w", id, err)
-			}
-			stagedLinks = append(stagedLinks, l...)
-			for range l {
-				stagedFrom = append(stagedFrom, id)
-			}
-			fromStage[id] = true
-		}
-		return nil
+		return ps.Staged(id, idx, title, body, folded, links)
 	})
 	if err != nil {
 		return nil, 0, err
 	}
 	rows, _ = tx.Query(ctx, sqlPageIndexed, ids)
 	_, err = pgx.ForEachRow(rows, []any{&id, &title, &body}, func() error {
-		if !staged[id] {
-			byID[id].Title, byID[id].Text = title, body
-		}
+		ps.Indexed(id, title, body)
 		return nil
 	})
 	if err != nil {
 		return nil, 0, err
 	}
-	var l store.PageLink
 	rows, _ = tx.Query(ctx, sqlPageLinks, ids)
-	_, err = pgx.ForEachRow(rows, []any{&id, &l.To, &l.Anchor}, func() error {
-		if !fromStage[id] {
-			byID[id].Links = append(byID[id].Links, l)
-		}
+	_, err = pgx.ForEachRow(rows, []any{&id, &to, &anchor}, func() error {
+		ps.Link(id, to, anchor)
 		return nil
 	})
 	if err != nil {
 		return nil, 0, err
 	}
-	if len(stagedLinks) > 0 {
-		targets := make([]int64, len(stagedLinks))
-		for i, sl := range stagedLinks {
-			targets[i] = sl.To
-		}
+	if targets := ps.StagedTargets(); targets != nil {
 		urls := make(map[int64]string, len(targets))
 		var u string
 		rows, _ = tx.Query(ctx, sqlURLsByID, targets)
 		if _, err := pgx.ForEachRow(rows, []any{&id, &u}, func() error { urls[id] = u; return nil }); err != nil {
 			return nil, 0, err
 		}
-		for i, sl := range stagedLinks {
-			p := byID[stagedFrom[i]]
-			p.Links = append(p.Links, store.PageLink{To: urls[sl.To], Anchor: sl.Anchor})
-		}
+		ps.ResolveStaged(urls)
 	}
 	var header []byte
 	rows, _ = tx.Query(ctx, sqlPageHeaders, ids)
 	_, err = pgx.ForEachRow(rows, []any{&id, &header}, func() error {
-		byID[id].Header = store.DecodeHeader(header)
+		ps.Header(id, header)
 		return nil
 	})
 	if err != nil {
 		return nil, 0, err
 	}
-	for i := range pages {
-		store.FinishPage(&pages[i])
-	}
-	return pages, last, nil
+	return ps.Pages(), last, nil
 }

@@ -24,22 +24,13 @@ const (
 // EachPage implements store.Reader: store.PageBatch pages at a time, each batch read in one read
 // transaction (a consistent snapshot), then handed to fn outside it.
 func (s *Store) EachPage(ctx context.Context, fn func(store.Page) error) error {
-	var after int64
-	for {
+	return store.WalkPages(ctx, func(ctx context.Context, after int64) ([]store.Page, int64, error) {
 		pages, last, err := s.pageBatch(ctx, after)
 		if err != nil {
-			return fmt.Errorf("sqlite: list pages: %w", err)
+			return nil, 0, fmt.Errorf("sqlite: list pages: %w", err)
 		}
-		for _, p := range pages {
-			if err := fn(p); err != nil {
-				return err
-			}
-		}
-		if len(pages) < store.PageBatch {
-			return nil
-		}
-		after = last
-	}
+		return pages, last, nil
+	}, fn)
 }
 
 // seqScanner scans a row of seq then urlColumns into seq and, through scanURL, a URL.
@@ -61,33 +52,24 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 	if err != nil {
 		return nil, 0, err
 	}
-	var pages []store.Page
+	var urls []store.URL
 	var last int64
-	byID := map[int64]*store.Page{}
 	for rows.Next() {
 		u, err := scanURL(seqScanner{rows, &last})
 		if err != nil {
 			rows.Close()
 			return nil, 0, err
 		}
-		pages = append(pages, store.Page{URL: u})
+		urls = append(urls, u)
 	}
 	if err := rows.Close(); err != nil {
 		return nil, 0, err
 	}
-	if len(pages) == 0 {
+	if len(urls) == 0 {
 		return nil, last, nil
 	}
-	ids := make([]int64, len(pages))
-	for i := range pages {
-		ids[i] = pages[i].URL.ID
-		byID[ids[i]] = &pages[i]
-	}
-	set := idSet(ids)
-	staged := map[int64]bool{}    // the staged copy is the newest
-	fromStage := map[int64]bool{} // unfolded: its links are in the stage, not in links yet
-	var stagedLinks []store.StagedLink
-	var stagedFrom []int64 // the page of each of stagedLinks
+	ps := store.NewPageSet(urls)
+	set := idSet(ps.IDs())
 	err = eachRow(ctx, tx, sqlPageStaged, set, func(r *sql.Rows) error {
 		var id int64
 		var idx, folded bool
@@ -96,23 +78,7 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 		if err := r.Scan(&id, &idx, &title, &body, &folded, &links); err != nil {
 			return err
 		}
-		p := byID[id]
-		staged[id] = true
-		if idx {
-			p.Title, p.Text = title, body
-		}
-		if !folded {
-			l, err := store.DecodeLinks(links)
-			if err != nil {
-				return fmt.Errorf("page %d: %w", id, err)
-			}
-			stagedLinks = append(stagedLinks, l...)
-			for range l {
-				stagedFrom = append(stagedFrom, id)
-			}
-			fromStage[id] = true
-		}
-		return nil
+		return ps.Staged(id, idx, title, body, folded, links)
 	})
 	if err != nil {
 		return nil, 0, err
@@ -123,9 +89,7 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 		if err := r.Scan(&id, &title, &body); err != nil {
 			return err
 		}
-		if !staged[id] {
-			byID[id].Title, byID[id].Text = title, body
-		}
+		ps.Indexed(id, title, body)
 		return nil
 	})
 	if err != nil {
@@ -133,20 +97,31 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 	}
 	err = eachRow(ctx, tx, sqlPageLinks, set, func(r *sql.Rows) error {
 		var id int64
-		var l store.PageLink
-		if err := r.Scan(&id, &l.To, &l.Anchor); err != nil {
+		var to, anchor string
+		if err := r.Scan(&id, &to, &anchor); err != nil {
 			return err
 		}
-		if !fromStage[id] {
-			byID[id].Links = append(byID[id].Links, l)
-		}
+		ps.Link(id, to, anchor)
 		return nil
 	})
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := resolveStaged(ctx, tx, byID, stagedFrom, stagedLinks); err != nil {
-		return nil, 0, err
+	if targets := ps.StagedTargets(); targets != nil {
+		urls := make(map[int64]string, len(targets))
+		err := eachRow(ctx, tx, sqlURLsByID, idSet(targets), func(r *sql.Rows) error {
+			var id int64
+			var u string
+			if err := r.Scan(&id, &u); err != nil {
+				return err
+			}
+			urls[id] = u
+			return nil
+		})
+		if err != nil {
+			return nil, 0, err
+		}
+		ps.ResolveStaged(urls)
 	}
 	err = eachRow(ctx, tx, sqlPageHeaders, set, func(r *sql.Rows) error {
 		var id int64
@@ -154,46 +129,13 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 		if err := r.Scan(&id, &h); err != nil {
 			return err
 		}
-		byID[id].Header = store.DecodeHeader(h)
+		ps.Header(id, h)
 		return nil
 	})
 	if err != nil {
 		return nil, 0, err
 	}
-	for i := range pages {
-		store.FinishPage(&pages[i])
-	}
-	return pages, last, nil
-}
-
-// resolveStaged adds staged links (from[i] links to links[i].To) to their pages, with the
-// targets' URLs.
-func resolveStaged(ctx context.Context, tx *sql.Tx, byID map[int64]*store.Page, from []int64, links []store.StagedLink) error {
-	if len(links) == 0 {
-		return nil
-	}
-	targets := make([]int64, len(links))
-	for i, l := range links {
-		targets[i] = l.To
-	}
-	urls := make(map[int64]string, len(links))
-	err := eachRow(ctx, tx, sqlURLsByID, idSet(targets), func(r *sql.Rows) error {
-		var id int64
-		var u string
-		if err := r.Scan(&id, &u); err != nil {
-			return err
-		}
-		urls[id] = u
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for i, l := range links {
-		p := byID[from[i]]
-		p.Links = append(p.Links, store.PageLink{To: urls[l.To], Anchor: l.Anchor})
-	}
-	return nil
+	return ps.Pages(), last, nil
 }
 
 // eachRow runs query with arg and calls fn for each row.
