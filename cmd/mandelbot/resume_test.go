@@ -1,16 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/fractle/mandelbot/internal/crawler"
 	"github.com/fractle/mandelbot/internal/store"
@@ -25,52 +19,16 @@ import (
 // with SIGKILL once the web has answered killAfter requests.
 func TestResumeAfterKill9(t *testing.T) {
 	const (
-		origins, pages = 4, 60
-		killAfter      = 80
-		concurrency    = 4
+		killAfter   = 80
+		concurrency = 4
 	)
-	var (
-		mu      sync.Mutex
-		count   int
-		reached = make(chan struct{})
-	)
-	web, err := testweb.Start(testweb.Generate(testweb.GenOptions{Origins: origins, PagesPerOrigin: pages, LinksPerPage: 4, Seed: 7}),
-		testweb.Options{OnRequest: func(testweb.Request) {
-			mu.Lock()
-			defer mu.Unlock()
-			if count++; count == killAfter {
-				close(reached)
-			}
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(web.Close)
+	web, reached := kill9Web(t, killAfter)
 	data := filepath.Join(t.TempDir(), "data")
 	args := append([]string{"crawl", "--data", data, "--delay", "0", "--concurrency", "4", "--per-origin", "2"}, resolveArgs(web)...)
 	args = append(args, web.Seeds()...)
 
 	// Run 1, killed.
-	child := exec.Command(os.Args[0], args...)
-	child.Env = append(os.Environ(), envRunMain+"=1")
-	var out1 bytes.Buffer
-	child.Stdout, child.Stderr = &out1, &out1
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-reached:
-	case <-time.After(60 * time.Second):
-		child.Process.Kill()
-		t.Fatalf("the crawl never made %d requests:\n%s", killAfter, out1.String())
-	}
-	if err := child.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	err = child.Wait()
-	if ws, ok := child.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Fatalf("run 1 was not killed (it may have finished first: raise the web size): %v\n%s", err, out1.String())
-	}
+	out1 := crawlKilled(t, args, reached)
 	firstRun := web.Requests()
 
 	// What was durable when the process died.
@@ -132,7 +90,7 @@ func TestResumeAfterKill9(t *testing.T) {
 		if robotsSaved[web.Origin(key)] {
 			checked++
 		}
-		for i := 1; i < pages; i++ {
+		for i := 1; i < kill9Pages; i++ {
 			p := "/p/" + strconv.Itoa(i)
 			if web.Count(key, p) == 0 {
 				t.Errorf("%s%s was never fetched: a URL was dropped", key, p)

@@ -1,18 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"compress/gzip"
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/internal/store/sqlite"
@@ -146,51 +141,13 @@ func recordHeader(t *testing.T, dir string, ref store.WARCRef) map[string]string
 // names (pages and robots.txt) is then whole and readable in its file, at its offset, with its
 // record ID and target. A resumed run archives the rest into new files of the same directory.
 func TestWARCAfterKill9(t *testing.T) {
-	const (
-		origins, pages = 4, 60
-		killAfter      = 80
-	)
-	var (
-		mu      sync.Mutex
-		count   int
-		reached = make(chan struct{})
-	)
-	web, err := testweb.Start(testweb.Generate(testweb.GenOptions{Origins: origins, PagesPerOrigin: pages, LinksPerPage: 4, Seed: 7}),
-		testweb.Options{OnRequest: func(testweb.Request) {
-			mu.Lock()
-			defer mu.Unlock()
-			if count++; count == killAfter {
-				close(reached)
-			}
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(web.Close)
+	const killAfter = 80
+	web, reached := kill9Web(t, killAfter)
 	tmp := t.TempDir()
 	data, warcDir := filepath.Join(tmp, "data"), filepath.Join(tmp, "warc")
 	args := append([]string{"crawl", "--data", data, "--warc", warcDir, "--delay", "0", "--concurrency", "4", "--per-origin", "2"}, resolveArgs(web)...)
 
-	child := exec.Command(os.Args[0], append(args, web.Seeds()...)...)
-	child.Env = append(os.Environ(), envRunMain+"=1")
-	var out1 bytes.Buffer
-	child.Stdout, child.Stderr = &out1, &out1
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-reached:
-	case <-time.After(60 * time.Second):
-		child.Process.Kill()
-		t.Fatalf("the crawl never made %d requests:\n%s", killAfter, out1.String())
-	}
-	if err := child.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	child.Wait()
-	if ws, ok := child.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Fatalf("the crawl was not killed (it may have finished first):\n%s", out1.String())
-	}
+	out1 := crawlKilled(t, append(args, web.Seeds()...), reached)
 
 	check := func(when string) int {
 		t.Helper()
@@ -232,7 +189,7 @@ func TestWARCAfterKill9(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("resume: exit %d\n%s\n%s", code, out2, errOut)
 	}
-	if n := check("after the resumed run"); n < origins*pages {
-		t.Errorf("after the resumed run only %d records are named, want at least %d", n, origins*pages)
+	if n := check("after the resumed run"); n < kill9Origins*kill9Pages {
+		t.Errorf("after the resumed run only %d records are named, want at least %d", n, kill9Origins*kill9Pages)
 	}
 }
