@@ -78,7 +78,7 @@ func Identifiers(text string) []string {
 	seen := map[string]bool{}
 	eachRun(text, isIdentifierRune, func(run string) bool {
 		t := trimOuter(run)
-		if seen[t] || !isIdentifier(t) {
+		if !isIdentifier(t) || seen[t] {
 			return true
 		}
 		seen[t] = true
@@ -92,10 +92,14 @@ func Identifiers(text string) []string {
 // identifierConnectors (all ASCII, so ASCII is decided without a table lookup).
 func isIdentifierRune(r rune) bool {
 	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' ||
-			strings.ContainsRune(identifierConnectors, r)
+		return isASCIIWord(r) || strings.IndexByte(identifierConnectors, byte(r)) >= 0
 	}
 	return isWordRune(r)
+}
+
+// isASCIIWord is isWordRune for ASCII.
+func isASCIIWord(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 }
 
 // eachRun calls yield with each maximal run of text's runes for which in is true, in order,
@@ -128,7 +132,7 @@ func eachRun(text string, in func(rune) bool, yield func(string) bool) {
 func isIdentifier(t string) bool {
 	word, other := false, false
 	for _, r := range t {
-		if isWordRune(r) {
+		if isASCIIWord(r) || r >= utf8.RuneSelf && isWordRune(r) {
 			word = true
 		} else {
 			other = true
