@@ -39,6 +39,13 @@ var (
 		`DELETE FROM links WHERE from_id ` + inSet,
 		`UPDATE staged SET folded = 1, links = NULL WHERE url_id ` + inSet,
 		sqlDeleteDocs,
+		// A folded document's entry is dirty: it no longer waits as a link-only entry.
+		`DELETE FROM waiting WHERE url_id ` + inSet,
+	}
+	// wakeStatements make the entries RefreshDocuments left waiting dirty again, for RefreshIndex.
+	wakeStatements = []string{
+		`INSERT OR IGNORE INTO dirty (url_id) SELECT url_id FROM waiting`,
+		`DELETE FROM waiting`,
 	}
 	refreshStatements = []string{
 		`DELETE FROM dirty WHERE url_id ` + inSet,
@@ -72,13 +79,14 @@ func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
 }
 
 // RefreshDocuments implements store.Indexer: RefreshIndex, except that the link-only entries of
-// URLs still queued stay dirty, unwritten, for the next RefreshIndex.
+// URLs still queued wait, unwritten, for the next RefreshIndex (in the waiting table).
 func (s *Store) RefreshDocuments(ctx context.Context) (int, error) {
 	return s.refresh(ctx, true)
 }
 
 // refresh indexes every staged document, then goes once through the dirty entries in ID order;
-// with deferQueued it leaves the link-only entries of queued URLs dirty.
+// with deferQueued it leaves the link-only entries of queued URLs waiting, else it first makes
+// the waiting entries dirty again.
 func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 	if s.readOnly {
 		return 0, fmt.Errorf("sqlite: refresh index: %w", ErrReadOnly)
@@ -92,6 +100,18 @@ func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 		}
 		if n == 0 {
 			break
+		}
+	}
+	if !deferQueued {
+		if err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
+			for _, q := range wakeStatements {
+				if _, err := tx.ExecContext(ctx, q); err != nil {
+					return fmt.Errorf("refresh: waiting entries: %w", err)
+				}
+			}
+			return nil
+		}); err != nil {
+			return total, fmt.Errorf("sqlite: refresh index: %w", err)
 		}
 	}
 	from, more := int64(math.MinInt64), true
@@ -247,9 +267,10 @@ func writeFTS(ctx context.Context, tx writeTx, ids []int64, entries []entry) err
 // with their current anchor text, in one transaction, and returns how many it looked at and the
 // last one's ID: a document keeps its title and text (the staged text if it was folded since,
 // else the FTS5 row's); a URL never fetched becomes (or stays) a link-only entry while links point
-// to it, unless deferQueued and the URL is queued, when the entry stays dirty for a later
-// refresh (it will most likely be fetched first, and a link-only entry written now would only be
-// replaced then: most of a large crawl's index work, issue 8); a fetched URL without a document
+// to it, unless deferQueued and the URL is queued, when the entry moves to waiting, unwritten,
+// until RefreshIndex or the fold of the URL's document (it will most likely be fetched first, and
+// a link-only entry written now would only be replaced then: most of a large crawl's index work,
+// issue 8); a fetched URL without a document
 // (noindex, not 2xx, a sitemap) stays out of the index. Reads and deletes are one statement for
 // the whole chunk; FTS5 rows are written last.
 func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQueued bool) (int, int64, error) {
@@ -266,17 +287,22 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQu
 		if err != nil {
 			return err
 		}
-		var done []int64 // no longer dirty: all but the deferred
+		var done []int64    // written or removed now
+		var waiting [][]any // deferred: in waiting until RefreshIndex, or the URL's fetch
 		for _, id := range ids {
-			if p := plans[id]; !(deferQueued && p != nil && p.keep && p.e.linkOnly && p.queued) {
+			if p := plans[id]; deferQueued && p != nil && p.keep && p.e.linkOnly && p.queued {
+				waiting = append(waiting, []any{id})
+			} else {
 				done = append(done, id)
 			}
 		}
-		dset := idSet(done)
 		for _, q := range refreshStatements {
-			if _, err := tx.ExecContext(ctx, q, dset); err != nil {
+			if _, err := tx.ExecContext(ctx, q, set); err != nil {
 				return fmt.Errorf("refresh: %w", err)
 			}
+		}
+		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO waiting (url_id)`, 1, "", waiting); err != nil {
+			return fmt.Errorf("refresh: waiting entries: %w", err)
 		}
 		var touched []int64 // entries rewritten (kept) or removed
 		var entries []entry

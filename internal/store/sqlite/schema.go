@@ -129,6 +129,10 @@ var migrations = []string{
 	// indexing chunk of tens of MB of text was flushed as dozens of small segments, and merging
 	// them was a tenth of a crawl's CPU. A setting, not a table: nothing to copy.
 	`INSERT INTO fts (fts, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);`,
+	// 11: the link-only entries RefreshDocuments left for the next RefreshIndex (issue 8): kept
+	// apart from dirty, so that each refresh during a crawl reads only what changed since the
+	// last one, not every queued URL that links point to.
+	`CREATE TABLE waiting (url_id INTEGER PRIMARY KEY);`,
 }
 
 // ftsHashSize is the FTS5 'hashsize' of the search index (migration 10): the terms of this many
