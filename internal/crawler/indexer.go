@@ -11,8 +11,10 @@ import (
 // Indexing trails the crawl, on its own goroutine and in its own transactions. The indexer folds
 // staged documents into the link graph as they come (store.Indexer.IndexPending, batches of
 // indexBatch), and writes the searchable text (RefreshIndex) when refreshEvery has passed since
-// the last time or refreshLag documents wait, and always before the run ends: each entry's text is
-// written once per refresh however many links to it arrived meanwhile. The scheduler stops
+// the last time or refreshLag documents wait (RefreshDocuments: the link-only entries of URLs
+// still queued are left for later, since most are fetched before the crawl ends), and always
+// before the run ends (RefreshIndex: everything): each entry's text is written once per refresh
+// however many links to it arrived meanwhile. The scheduler stops
 // dispatching while more than MaxIndexLag committed documents are not searchable, so the lag is
 // bounded.
 const (
@@ -49,7 +51,8 @@ func indexer(ctx context.Context, st store.Indexer, stop <-chan struct{}, out ch
 			return
 		}
 		if lag > 0 && (lag >= refreshLag || time.Since(lastRefresh) >= refreshEvery) {
-			if _, err := st.RefreshIndex(ctx); err != nil {
+			// During the crawl: the link-only entries of queued URLs wait for the last refresh.
+			if _, err := st.RefreshDocuments(ctx); err != nil {
 				out <- indexed{err: fmt.Errorf("crawl: refresh the index: %w", err)}
 				return
 			}

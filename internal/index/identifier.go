@@ -3,6 +3,7 @@ package index
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Limits of identifier splitting.
@@ -75,32 +76,101 @@ func SplitIdentifier(tok string) []string {
 func Identifiers(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	runs := strings.FieldsFunc(text, func(r rune) bool {
-		return !isWordRune(r) && !strings.ContainsRune(identifierConnectors, r)
-	})
-	for _, run := range runs {
+	eachRun(text, isIdentifierRune, func(run string) bool {
 		t := trimOuter(run)
-		if seen[t] || !isIdentifier(t) {
-			continue
+		if !isIdentifier(t) || seen[t] {
+			return true
 		}
 		seen[t] = true
 		out = append(out, t)
-		if len(out) == MaxIdentifiersPerText {
-			break
-		}
-	}
+		return len(out) < MaxIdentifiersPerText
+	})
 	return out
 }
 
-// isIdentifier reports whether a trimmed token is worth splitting.
+// isIdentifierRune reports the runes an identifier is made of: letters, digits and
+// identifierConnectors (all ASCII, so ASCII is decided without a table lookup).
+func isIdentifierRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return isASCIIWord(r) || strings.IndexByte(identifierConnectors, byte(r)) >= 0
+	}
+	return isWordRune(r)
+}
+
+// isASCIIWord is isWordRune for ASCII.
+func isASCIIWord(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+}
+
+// eachRun calls yield with each maximal run of text's runes for which in is true, in order,
+// until yield returns false: strings.FieldsFunc with the complement of in, without building the
+// slice (Identifiers runs over every page's whole text at indexing time).
+func eachRun(text string, in func(rune) bool, yield func(string) bool) {
+	start := -1
+	for i, r := range text {
+		if in(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			if !yield(text[start:i]) {
+				return
+			}
+			start = -1
+		}
+	}
+	if start >= 0 {
+		yield(text[start:])
+	}
+}
+
+// isIdentifier reports whether a trimmed token is worth splitting: it has a letter or digit, and
+// a leading "--", a connector inside, or a CamelCase boundary. It allocates nothing: it runs on
+// every word of every indexed page.
 func isIdentifier(t string) bool {
-	if strings.IndexFunc(t, isWordRune) < 0 {
+	word, other := false, false
+	for _, r := range t {
+		if isASCIIWord(r) || r >= utf8.RuneSelf && isWordRune(r) {
+			word = true
+		} else {
+			other = true
+		}
+	}
+	if !word {
 		return false
 	}
-	if strings.HasPrefix(t, "--") || strings.IndexFunc(t, func(r rune) bool { return !isWordRune(r) }) >= 0 {
+	if other || strings.HasPrefix(t, "--") {
 		return true
 	}
-	return len(camelParts(t)) > 1
+	return hasCamelBoundary(t)
+}
+
+// hasCamelBoundary reports whether camelParts would split s (len(camelParts(s)) > 1), without
+// building the parts.
+func hasCamelBoundary(s string) bool {
+	var prev, cur rune
+	n := 0 // runes read before next; cur is rune n-1, prev rune n-2
+	for _, next := range s {
+		if n >= 2 && camelBoundary(prev, cur, next, true) {
+			return true
+		}
+		prev, cur = cur, next
+		n++
+	}
+	return n >= 2 && camelBoundary(prev, cur, 0, false)
+}
+
+// camelBoundary reports whether a CamelCase part starts at r, the rune after prev; next is the
+// rune after r when hasNext. It is camelParts' rule, the one place that states it.
+func camelBoundary(prev, r, next rune, hasNext bool) bool {
+	if !unicode.IsUpper(r) {
+		return false
+	}
+	lowerBefore := unicode.IsLower(prev) || unicode.IsDigit(prev)
+	wordStarts := unicode.IsUpper(prev) && hasNext && unicode.IsLower(next)
+	return lowerBefore || wordStarts
 }
 
 // camelParts splits a run of letters and digits at its CamelCase boundaries.
@@ -109,13 +179,11 @@ func camelParts(s string) []string {
 	var parts []string
 	start := 0
 	for i := 1; i < len(rs); i++ {
-		prev, r := rs[i-1], rs[i]
-		if !unicode.IsUpper(r) {
-			continue
+		next, hasNext := rune(0), i+1 < len(rs)
+		if hasNext {
+			next = rs[i+1]
 		}
-		lowerBefore := unicode.IsLower(prev) || unicode.IsDigit(prev)
-		wordStarts := unicode.IsUpper(prev) && i+1 < len(rs) && unicode.IsLower(rs[i+1])
-		if lowerBefore || wordStarts {
+		if camelBoundary(rs[i-1], rs[i], next, hasNext) {
 			parts = append(parts, string(rs[start:i]))
 			start = i
 		}

@@ -113,3 +113,75 @@ func TestIdentifierParts(t *testing.T) {
 		t.Errorf("IdentifierParts = %q, want %q", got, want)
 	}
 }
+
+// identifiersReference is Identifiers as issue 11 wrote it (strings.FieldsFunc, and camelParts
+// for the CamelCase test): the allocation-free version (issue 8, the indexer's CPU) must return
+// exactly what it did.
+func identifiersReference(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	runs := strings.FieldsFunc(text, func(r rune) bool {
+		return !isWordRune(r) && !strings.ContainsRune(identifierConnectors, r)
+	})
+	for _, run := range runs {
+		t := trimOuter(run)
+		if seen[t] {
+			continue
+		}
+		ok := strings.IndexFunc(t, isWordRune) >= 0 &&
+			(strings.HasPrefix(t, "--") || strings.IndexFunc(t, func(r rune) bool { return !isWordRune(r) }) >= 0 ||
+				len(camelParts(t)) > 1)
+		if !ok {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+		if len(out) == MaxIdentifiersPerText {
+			break
+		}
+	}
+	return out
+}
+
+// identifierSamples are texts that exercise every branch of Identifiers: connectors at the edges
+// and inside, CamelCase boundaries of each kind, non-ASCII letters and digits, invalid UTF-8.
+var identifierSamples = []string{
+	"Call PyObject_GetAttr(obj, name), or run it with --dry-run; see pg_stat_activity.",
+	"HTTPServer XMLHttpRequest iOS eBay ABC A aB Ab AB ABc a1B 1A ÉtéÀ_b ÀÉté éÀ ǅungla ǅUNGLA",
+	"--x -- --- -x- $var #id user@host a/b/c Foo::bar ::: ... __init__ _x x_ a..b 3.14 ٣Ab",
+	"\xff_a a\xffB \xffAb Ab\xff \x00A\x00 plain words only, nothing else.",
+	strings.Repeat("id_x ", 3) + "fooBar fooBar FooBar",
+}
+
+// Issue 8: the allocation-free Identifiers returns what the reference returns.
+func TestIdentifiersMatchesReference(t *testing.T) {
+	for _, s := range identifierSamples {
+		if got, want := Identifiers(s), identifiersReference(s); !slices.Equal(got, want) {
+			t.Errorf("Identifiers(%q) = %q, reference %q", s, got, want)
+		}
+	}
+}
+
+func FuzzIdentifiersMatchesReference(f *testing.F) {
+	for _, s := range identifierSamples {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Identifiers(s), identifiersReference(s); !slices.Equal(got, want) {
+			t.Fatalf("Identifiers(%q) = %q, reference %q", s, got, want)
+		}
+		if got, want := hasCamelBoundary(s), len(camelParts(s)) > 1; got != want {
+			t.Fatalf("hasCamelBoundary(%q) = %v, camelParts %q", s, got, camelParts(s))
+		}
+	})
+}
+
+// BenchmarkIdentifierParts is the indexer's per-page call on a page of prose with a few
+// identifiers in it.
+func BenchmarkIdentifierParts(b *testing.B) {
+	body := strings.Repeat("The planner chooses a plan with the lowest estimated cost; see pg_stat_activity and EXPLAIN ANALYZE for HTTPServer details. ", 80)
+	b.ReportAllocs()
+	for b.Loop() {
+		IdentifierParts("Chapter 14. Performance Tips", "Using EXPLAIN", body)
+	}
+}

@@ -119,6 +119,13 @@ type Indexer interface {
 	// text changed, and reports how many entries it wrote. When it returns nil, everything
 	// committed before the call is searchable.
 	RefreshIndex(ctx context.Context) (int, error)
+	// RefreshDocuments is RefreshIndex for the refreshes during a crawl (issue 8): when it
+	// returns nil, every document committed before the call is searchable, as is every entry
+	// RefreshIndex would write, except that a store may leave the link-only entries of URLs
+	// queued (StateQueued) when it looks at them for a later RefreshIndex: such a URL will most
+	// likely be fetched soon, and writing its link-only entry only to replace it then is most of
+	// a large crawl's index work.
+	RefreshDocuments(ctx context.Context) (int, error)
 	// IndexLag reports how many committed documents are not searchable yet (staged, folded or
 	// not).
 	IndexLag(ctx context.Context) (int, error)

@@ -34,6 +34,12 @@ func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 	return total, nil
 }
 
+// RefreshDocuments implements store.Indexer: RefreshIndex; this store writes the link-only
+// entries of queued URLs too (the contract allows, and does not require, leaving them).
+func (s *Store) RefreshDocuments(ctx context.Context) (int, error) {
+	return s.RefreshIndex(ctx)
+}
+
 // RefreshIndex implements store.Indexer: every staged document, then every dirty entry. Each
 // step ends with a pass that waits for rows another process's indexer holds, so that what was
 // committed before the call is searchable when it returns.

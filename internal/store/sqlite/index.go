@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -25,7 +26,7 @@ const indexChunk = 2000
 const (
 	sqlOldTargets  = `SELECT DISTINCT to_id FROM links WHERE from_id ` + inSet
 	sqlDeleteDocs  = `DELETE FROM docs WHERE url_id ` + inSet
-	sqlPlanEntries = `SELECT u.id, u.url, u.fetched_at, u.kind, d.url_id IS NOT NULL, d.link_only,
+	sqlPlanEntries = `SELECT u.id, u.url, u.fetched_at, u.kind, u.state, d.url_id IS NOT NULL, d.link_only,
 			d.nosnippet, d.unavailable_after, s.url_id IS NOT NULL, s.title, s.body, s.headings
 		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN staged s ON s.url_id = u.id AND +s.folded = 1
 		WHERE u.id ` + inSet
@@ -39,6 +40,13 @@ var (
 		`DELETE FROM links WHERE from_id ` + inSet,
 		`UPDATE staged SET folded = 1, links = NULL WHERE url_id ` + inSet,
 		sqlDeleteDocs,
+		// A folded document's entry is dirty: it no longer waits as a link-only entry.
+		`DELETE FROM waiting WHERE url_id ` + inSet,
+	}
+	// wakeStatements make the entries RefreshDocuments left waiting dirty again, for RefreshIndex.
+	wakeStatements = []string{
+		`INSERT OR IGNORE INTO dirty (url_id) SELECT url_id FROM waiting`,
+		`DELETE FROM waiting`,
 	}
 	refreshStatements = []string{
 		`DELETE FROM dirty WHERE url_id ` + inSet,
@@ -68,21 +76,55 @@ func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 
 // RefreshIndex implements store.Indexer: every staged document, then every dirty entry.
 func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
+	return s.refresh(ctx, false)
+}
+
+// RefreshDocuments implements store.Indexer: RefreshIndex, except that the link-only entries of
+// URLs still queued wait, unwritten, for the next RefreshIndex (in the waiting table).
+func (s *Store) RefreshDocuments(ctx context.Context) (int, error) {
+	return s.refresh(ctx, true)
+}
+
+// refresh indexes every staged document, then goes once through the dirty entries in ID order;
+// with deferQueued it leaves the link-only entries of queued URLs waiting, else it first makes
+// the waiting entries dirty again.
+func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 	if s.readOnly {
 		return 0, fmt.Errorf("sqlite: refresh index: %w", ErrReadOnly)
 	}
 	total := 0
-	for _, step := range []func(context.Context, int) (int, error){s.indexStaged, s.refreshDirty} {
-		for {
-			n, err := step(ctx, indexChunk)
-			total += n
-			if err != nil {
-				return total, err
-			}
-			if n == 0 {
-				break
-			}
+	for {
+		n, err := s.indexStaged(ctx, indexChunk)
+		total += n
+		if err != nil {
+			return total, err
 		}
+		if n == 0 {
+			break
+		}
+	}
+	if !deferQueued {
+		if err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
+			for _, q := range wakeStatements {
+				if _, err := tx.ExecContext(ctx, q); err != nil {
+					return fmt.Errorf("refresh: waiting entries: %w", err)
+				}
+			}
+			return nil
+		}); err != nil {
+			return total, fmt.Errorf("sqlite: refresh index: %w", err)
+		}
+	}
+	from, more := int64(math.MinInt64), true
+	for more {
+		n, last, err := s.refreshDirty(ctx, indexChunk, from, deferQueued)
+		total += n
+		if err != nil {
+			return total, err
+		}
+		// Entries marked dirty meanwhile below last wait for the next refresh, as those
+		// marked after it returns.
+		from, more = last+1, n > 0 && last < math.MaxInt64
 	}
 	return total, nil
 }
@@ -222,33 +264,51 @@ func writeFTS(ctx context.Context, tx writeTx, ids []int64, entries []entry) err
 	return nil
 }
 
-// refreshDirty rewrites up to limit dirty entries with their current anchor text, in one
-// transaction: a document keeps its title and text (the staged text if it was folded since, else
-// the FTS5 row's); a URL never fetched becomes (or stays) a link-only entry while links point to
-// it; a fetched URL without a document (noindex, not 2xx, a sitemap) stays out of the index.
-// Reads and deletes are one statement for the whole chunk; FTS5 rows are written last.
-func (s *Store) refreshDirty(ctx context.Context, limit int) (int, error) {
+// refreshDirty rewrites up to limit dirty entries, those with an ID from from up, in ID order,
+// with their current anchor text, in one transaction, and returns how many it looked at and the
+// last one's ID: a document keeps its title and text (the staged text if it was folded since,
+// else the FTS5 row's); a URL never fetched becomes (or stays) a link-only entry while links point
+// to it, unless deferQueued and the URL is queued, when the entry moves to waiting, unwritten,
+// until RefreshIndex or the fold of the URL's document (it will most likely be fetched first, and
+// a link-only entry written now would only be replaced then: most of a large crawl's index work,
+// issue 8); a fetched URL without a document
+// (noindex, not 2xx, a sitemap) stays out of the index. Reads and deletes are one statement for
+// the whole chunk; FTS5 rows are written last.
+func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQueued bool) (int, int64, error) {
 	var n int
+	var last int64
 	err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
-		ids, err := queryIDs(ctx, tx, `SELECT url_id FROM dirty LIMIT ?`, limit)
+		ids, err := queryIDs(ctx, tx, `SELECT url_id FROM dirty WHERE url_id >= ? ORDER BY url_id LIMIT ?`, from, limit)
 		if err != nil || len(ids) == 0 {
 			return err
 		}
-		n = len(ids)
+		n, last = len(ids), ids[len(ids)-1]
 		set := idSet(ids)
 		plans, err := planEntries(ctx, tx, set)
 		if err != nil {
 			return err
+		}
+		var done []int64    // written or removed now
+		var waiting [][]any // deferred: in waiting until RefreshIndex, or the URL's fetch
+		for _, id := range ids {
+			if p := plans[id]; deferQueued && p != nil && p.keep && p.e.linkOnly && p.queued {
+				waiting = append(waiting, []any{id})
+			} else {
+				done = append(done, id)
+			}
 		}
 		for _, q := range refreshStatements {
 			if _, err := tx.ExecContext(ctx, q, set); err != nil {
 				return fmt.Errorf("refresh: %w", err)
 			}
 		}
+		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO waiting (url_id)`, 1, "", waiting); err != nil {
+			return fmt.Errorf("refresh: waiting entries: %w", err)
+		}
 		var touched []int64 // entries rewritten (kept) or removed
 		var entries []entry
 		var meta [][]any
-		for _, id := range ids {
+		for _, id := range done {
 			p, ok := plans[id]
 			if !ok || p.unknownText {
 				// Unknown URL; or a document whose newer text is staged but not folded yet:
@@ -277,9 +337,9 @@ func (s *Store) refreshDirty(ctx context.Context, limit int) (int, error) {
 		return writeFTS(ctx, tx, touched, entries)
 	})
 	if err != nil {
-		return 0, fmt.Errorf("sqlite: refresh index: %w", err)
+		return 0, 0, fmt.Errorf("sqlite: refresh index: %w", err)
 	}
-	return n, nil
+	return n, last, nil
 }
 
 // plan is what one dirty entry must become.
@@ -287,6 +347,7 @@ type plan struct {
 	e           entry
 	keep        bool // write e; else the entry is removed
 	unknownText bool // a document whose text is neither folded nor in FTS5 yet: leave it
+	queued      bool // the URL is queued (store.StateQueued): it will most likely be fetched
 }
 
 // planEntries reads what each entry of the id set must be now, in a few queries for the whole set.
@@ -301,15 +362,16 @@ func planEntries(ctx context.Context, tx writeTx, set string) (map[int64]*plan, 
 		var id, fetchedAt int64
 		var rawURL string
 		var kind int
+		var state string
 		var hasDoc, hasStaged int
 		var linkOnly, nosnippet, ua sql.NullInt64
 		var title, body, headings sql.NullString
-		if err := rows.Scan(&id, &rawURL, &fetchedAt, &kind, &hasDoc, &linkOnly, &nosnippet, &ua, &hasStaged, &title, &body, &headings); err != nil {
+		if err := rows.Scan(&id, &rawURL, &fetchedAt, &kind, &state, &hasDoc, &linkOnly, &nosnippet, &ua, &hasStaged, &title, &body, &headings); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("refresh: read entries: %w", err)
 		}
 		isDoc := hasDoc == 1 && linkOnly.Int64 == 0
-		p := &plan{e: entry{id: id, url: rawURL, linkOnly: !isDoc}}
+		p := &plan{e: entry{id: id, url: rawURL, linkOnly: !isDoc}, queued: store.State(state) == store.StateQueued}
 		plans[id] = p
 		switch {
 		case !isDoc && (fetchedAt != 0 || kind != 0):

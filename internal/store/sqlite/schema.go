@@ -128,7 +128,22 @@ var migrations = []string{
 	// 10: each document's index.ContentHash, for index.Dedupe without reading its text at query
 	// time; 0 (unknown) until the entry is rewritten.
 	`ALTER TABLE docs ADD COLUMN content_hash INTEGER NOT NULL DEFAULT 0;`,
+	// 11: FTS5's pending-terms hash of ftsHashSize bytes (issue 8): at FTS5's default of 1 MiB an
+	// indexing chunk of tens of MB of text was flushed as dozens of small segments, and merging
+	// them was a tenth of a crawl's CPU. A setting, not a table: nothing to copy.
+	`INSERT INTO fts (fts, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);`,
+	// 12: the link-only entries RefreshDocuments left for the next RefreshIndex (issue 8): kept
+	// apart from dirty, so that each refresh during a crawl reads only what changed since the
+	// last one, not every queued URL that links point to.
+	`CREATE TABLE waiting (url_id INTEGER PRIMARY KEY);`,
 }
+
+// ftsHashSize is the FTS5 'hashsize' of the search index (migration 11): the terms of this many
+// bytes of indexed text are kept in the writer's memory before they are written as one segment.
+const (
+	ftsHashSize    = 16 << 20
+	ftsHashSizeSQL = "16777216" // ftsHashSize, as the migration's SQL spells it
+)
 
 // oldIDsVersion is the last schema whose URL IDs were not store.IDOf: a store at or below it
 // that holds URLs cannot be upgraded (see ErrOldIDs).

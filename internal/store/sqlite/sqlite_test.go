@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -146,5 +147,18 @@ func TestCountsShowEffectiveStates(t *testing.T) {
 	after, _ := s.Counts(ctx, t0.Add(2*time.Hour))
 	if during[store.StatePaused] != 1 || during[store.StateQueued] != 1 || after[store.StateQueued] != 2 || after[store.StatePaused] != 0 {
 		t.Fatalf("during the pause %v, after it %v", during, after)
+	}
+}
+
+// Issue 8: the search index keeps ftsHashSize bytes of pending terms before it writes a segment
+// (migration 11), so that an indexing chunk is a few segments, not dozens to merge.
+func TestFTSHashSize(t *testing.T) {
+	s, _ := openTemp(t)
+	var got int
+	if err := s.wconn.QueryRowContext(t.Context(), `SELECT v FROM fts_config WHERE k = 'hashsize'`).Scan(&got); err != nil || got != ftsHashSize {
+		t.Errorf("fts hashsize %d (%v), want %d", got, err, ftsHashSize)
+	}
+	if ftsHashSizeSQL != strconv.Itoa(ftsHashSize) {
+		t.Errorf("ftsHashSizeSQL %s, ftsHashSize %d", ftsHashSizeSQL, ftsHashSize)
 	}
 }

@@ -82,3 +82,46 @@ func testIndexerStagesDocuments(t *testing.T, s store.Store) {
 		t.Errorf("Commit of a link without its document: %v, want ErrLinkWithoutDocument", err)
 	}
 }
+
+// store.Indexer.RefreshDocuments (issue 8, the refreshes during a crawl): every committed document
+// is searchable after it, with the anchor text of links committed before it, and so is the
+// link-only entry of a URL that is not queued (here out of scope: never to be fetched); only the
+// link-only entry of a queued URL may wait for RefreshIndex, which writes it.
+func testIndexerRefreshDocuments(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	added := commit(t, s, store.Batch{New: []store.NewURL{queued("http://a.test/a", 0, t0), queued("http://a.test/b", 1, t0)}})
+	a, b := added[0], added[1]
+	next := queued("http://a.test/next", 1, t0)
+	away := outOfScope("http://a.test/away", "max depth", t0)
+	b.State, b.Status, b.FetchedAt = store.StateFetched, 200, t0
+	commit(t, s, store.Batch{Updates: []store.URL{b},
+		Documents: []store.Document{{URLID: b.ID, Index: true, Title: "Seal colony", Text: "whiskers"}}})
+	if _, err := s.RefreshIndex(ctx); err != nil {
+		t.Fatalf("RefreshIndex: %v", err)
+	}
+	a.State, a.Status, a.FetchedAt = store.StateFetched, 200, t0
+	commit(t, s, store.Batch{New: []store.NewURL{next, away}, Updates: []store.URL{a},
+		Documents: []store.Document{{URLID: a.ID, Index: true, Title: "Walrus handbook", Text: "tusks"}},
+		Links: []store.Link{{FromID: a.ID, To: b.URL, Anchor: "pinniped"}, {FromID: a.ID, To: next.URL, Anchor: "narwhal"},
+			{FromID: a.ID, To: away.URL, Anchor: "dugong"}}})
+	if _, err := s.IndexPending(ctx, 100); err != nil {
+		t.Fatalf("IndexPending: %v", err)
+	}
+	if _, err := s.RefreshDocuments(ctx); err != nil {
+		t.Fatalf("RefreshDocuments: %v", err)
+	}
+	for q, want := range map[string]string{"walrus": a.URL, "pinniped": b.URL, "dugong": away.URL} {
+		if got := search(t, s, q); !slices.Equal(got, []string{want}) {
+			t.Errorf("after RefreshDocuments, search %s = %q, want [%s]", q, got, want)
+		}
+	}
+	if lag, err := s.IndexLag(ctx); err != nil || lag != 0 {
+		t.Errorf("IndexLag = %d, %v after RefreshDocuments; want 0", lag, err)
+	}
+	if _, err := s.RefreshIndex(ctx); err != nil {
+		t.Fatalf("RefreshIndex: %v", err)
+	}
+	if got := search(t, s, "narwhal"); !slices.Equal(got, []string{next.URL}) {
+		t.Errorf("after RefreshIndex, search narwhal = %q, want the queued URL's link-only entry [%s]", got, next.URL)
+	}
+}

@@ -200,6 +200,11 @@ var mutants = []mutant{
 			return s.IndexLag(ctx)
 		}}
 	}},
+	{"RefreshDocuments folds but writes nothing searchable", "Indexer/RefreshDocuments", func(s store.Store) store.Store {
+		return patched{Store: s, refreshDocs: func(ctx context.Context) (int, error) {
+			return s.IndexPending(ctx, 1<<20) // folds, marks dirty, writes no FTS row
+		}}
+	}},
 	{"new URLs returned in reverse order", "NewURLs/IDsAndOrder", func(s store.Store) store.Store {
 		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
 			added, err := s.Commit(ctx, b)

@@ -50,6 +50,7 @@ var checks = []check{
 	{"LoadOrigin", testLoadOrigin},
 	{"Reschedule", testReschedule},
 	{"Indexer/StagesDocuments", testIndexerStagesDocuments},
+	{"Indexer/RefreshDocuments", testIndexerRefreshDocuments},
 	{"Ranking/TitleBeatsBody", testRankTitleBeatsBody},
 	{"Ranking/HeadingBeatsBody", testRankHeadingBeatsBody},
 	{"Ranking/FetchedBeatsLinkOnly", testRankFetchedBeatsLinkOnly},
