@@ -81,3 +81,16 @@ func TestSearchSnippetsSeekResults(t *testing.T) {
 		t.Errorf("the snippet query walks the match list: %s", strings.Join(plan, "; "))
 	}
 }
+
+// Issue 11 item 5: read connections keep readerCacheKiB of pages, so the repeated walks of a
+// frequent word's match list in one search read its pages once.
+func TestReadConnectionsCachePages(t *testing.T) {
+	s, _ := openTemp(t)
+	var kib int
+	if err := s.read.QueryRowContext(t.Context(), "PRAGMA cache_size").Scan(&kib); err != nil {
+		t.Fatal(err)
+	}
+	if kib != -readerCacheKiB {
+		t.Errorf("a read connection's cache_size is %d, want %d (KiB)", kib, -readerCacheKiB)
+	}
+}
