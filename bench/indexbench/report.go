@@ -57,7 +57,13 @@ func report(out io.Writer, m measurement) error {
 		return err
 	}
 
-	fmt.Fprintln(out, "\nQuery words, by the number of documents that contain them:")
+	fmt.Fprintln(out)
+	return reportQueries(out, m)
+}
+
+// reportQueries writes the query words and the latency of each query class.
+func reportQueries(out io.Writer, m measurement) error {
+	fmt.Fprintln(out, "Query words, by the number of documents that contain them:")
 	for _, bd := range m.bands {
 		fmt.Fprintf(out, "  %-8s %4d words (%2d-%3d%% of the vocabulary by frequency), each in %d to %d documents\n",
 			bd.Name, len(bd.Words), bd.FromPct, bd.ToPct, bd.MinDF, bd.MaxDF)
