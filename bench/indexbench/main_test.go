@@ -61,7 +61,8 @@ func TestSmallRun(t *testing.T) {
 	if code := run([]string{"-docs", "200", "-pages", "20", "-queries", "2", "-repeat", "1", "-db", path}, &out, &errOut); code != 0 {
 		t.Fatalf("run = %d: %s", code, errOut.String())
 	}
-	for _, want := range []string{"| commit (inside Store.Commit) |", "| bytes per document", "| 1 rare word", "| all ", "database kept: " + path} {
+	for _, want := range []string{"| commit (inside Store.Commit) |", "| bytes per document", "| 1 rare word", "| all ", "database kept: " + path,
+		"| mean CPU ms |"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
