@@ -82,11 +82,15 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	sites, siteArgs := siteFilter(parsed.Sites)
 	const visible = `(docs.unavailable_after = 0 OR docs.unavailable_after > ?)`
 	args := append([]any{match, unix(now)}, siteArgs...)
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM fts JOIN docs ON docs.url_id = fts.rowid
-		JOIN urls ON urls.id = fts.rowid WHERE fts MATCH ? AND `+visible+` AND `+sites+` LIMIT ?)`,
-		append(args, index.MaxCount+1)...).Scan(&page.Total); err != nil {
+	// The count reads the IDs of the first index.MaxCount+1 matches, in ID order (FTS5's): the
+	// first searchCandidates of them are also the candidates matching anywhere, read once.
+	first, err := readIDs(ctx, s.read, `SELECT fts.rowid FROM fts JOIN docs ON docs.url_id = fts.rowid
+		JOIN urls ON urls.id = fts.rowid WHERE fts MATCH ? AND `+visible+` AND `+sites+` LIMIT ?`,
+		append(args, index.MaxCount+1)...)
+	if err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
+	page.Total = len(first)
 	if page.Total > index.MaxCount {
 		page.Total, page.TotalIsLowerBound = index.MaxCount, true
 	}
@@ -97,12 +101,12 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if page.TotalIsLowerBound {
 		const from = `FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid WHERE fts MATCH ? AND `
 		ctes = `cand(rowid) AS (SELECT rowid FROM (SELECT fts.rowid ` + from + visible + ` AND ` + sites + ` LIMIT ?)
-			UNION SELECT rowid FROM (SELECT fts.rowid ` + from + visible + ` AND ` + sites + ` LIMIT ?)), `
+			UNION SELECT value FROM json_each(?)), `
 		// The unary + keeps SQLite from looking each candidate up in FTS5 (a seek through a
 		// common word's whole doclist per candidate): FTS5 walks the matches once instead.
 		cand = `+fts.rowid IN cand`
 		candArgs = append([]any{fts5.InColumns(match, "title", "anchors", "headings", "urlwords"), unix(now)}, siteArgs...)
-		candArgs = append(append(append(candArgs, searchCandidates, match, unix(now)), siteArgs...), searchCandidates)
+		candArgs = append(candArgs, searchCandidates, idSet(first[:min(searchCandidates, len(first))]))
 	}
 	depth := max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth)
 	ranked, err := queryScores(ctx, s.read, `WITH `+ctes+`near(rowid) AS (SELECT rowid FROM fts WHERE ? != '' AND fts MATCH ? AND `+strings.ReplaceAll(cand, "fts.", "")+`)
@@ -268,6 +272,24 @@ func (o *originStatus) status() store.OriginStatus {
 		PausedUntil: fromUnix(o.pausedUntil.Int64), PauseReason: o.pauseReason.String,
 		RobotsUnreachable: o.failures.Int64 > 0 && o.goodBody.Int64 == 0, RobotsReason: o.robotsReason.String,
 	}
+}
+
+// readIDs runs a query of ID rows on db and returns them in the order read.
+func readIDs(ctx context.Context, db *sql.DB, query string, args ...any) ([]int64, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }
 
 // queryScores runs a query of (ID, score) rows and returns them by ID.
