@@ -7,6 +7,7 @@
 //
 //	go run ./indexbench [-docs 100000] [-pages 200] [-batch 256] [-queries 20] [-repeat 5] [-db PATH]
 //	go run ./indexbench -pg postgres://root@127.0.0.1:5432/test   # the PostgreSQL store (issue 12)
+//	go run ./indexbench -docs 1000000 -reuse PATH  # time the queries again on a database -db kept
 package main
 
 import (
@@ -37,6 +38,7 @@ type config struct {
 	docs, pages, batch, queries, repeat, limit int
 	seed                                       uint64
 	db                                         string
+	reuse                                      string // a database -db kept: time the queries only
 	pg                                         string // PostgreSQL URL: measure that store instead
 }
 
@@ -57,8 +59,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.limit, "limit", defaultLimit, "results per search")
 	fs.Uint64Var(&cfg.seed, "seed", 0, "seed of the generated web and of the query set")
 	fs.StringVar(&cfg.db, "db", "", "database file to create and keep (default: in a temporary directory, removed after)")
+	fs.StringVar(&cfg.reuse, "reuse", "", "time the query set on a database an earlier run kept with -db (the same -docs, -pages and -seed), without building it")
 	fs.StringVar(&cfg.pg, "pg", "", "measure the PostgreSQL store at this URL instead of SQLite, in a schema of its own (dropped after)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if cfg.reuse != "" && (cfg.db != "" || cfg.pg != "") {
+		fmt.Fprintln(stderr, "indexbench: -reuse times a kept SQLite database: not with -db or -pg")
 		return 2
 	}
 	if fs.NArg() > 0 || cfg.docs < 1 || cfg.pages < 1 || cfg.batch < 1 || cfg.queries < 1 || cfg.repeat < 1 || cfg.limit < 1 {
@@ -91,6 +98,9 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 	fmt.Fprintf(out, "indexbench: testweb.Generate %d origins x %d pages (seed %d) = %d documents, %d outcomes per commit\n",
 		origins, cfg.pages, cfg.seed, origins*cfg.pages, cfg.batch)
 	fmt.Fprintf(out, "load average at start: %s\n", host.LoadAverage())
+	if cfg.reuse != "" {
+		return benchReused(ctx, cfg, origins, out)
+	}
 
 	path := cfg.db
 	if path == "" {

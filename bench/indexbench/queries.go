@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fractle/mandelbot/bench/internal/host"
 	"github.com/fractle/mandelbot/internal/index"
 )
 
@@ -67,6 +68,7 @@ func querySet(d *docFreq, perClass int, seed uint64) ([]query, []string, error) 
 // sample is one timed search.
 type sample struct {
 	Took           time.Duration
+	CPU            time.Duration // the process's CPU time during the search; -1 unknown
 	Results, Total int
 }
 
@@ -75,13 +77,19 @@ type sample struct {
 // each class.
 func timeQueries(ctx context.Context, s index.Searcher, qs []query, repeat, limit int) (map[string][]sample, error) {
 	search := func(q query) (sample, error) {
+		c0, cpuOK := host.SelfCPU()
 		t := time.Now()
 		p, err := s.Search(ctx, index.Query{Text: q.Text, Limit: limit})
 		took := time.Since(t)
+		c1, _ := host.SelfCPU()
+		cpu := c1 - c0
+		if !cpuOK {
+			cpu = -1
+		}
 		if err != nil {
 			return sample{}, fmt.Errorf("search %q: %w", q.Text, err)
 		}
-		return sample{Took: took, Results: len(p.Results), Total: p.Total}, nil
+		return sample{Took: took, CPU: cpu, Results: len(p.Results), Total: p.Total}, nil
 	}
 	for _, q := range qs {
 		if _, err := search(q); err != nil {

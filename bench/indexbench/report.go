@@ -57,26 +57,42 @@ func report(out io.Writer, m measurement) error {
 		return err
 	}
 
-	fmt.Fprintln(out, "\nQuery words, by the number of documents that contain them:")
+	fmt.Fprintln(out)
+	return reportQueries(out, m)
+}
+
+// reportQueries writes the query words and the latency of each query class.
+func reportQueries(out io.Writer, m measurement) error {
+	fmt.Fprintln(out, "Query words, by the number of documents that contain them:")
 	for _, bd := range m.bands {
 		fmt.Fprintf(out, "  %-8s %4d words (%2d-%3d%% of the vocabulary by frequency), each in %d to %d documents\n",
 			bd.Name, len(bd.Words), bd.FromPct, bd.ToPct, bd.MinDF, bd.MaxDF)
 	}
 	fmt.Fprintln(out)
 	lat := mdtable.Table{
-		Header: []string{"queries", "searches", "p50 ms", "p95 ms", "p99 ms", "max ms", "mean results", "mean total"},
-		Right:  []bool{false, true, true, true, true, true, true, true},
+		Header: []string{"queries", "searches", "p50 ms", "p95 ms", "p99 ms", "max ms", "mean CPU ms", "mean results", "mean total"},
+		Right:  []bool{false, true, true, true, true, true, true, true, true},
 	}
 	var all []sample
 	addRow := func(name string, ss []sample) {
 		ds := make([]time.Duration, len(ss))
 		var results, total int
+		var cpu time.Duration
 		for i, s := range ss {
 			ds[i], results, total = s.Took, results+s.Results, total+s.Total
+			if cpu >= 0 && s.CPU >= 0 {
+				cpu += s.CPU
+			} else {
+				cpu = -1
+			}
 		}
 		n := float64(len(ss))
+		meanCPU := "-"
+		if cpu >= 0 && len(ss) > 0 {
+			meanCPU = ms(cpu / time.Duration(len(ss)))
+		}
 		lat.Add(name, strconv.Itoa(len(ss)), ms(percentile(ds, 50)), ms(percentile(ds, 95)), ms(percentile(ds, 99)),
-			ms(percentile(ds, 100)), fmt.Sprintf("%.1f", float64(results)/n), fmt.Sprintf("%.0f", float64(total)/n))
+			ms(percentile(ds, 100)), meanCPU, fmt.Sprintf("%.1f", float64(results)/n), fmt.Sprintf("%.0f", float64(total)/n))
 	}
 	for _, c := range m.classes {
 		addRow(c, m.samples[c])

@@ -32,6 +32,12 @@ const (
 	// inserts (URL IDs are hashes, so they land all over the index) and the indexer's reads
 	// miss the cache on most pages: a fifth of a crawl's CPU was read system calls.
 	writerCacheKiB = 64 << 10
+	// readerCacheKiB is each read connection's page cache. A search of a word in most of the
+	// index walks its match list (FTS5 doclist pages) two or three times, and looks up each
+	// candidate's row sizes; with SQLite's 2 MiB, every walk read the pages again (issue 11
+	// item 5: a tenth of a frequent word's search was read system calls). At most
+	// DefaultReaders (or Options.Readers) connections hold this much each.
+	readerCacheKiB = 32 << 10
 )
 
 // Options tune Open. The zero value uses the defaults.
@@ -108,6 +114,7 @@ func dsn(path string, readOnly bool, checkpointPages int) string {
 		// directory can (issue 10). The writer set WAL mode; a reader must not (it is a write).
 		q.Set("mode", "ro")
 		q.Add("_pragma", "query_only(ON)")
+		q.Add("_pragma", "cache_size(-"+strconv.Itoa(readerCacheKiB)+")")
 	} else {
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(NORMAL)")

@@ -82,11 +82,15 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	sites, siteArgs := siteFilter(parsed.Sites)
 	const visible = `(docs.unavailable_after = 0 OR docs.unavailable_after > ?)`
 	args := append([]any{match, unix(now)}, siteArgs...)
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM fts JOIN docs ON docs.url_id = fts.rowid
-		JOIN urls ON urls.id = fts.rowid WHERE fts MATCH ? AND `+visible+` AND `+sites+` LIMIT ?)`,
-		append(args, index.MaxCount+1)...).Scan(&page.Total); err != nil {
+	// The count reads the IDs of the first index.MaxCount+1 matches, in ID order (FTS5's): the
+	// first searchCandidates of them are also the candidates matching anywhere, read once.
+	first, err := readIDs(ctx, s.read, `SELECT fts.rowid FROM fts JOIN docs ON docs.url_id = fts.rowid
+		JOIN urls ON urls.id = fts.rowid WHERE fts MATCH ? AND `+visible+` AND `+sites+` LIMIT ?`,
+		append(args, index.MaxCount+1)...)
+	if err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
+	page.Total = len(first)
 	if page.Total > index.MaxCount {
 		page.Total, page.TotalIsLowerBound = index.MaxCount, true
 	}
@@ -97,12 +101,12 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if page.TotalIsLowerBound {
 		const from = `FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid WHERE fts MATCH ? AND `
 		ctes = `cand(rowid) AS (SELECT rowid FROM (SELECT fts.rowid ` + from + visible + ` AND ` + sites + ` LIMIT ?)
-			UNION SELECT rowid FROM (SELECT fts.rowid ` + from + visible + ` AND ` + sites + ` LIMIT ?)), `
+			UNION SELECT value FROM json_each(?)), `
 		// The unary + keeps SQLite from looking each candidate up in FTS5 (a seek through a
 		// common word's whole doclist per candidate): FTS5 walks the matches once instead.
 		cand = `+fts.rowid IN cand`
 		candArgs = append([]any{fts5.InColumns(match, "title", "anchors", "headings", "urlwords"), unix(now)}, siteArgs...)
-		candArgs = append(append(append(candArgs, searchCandidates, match, unix(now)), siteArgs...), searchCandidates)
+		candArgs = append(candArgs, searchCandidates, idSet(first[:min(searchCandidates, len(first))]))
 	}
 	depth := max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth)
 	ranked, err := queryScores(ctx, s.read, `WITH `+ctes+`near(rowid) AS (SELECT rowid FROM fts WHERE ? != '' AND fts MATCH ? AND `+strings.ReplaceAll(cand, "fts.", "")+`)
@@ -270,6 +274,24 @@ func (o *originStatus) status() store.OriginStatus {
 	}
 }
 
+// readIDs runs a query of ID rows on db and returns them in the order read.
+func readIDs(ctx context.Context, db *sql.DB, query string, args ...any) ([]int64, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
 // queryScores runs a query of (ID, score) rows and returns them by ID.
 func queryScores(ctx context.Context, db *sql.DB, query string, args ...any) (map[int64]float64, error) {
 	rows, err := db.QueryContext(ctx, query, args...)
@@ -289,6 +311,15 @@ func queryScores(ctx context.Context, db *sql.DB, query string, args ...any) (ma
 	return out, rows.Err()
 }
 
+// sqlSnippets reads the snippets of the entries in an idSet that match a MATCH expression. The
+// rowid test is not hidden from FTS5 (no unary +): FTS5 seeks each of the few entries shown in
+// the query's match list instead of walking all of it, which for a word in most of the index
+// costs as much as the rest of the search. (snippet, unlike bm25, computes nothing over the
+// whole match list, so a seek per entry is cheap.)
+var sqlSnippets = `SELECT fts.rowid, snippet(fts, CASE WHEN docs.link_only THEN 1 ELSE 3 END, '` +
+	markOpen + `', '` + markClose + `', '…', ` + fmt.Sprint(snippetTokens) + `)
+	FROM fts JOIN docs ON docs.url_id = fts.rowid WHERE fts MATCH ? AND fts.rowid ` + inSet
+
 // snippets fills the snippets of the results shown (nosnippet says which have none), in one
 // walk of the query's matches: a snippet reads and tokenizes its entry's text, so only the page
 // shown gets them. A document's snippet is of its body, a link-only entry's of its anchor text.
@@ -304,9 +335,7 @@ func (s *Store) snippets(ctx context.Context, match string, rs []index.Result, n
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT fts.rowid, snippet(fts, CASE WHEN docs.link_only THEN 1 ELSE 3 END, '`+
-		markOpen+`', '`+markClose+`', '…', `+fmt.Sprint(snippetTokens)+`)
-		FROM fts JOIN docs ON docs.url_id = fts.rowid WHERE fts MATCH ? AND +fts.rowid `+inSet, match, idSet(ids))
+	rows, err := s.read.QueryContext(ctx, sqlSnippets, match, idSet(ids))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/fractle/mandelbot/bench/internal/host"
+	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/store/sqlite"
+)
+
+// benchReused times the query set on the database at cfg.reuse, which an earlier run with the
+// same -docs, -pages and -seed built and kept (-db): the generated web is walked again, in the
+// build's order but without a store, only to count its words, so the query set is the one that
+// run timed. Nothing is written to the database.
+func benchReused(ctx context.Context, cfg config, origins int, out io.Writer) error {
+	if _, err := os.Stat(cfg.reuse); err != nil {
+		return fmt.Errorf("-reuse: %w", err)
+	}
+	st, err := sqlite.Open(ctx, cfg.reuse, sqlite.Options{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("-reuse: %w", err)
+	}
+	defer st.Close()
+	var df docFreq
+	m := measurement{origins: origins, peakRSS: -1}
+	w := newWeb(origins, cfg.pages, cfg.seed)
+	if _, err := build(ctx, &urlSet{}, w, cfg.batch, time.Now().UTC().Truncate(time.Second), func(d store.Document) { df.add(d.Title, d.Text) }); err != nil {
+		return err
+	}
+	qs, classes, err := querySet(&df, cfg.queries, cfg.seed)
+	if err != nil {
+		return err
+	}
+	m.classes = classes
+	m.bands[0], m.bands[1], m.bands[2], _ = df.bands()
+	if m.samples, err = timeQueries(ctx, st, qs, cfg.repeat, cfg.limit); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "load average at end: %s\n", host.LoadAverage())
+	fmt.Fprintf(out, "database reused: %s (built by an earlier run, not rebuilt)\n\n", cfg.reuse)
+	return reportQueries(out, m)
+}
+
+// urlSet stands in for the store in benchReused's walk of the web: a commit adds the URLs it
+// has not seen, as Store.Commit does, and stores nothing else.
+type urlSet struct{ seen map[string]bool }
+
+// Commit implements committer.
+func (u *urlSet) Commit(_ context.Context, b store.Batch) ([]store.URL, error) {
+	if u.seen == nil {
+		u.seen = map[string]bool{}
+	}
+	var added []store.URL
+	for _, n := range b.New {
+		if u.seen[n.URL] {
+			continue
+		}
+		u.seen[n.URL] = true
+		added = append(added, store.URL{ID: store.IDOf(n.URL), URL: n.URL, Origin: n.Origin, Kind: n.Kind,
+			Depth: n.Depth, State: n.State})
+	}
+	return added, nil
+}
