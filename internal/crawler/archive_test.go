@@ -28,23 +28,7 @@ import (
 // captureClient is e.client with fetch.Options.Capture on, as a crawl that archives needs.
 func (e *env) captureClient() *fetch.Client {
 	e.t.Helper()
-	resolve := map[string]string{}
-	for _, r := range e.web.Resolve() {
-		hp, addr, err := fetch.ParseResolve(r)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		resolve[hp] = addr
-	}
-	c, err := fetch.New(fetch.Options{
-		Resolve: resolve, RootCAs: e.web.RootCAs(), Now: e.clock.Now, Capture: true,
-		TotalTimeout: 2 * time.Second, ResponseHeaderTimeout: 300 * time.Millisecond,
-	})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	e.t.Cleanup(c.Close)
-	return c
+	return e.clientWith(true)
 }
 
 // archiveRun runs one crawl of seeds that archives into a, and returns Run's answer.

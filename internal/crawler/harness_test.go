@@ -50,6 +50,13 @@ func (e *env) open() {
 
 func (e *env) client() *fetch.Client {
 	e.t.Helper()
+	return e.clientWith(false)
+}
+
+// clientWith is the test web's client; capture turns on fetch.Options.Capture, as a crawl that
+// archives needs.
+func (e *env) clientWith(capture bool) *fetch.Client {
+	e.t.Helper()
 	resolve := map[string]string{}
 	for _, r := range e.web.Resolve() {
 		hp, addr, err := fetch.ParseResolve(r)
@@ -59,7 +66,7 @@ func (e *env) client() *fetch.Client {
 		resolve[hp] = addr
 	}
 	c, err := fetch.New(fetch.Options{
-		Resolve: resolve, RootCAs: e.web.RootCAs(), Now: e.clock.Now,
+		Resolve: resolve, RootCAs: e.web.RootCAs(), Now: e.clock.Now, Capture: capture,
 		TotalTimeout: 2 * time.Second, ResponseHeaderTimeout: 300 * time.Millisecond,
 	})
 	if err != nil {
