@@ -31,17 +31,18 @@ type Stats struct {
 	// robots.Kind (rules, allow_all, unreachable, not_modified; index 0 is unused).
 	RobotsOutcomes [robots.KindNotModified + 1]int
 
-	InFlight int
-	// PendingNew is how many newly discovered URLs wait in writes not yet committed;
-	// PendingNewPeak the most at once in this run (bounded through Options.MaxPendingNew, see DefaultMaxPendingNew).
-	PendingNew, PendingNewPeak int
-	Queued                     int // URLs waiting in memory
-	Origins                    int
-	OriginsPaused              int // origins paused now
-	OriginsBlocked             int // origins whose robots.txt is unreachable with no good copy
+	InFlight       int
+	Queued         int // URLs waiting in memory
+	Origins        int
+	OriginsPaused  int // origins paused now
+	OriginsBlocked int // origins whose robots.txt is unreachable with no good copy
 	// IndexLag is how many saved documents are not searchable yet (the indexer folds them in
 	// off the crawl path).
 	IndexLag int
+	// PendingNew is how many newly discovered URLs wait in writes not yet committed;
+	// PendingNewPeak the most at once in this run (bounded through Options.MaxPendingNew, see
+	// DefaultMaxPendingNew).
+	PendingNew, PendingNewPeak int
 	// PausedUntil is the soonest time a paused origin may be asked again (zero: none paused).
 	PausedUntil time.Time
 	StopReason  string
