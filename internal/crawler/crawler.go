@@ -90,6 +90,7 @@ type crawl struct {
 	index   chan indexed
 
 	inflight, pendingWrites, pendingLoads int
+	pendingNew                            int // new URLs in writes not acknowledged yet (Options.MaxPendingNew)
 	indexLag                              int // committed documents not searchable yet, as last reported
 	pagesStarted                          int
 	stopping                              bool
@@ -250,7 +251,8 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 			c.acquire(now, false) // room in the batch: lease more of the cluster's due origins
 		}
 		step := frontier.Step{Kind: frontier.StepWait}
-		if !c.stopping && c.inflight < c.opts.Concurrency && c.indexLag <= MaxIndexLag && c.pendingLoads < loadQueue {
+		if !c.stopping && c.inflight < c.opts.Concurrency && c.indexLag <= MaxIndexLag && c.pendingLoads < loadQueue &&
+			c.pendingNew <= c.opts.MaxPendingNew {
 			step = c.f.Next(now)
 		}
 		if (step.Kind == frontier.StepFetch || step.Kind == frontier.StepRobots) && !c.keeper.Safe(step.Origin, now) {
@@ -463,6 +465,8 @@ func (c *crawl) dispatch(t task) {
 // save queues a write for the writer without ever blocking on a full queue while an ack waits.
 func (c *crawl) save(w write) {
 	c.pendingWrites++
+	c.pendingNew += len(w.batch.New)
+	c.stats.PendingNewPeak = max(c.stats.PendingNewPeak, c.pendingNew)
 	for {
 		select {
 		case c.writes <- w:
@@ -541,6 +545,7 @@ func (c *crawl) progress() {
 func (c *crawl) snapshot() {
 	c.stats.Now = c.opts.Clock.Now()
 	c.stats.InFlight = c.inflight
+	c.stats.PendingNew = c.pendingNew
 	c.stats.IndexLag = c.indexLag
 	c.stats.PausedUntil = time.Time{}
 	c.stats.Queued, c.stats.Origins, c.stats.OriginsPaused, c.stats.OriginsBlocked = 0, 0, 0, 0

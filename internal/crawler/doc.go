@@ -6,5 +6,7 @@
 // only perform requests and parse what came back; one writer goroutine commits outcomes to the
 // store in batches. An outcome is acted on (its links queued, its origin released) only after it
 // is durable, so a crawl killed at any moment resumes from the store without losing a URL and
-// without fetching one twice, apart from requests that were in flight.
+// without fetching one twice, apart from requests that were in flight. The scheduler sends no
+// request while more than Options.MaxPendingNew newly found URLs wait for the writer, so a burst
+// of sitemaps cannot queue a million URLs in memory (issue 8).
 package crawler

@@ -87,3 +87,47 @@ func TestSitemapIsStreamedNotHeldWhole(t *testing.T) {
 		t.Errorf("the budget's peak was %d bytes for a sitemap of %d; a streamed sitemap takes a few buffers", peak, sm.Len())
 	}
 }
+
+// issue 8 item 6 ("memory bounded at scale", the sitemap burst): a crawl whose sitemaps list many
+// URLs at once holds at most Options.MaxPendingNew new URLs waiting for commit, plus those of the
+// outcomes already in flight when the bound was reached (Concurrency of them, each a sitemap of
+// perSitemap entries here); and no URL is dropped on the way: every sitemap entry is fetched.
+func TestSitemapBurstBoundsPendingNewURLs(t *testing.T) {
+	const origins, perSitemap, bound, concurrency = 20, 100, 150, 4
+	var sites []testweb.Site
+	for i := range origins {
+		key := fmt.Sprintf("s%d", i)
+		robots := testweb.RobotsTxt("User-agent: *\nAllow: /\nSitemap: {" + key + "}/sitemap.xml\n")
+		site := testweb.Site{Key: key, Robots: &robots, Pages: []testweb.Page{{Path: "/", Title: "Home"}}}
+		var locs []string
+		for n := range perSitemap {
+			p := fmt.Sprintf("/p/%d", n)
+			locs = append(locs, "{"+key+"}"+p)
+			site.Pages = append(site.Pages, testweb.Page{Path: p, Title: p})
+		}
+		site.Pages = append(site.Pages, testweb.SitemapXML("/sitemap.xml", locs...))
+		sites = append(sites, site)
+	}
+	e := newEnv(t, sites)
+	var seeds []string
+	for i := range origins {
+		seeds = append(seeds, fmt.Sprintf("{s%d}/", i))
+	}
+	st := e.crawl(seeds, func(o *Options) { o.Concurrency, o.MaxPendingNew = concurrency, bound })
+	if limit := bound + concurrency*perSitemap; st.PendingNewPeak > limit || st.PendingNewPeak == 0 {
+		t.Errorf("peak of new URLs waiting for commit: %d; want 1..%d (MaxPendingNew %d + %d sitemaps in flight x %d)",
+			st.PendingNewPeak, limit, bound, concurrency, perSitemap)
+	}
+	if st.PendingNew != 0 {
+		t.Errorf("%d new URLs still waiting for commit after the crawl", st.PendingNew)
+	}
+	urls := e.urls()
+	for i := range origins {
+		for n := range perSitemap {
+			u := e.web.URL(fmt.Sprintf("s%d", i), fmt.Sprintf("/p/%d", n))
+			if urls[u].State != store.StateFetched {
+				t.Fatalf("%s: %v (%s); every sitemap entry must be fetched, none dropped", u, urls[u].State, urls[u].Reason)
+			}
+		}
+	}
+}

@@ -37,6 +37,13 @@ const (
 	// --lease-ttl): the lease keeper renews every third of it, and a dead process's origins are
 	// taken over this long after its last renewal.
 	DefaultLeaseTTL = 30 * time.Second
+	// DefaultMaxPendingNew bounds the burst of new URLs between discovery and the store (issue 8 item 6,
+	// the sitemap burst): while more than this many newly discovered URLs wait in writes not yet
+	// committed, no request is sent, so the outcomes that bring new URLs (a sitemap brings up to
+	// sitemap.MaxEntries) stop arriving until the writer catches up. Nothing is dropped: the
+	// outcomes already in flight are still saved, so at most MaxPendingNew plus Concurrency
+	// outcomes' URLs wait at once (Stats.PendingNewPeak). Options.MaxPendingNew overrides it.
+	DefaultMaxPendingNew = 20_000
 )
 
 // Fetcher performs one GET without following redirects; *fetch.Client implements it. Get
@@ -55,6 +62,9 @@ type Options struct {
 	MaxPages int           // pages requested in this run; 0: unlimited
 	// Concurrency bounds requests in flight over all origins.
 	Concurrency int
+	// MaxPendingNew bounds the new URLs waiting for commit before requests stop being sent
+	// (0: DefaultMaxPendingNew; see there for the exact bound).
+	MaxPendingNew int
 	// MaxWait is the longest the crawl idles for work that is not due yet (a pause, a robots.txt
 	// retry); when the next due time is further away, the run ends and a later run resumes.
 	MaxWait time.Duration
@@ -110,6 +120,9 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
+	}
+	if o.MaxPendingNew <= 0 {
+		o.MaxPendingNew = DefaultMaxPendingNew
 	}
 	if o.MaxWait <= 0 {
 		o.MaxWait = DefaultMaxWait

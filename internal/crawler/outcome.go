@@ -152,6 +152,7 @@ func (c *crawl) robotsResult(r result, now time.Time) {
 func (c *crawl) handleAck(a ack) {
 	now := c.opts.Clock.Now()
 	c.pendingWrites -= len(a.origins)
+	c.pendingNew -= a.newURLs
 	if a.err != nil {
 		c.fail(a.err)
 	}

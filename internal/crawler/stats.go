@@ -39,6 +39,10 @@ type Stats struct {
 	// IndexLag is how many saved documents are not searchable yet (the indexer folds them in
 	// off the crawl path).
 	IndexLag int
+	// PendingNew is how many newly discovered URLs wait in writes not yet committed;
+	// PendingNewPeak the most at once in this run (bounded through Options.MaxPendingNew, see
+	// DefaultMaxPendingNew).
+	PendingNew, PendingNewPeak int
 	// PausedUntil is the soonest time a paused origin may be asked again (zero: none paused).
 	PausedUntil time.Time
 	StopReason  string

@@ -26,6 +26,7 @@ type ack struct {
 	overflow []string
 	added    []store.URL
 	docs     int      // documents committed (staged for the indexer)
+	newURLs  int      // new URLs the group's writes carried (crawl.pendingNew), committed or not
 	lost     []string // origins whose lease was lost: their outcomes were dropped (commitFenced)
 	err      error
 }
@@ -104,6 +105,7 @@ func commitGroup(ctx context.Context, st store.Queue, owner string, archive Arch
 		a.overflow = append(a.overflow, w.overflow...)
 	}
 	a.docs = len(b.Documents)
+	a.newURLs = len(b.New)
 	if archived {
 		// The store names only durable WARC records (issue 13): a failed sync commits nothing.
 		if err := archive.Sync(); err != nil {
