@@ -133,6 +133,9 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
+	if err := fillAnchorVotes(ctx, tx, results, page.Terms); err != nil {
+		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
+	}
 	index.Rerank(results, page.Terms)
 	results = index.Dedupe(results)
 	page.Results = results[min(q.Offset, len(results)):min(q.Offset+q.Limit, len(results))]

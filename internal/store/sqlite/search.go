@@ -164,6 +164,9 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		}
 		return cmp.Compare(store.IDOf(a.URL), store.IDOf(b.URL))
 	})
+	if err := s.fillAnchorVotes(ctx, results, page.Terms); err != nil {
+		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
+	}
 	index.Rerank(results, page.Terms)
 	results = index.Dedupe(results)
 	page.Results = results[min(q.Offset, len(results)):min(q.Offset+q.Limit, len(results))]

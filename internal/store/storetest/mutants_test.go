@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -73,6 +74,16 @@ var mutants = []mutant{
 				if r.LinkOnly {
 					p.Results[i].Score = r.Score / index.LinkOnlyFactor
 				}
+			}
+			slices.SortStableFunc(p.Results, func(a, b index.Result) int { return cmp.Compare(b.Score, a.Score) })
+			return p, err
+		}}
+	}},
+	{"anchor votes not counted", "Ranking/AnchorVotes", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			for i, r := range p.Results {
+				p.Results[i].Score = r.Score / (1 + index.AnchorVotePrior*math.Log1p(float64(r.AnchorVotes)))
 			}
 			slices.SortStableFunc(p.Results, func(a, b index.Result) int { return cmp.Compare(b.Score, a.Score) })
 			return p, err

@@ -56,6 +56,7 @@ var checks = []check{
 	{"Ranking/FetchedBeatsLinkOnly", testRankFetchedBeatsLinkOnly},
 	{"Ranking/FragmentAnchorNeverTitles", testRankFragmentAnchorNeverTitles},
 	{"Ranking/OnePageOneResult", testDedupeOnePageOneResult},
+	{"Ranking/AnchorVotes", testRankAnchorVotes},
 	{"Search/CountStops", testSearchCountStops},
 	{"Query/Phrase", testQueryPhrase},
 	{"Query/Exclude", testQueryExclude},
