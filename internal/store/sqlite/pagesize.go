@@ -1,0 +1,39 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+)
+
+// pageSize is the page size, in bytes, of a database this package creates (issue 11 item 6: a
+// smaller index). The search index's text table (fts_content) holds one row per entry of about
+// 2 KB (a testweb page's text): with SQLite's default 4 KiB pages a page held one such row or
+// two, and 43% of that table was empty space, whatever VACUUM did; FTS5's index blobs (about 4
+// KB each) fitted 4 KiB pages badly too. At 100,000 testweb documents (BENCHMARKS.md, "Issue 11,
+// branch search3"): 7,596 bytes per document with 4 KiB pages, 6,399 with 8 KiB (-16%), 6,038
+// with 16 KiB (-21%); commits and the index refresh took no longer, searches the same CPU. 16
+// KiB was not taken: the process's peak RSS grew by 220 MB (8 KiB: by 75 MB), most likely
+// because the C allocator (modernc.org/memory) gives every allocation above 16 KiB (a 16 KiB
+// page and its header) a mapping of its own. A database created with another page size keeps
+// it (SQLite changes it only by a VACUUM outside WAL mode).
+const pageSize = 8 << 10
+
+// checkpointPageBytes is the page size in which Options.CheckpointPages counts (4 KiB: SQLite's
+// default, which the constant was chosen for): the WAL threshold stays the same number of bytes
+// whatever the database's page size.
+const checkpointPageBytes = 4 << 10
+
+// setCheckpoint sets the writer connection's wal_autocheckpoint to checkpointPages pages of
+// checkpointPageBytes, in the database's own pages.
+func setCheckpoint(ctx context.Context, s *Store, checkpointPages int) error {
+	var ps int
+	if err := s.wconn.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&ps); err != nil {
+		return fmt.Errorf("sqlite: open %s: page size: %w", s.path, err)
+	}
+	pages := max(checkpointPages*checkpointPageBytes/max(ps, 1), 1)
+	if _, err := s.wconn.ExecContext(ctx, `PRAGMA wal_autocheckpoint = `+strconv.Itoa(pages)); err != nil {
+		return fmt.Errorf("sqlite: open %s: wal_autocheckpoint: %w", s.path, err)
+	}
+	return nil
+}
