@@ -28,6 +28,8 @@ import (
 //
 //   - Matches close together outrank scattered ones: an entry whose query words (two or more)
 //     occur within ProximityWindow words of each other gets ×(1+ProximityBoost).
+//     And an entry that has them next to each other, in the order typed ("string
+//     concatenation", Parsed.WholePhrase), gets ×(1+PhraseBoost) more: the words as one name.
 //   - A link-only entry (never fetched: out of scope, blocked by robots.txt, not crawled yet)
 //     is known only from what others say of it: ×LinkOnlyFactor. It still wins when it matches
 //     more than twice as well as every fetched page, which is what a URL blocked by robots.txt
@@ -58,6 +60,7 @@ const (
 	LinkOnlyFactor  = 0.5
 	ProximityBoost  = 0.25
 	ProximityWindow = 8
+	PhraseBoost     = 0.25
 
 	InlinkPrior       = 0.1
 	TitleIsQueryBoost = 1.5

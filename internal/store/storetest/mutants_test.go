@@ -35,6 +35,9 @@ var mutants = []mutant{
 		return strings.Join(slices.DeleteFunc(strings.Fields(q), func(f string) bool { return strings.HasPrefix(f, "site:") }), " ")
 	})},
 	{"identifiers searched with their connectors dropped", "Query/Identifiers", rewriteQuery(strings.NewReplacer("_", "", "-", "").Replace)},
+	{"questions searched word for word", "Query/Question", rewriteQuery(func(q string) string {
+		return `"` + strings.Join(strings.Fields(q), `" "`) + `"`
+	})},
 	{"a malformed query answered without a note", "Query/Malformed", func(s store.Store) store.Store {
 		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
 			p, err := s.Search(ctx, q)
@@ -89,6 +92,11 @@ var mutants = []mutant{
 			return p, err
 		}}
 	}},
+	{"the words as one phrase not boosted", "Ranking/PhraseBeatsNear", rewriteQuery(func(q string) string {
+		w := strings.Fields(q) // the same words, in the reverse order: no page has them as a phrase
+		slices.Reverse(w)
+		return strings.Join(w, " ")
+	})},
 	{"anchor text of links to a fragment titles the page", "Ranking/FragmentAnchorNeverTitles", func(s store.Store) store.Store {
 		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
 			b.Links = slices.Clone(b.Links)

@@ -236,3 +236,22 @@ func testRankAnchorVotes(t *testing.T, s store.Store) {
 		t.Errorf("search wal_level = %q, want %s (named so by %d pages) first of 2", got, settings, voters)
 	}
 }
+
+// Issue 11 item 1, "matches close together outrank scattered ones", and most of all the words
+// next to each other in the order typed (index/ranking.go, PhraseBoost): the page that says
+// "string concatenation" beats the one that says "concatenation" twice and "string" near it.
+func testRankPhraseBeatsNear(t *testing.T, s store.Store) {
+	const phrase, near = "http://a.test/p1.html", "http://a.test/p2.html"
+	pages := []rankPage{
+		{url: phrase, doc: &store.Document{Title: "Operators", Text: "The operator || performs string concatenation and returns text."}},
+		{url: near, doc: &store.Document{Title: "Arrays", Text: "Concatenation appends a string element; concatenation joins arrays."}},
+	}
+	for i := range 6 { // pages without the words, so that the words are rare enough to count
+		pages = append(pages, rankPage{url: fmt.Sprintf("http://a.test/other-%d.html", i),
+			doc: &store.Document{Title: fmt.Sprintf("Chapter %d", i), Text: "Tables, rows and columns."}})
+	}
+	indexPages(t, s, pages)
+	if got := resultURLs(searchPage(t, s, "string concatenation")); len(got) != 2 || got[0] != phrase {
+		t.Errorf("search string concatenation = %q, want %s first of 2", got, phrase)
+	}
+}
