@@ -30,8 +30,12 @@ const (
 	DefaultCheckpointPages = 8_000
 	// writerCacheKiB is the writer connection's page cache. SQLite's 2 MiB made the crawl's
 	// inserts (URL IDs are hashes, so they land all over the index) and the indexer's reads
-	// miss the cache on most pages: a fifth of a crawl's CPU was read system calls.
-	writerCacheKiB = 64 << 10
+	// miss the cache on most pages: a fifth of a crawl's CPU was read system calls. 32 MiB since
+	// pages are 8 KiB (pagesize.go): with 64 MiB of them the process held ~75 MB more (the C
+	// allocator's overhead per page cached is larger for 8 KiB pages), and 32 MiB gave the same
+	// crawl and indexing speed with less memory than 64 MiB of 4 KiB pages (BENCHMARKS.md, "Issue
+	// 11, branch search3").
+	writerCacheKiB = 32 << 10
 	// readerCacheKiB is each read connection's page cache. A search of a word in most of the
 	// index walks its match list (FTS5 doclist pages) two or three times, and looks up each
 	// candidate's row sizes; with SQLite's 2 MiB, every walk read the pages again (issue 11

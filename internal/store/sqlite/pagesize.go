@@ -13,10 +13,10 @@ import (
 // KB each) fitted 4 KiB pages badly too. At 100,000 testweb documents (BENCHMARKS.md, "Issue 11,
 // branch search3"): 7,596 bytes per document with 4 KiB pages, 6,399 with 8 KiB (-16%), 6,038
 // with 16 KiB (-21%); commits and the index refresh took no longer, searches the same CPU. 16
-// KiB was not taken: the process's peak RSS grew by 220 MB (8 KiB: by 75 MB), most likely
-// because the C allocator (modernc.org/memory) gives every allocation above 16 KiB (a 16 KiB
-// page and its header) a mapping of its own. A database created with another page size keeps
-// it (SQLite changes it only by a VACUUM outside WAL mode).
+// KiB was not taken: the process's peak RSS grew by 220 MB. With 8 KiB pages the writer's page
+// cache costs more memory per byte cached (the C allocator's overhead), so writerCacheKiB was
+// halved with them: the peak RSS of a crawl is then below what it was. A database created with
+// another page size keeps it (SQLite changes it only by a VACUUM outside WAL mode).
 const pageSize = 8 << 10
 
 // checkpointPageBytes is the page size in which Options.CheckpointPages counts (4 KiB: SQLite's
