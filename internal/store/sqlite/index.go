@@ -38,7 +38,11 @@ const (
 var (
 	foldStatements = []string{
 		`DELETE FROM links WHERE from_id ` + inSet,
-		`UPDATE staged SET folded = 1, links = NULL WHERE url_id ` + inSet,
+		// Only the flag, not links = NULL: a row of the same size is overwritten in place, and
+		// SQLite leaves its overflow pages (the page's text) unwritten; emptying links made
+		// every fold copy each document's text again (issue 8). A folded row's links are
+		// never read (they are in the links table now), and go with the row at refresh.
+		`UPDATE staged SET folded = 1 WHERE url_id ` + inSet,
 		sqlDeleteDocs,
 		// A folded document's entry is dirty: it no longer waits as a link-only entry.
 		`DELETE FROM waiting WHERE url_id ` + inSet,

@@ -121,6 +121,9 @@ func dsn(path string, readOnly bool, checkpointPages int) string {
 		q.Set("_txlock", "immediate")
 		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(checkpointPages)+")")
 		q.Add("_pragma", "cache_size(-"+strconv.Itoa(writerCacheKiB)+")")
+		// Statement journals (a multi-row statement that may fail halfway opens one) in memory:
+		// in a temporary file each cost a write system call per page it saved (issue 8).
+		q.Add("_pragma", "temp_store(MEMORY)")
 	}
 	return "file:" + path + "?" + q.Encode()
 }
