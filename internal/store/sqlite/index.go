@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
 )
 
@@ -31,8 +30,10 @@ const (
 		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN staged s ON s.url_id = u.id AND +s.folded = 1
 		WHERE u.id ` + inSet
 	sqlFTSText = `SELECT rowid, title, body, headings FROM fts WHERE rowid ` + inSet
-	sqlAnchors = `SELECT to_id, anchor, COUNT(*) FROM links WHERE to_id ` + inSet + ` AND anchor != '' GROUP BY to_id, anchor`
-	sqlInlinks = `SELECT to_id, COUNT(DISTINCT from_id) FROM links WHERE to_id ` + inSet + ` GROUP BY to_id`
+	// sqlLinksTo reads every link to the set from the links_to index alone (it holds the whole
+	// primary key, and its order is the ORDER BY): readAnchors counts anchors and linking pages
+	// in Go, where two GROUP BY queries sorted the same rows twice in temporary B-trees.
+	sqlLinksTo = `SELECT to_id, from_id, anchor FROM links WHERE to_id ` + inSet + ` ORDER BY to_id, from_id`
 )
 
 var (
@@ -252,16 +253,16 @@ func readStaged(ctx context.Context, tx writeTx, limit int) ([]stagedDoc, error)
 	return docs, nil
 }
 
-// writeFTS removes the FTS5 rows of ids and inserts entries: the last statements of an indexing
+// writeFTS removes the FTS5 rows of ids and inserts rows: the last statements of an indexing
 // transaction.
-func writeFTS(ctx context.Context, tx writeTx, ids []int64, entries []entry) error {
+func writeFTS(ctx context.Context, tx writeTx, ids []int64, rows []ftsRow) error {
 	for _, id := range ids {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid = ?`, id); err != nil {
 			return fmt.Errorf("index: remove %d: %w", id, err)
 		}
 	}
-	for _, e := range entries {
-		if err := e.insertText(ctx, tx); err != nil {
+	for _, r := range rows {
+		if err := r.insert(ctx, tx); err != nil {
 			return err
 		}
 	}
@@ -301,17 +302,8 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQu
 				done = append(done, id)
 			}
 		}
-		for _, q := range refreshStatements {
-			if _, err := tx.ExecContext(ctx, q, set); err != nil {
-				return fmt.Errorf("refresh: %w", err)
-			}
-		}
-		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO waiting (url_id)`, 1, "", waiting); err != nil {
-			return fmt.Errorf("refresh: waiting entries: %w", err)
-		}
 		var touched []int64 // entries rewritten (kept) or removed
 		var entries []entry
-		var meta [][]any
 		for _, id := range done {
 			p, ok := plans[id]
 			if !ok || p.unknownText {
@@ -320,25 +312,38 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQu
 				continue
 			}
 			touched = append(touched, id)
-			if !p.keep {
-				continue
+			if p.keep {
+				entries = append(entries, p.e)
 			}
-			e := p.e
-			entries = append(entries, e)
-			var hash uint64
-			if !e.linkOnly {
-				hash = index.ContentHash(noControls(e.title), noControls(e.body))
-			}
-			meta = append(meta, []any{e.id, boolInt(e.linkOnly), boolInt(e.nosnippet), unix(e.unavailableAfter), e.inlinks, int64(hash)})
 		}
-		tset := idSet(touched)
-		if _, err := tx.ExecContext(ctx, sqlDeleteDocs, tset); err != nil {
-			return fmt.Errorf("refresh: %w", err)
+		// The rows are computed beside the statements below; wait is called before any return.
+		wait := rowsOf(entries)
+		err = func() error {
+			for _, q := range refreshStatements {
+				if _, err := tx.ExecContext(ctx, q, set); err != nil {
+					return fmt.Errorf("refresh: %w", err)
+				}
+			}
+			if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO waiting (url_id)`, 1, "", waiting); err != nil {
+				return fmt.Errorf("refresh: waiting entries: %w", err)
+			}
+			if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(touched)); err != nil {
+				return fmt.Errorf("refresh: %w", err)
+			}
+			return nil
+		}()
+		rows := wait()
+		if err != nil {
+			return err
+		}
+		meta := make([][]any, len(entries))
+		for i, e := range entries {
+			meta[i] = []any{e.id, boolInt(e.linkOnly), boolInt(e.nosnippet), unix(e.unavailableAfter), e.inlinks, int64(rows[i].hash)}
 		}
 		if err := insertRows(ctx, tx, `INSERT INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
 			return fmt.Errorf("refresh: %w", err)
 		}
-		return writeFTS(ctx, tx, touched, entries)
+		return writeFTS(ctx, tx, touched, rows)
 	})
 	if err != nil {
 		return 0, 0, fmt.Errorf("sqlite: refresh index: %w", err)
@@ -438,35 +443,77 @@ func readFTSText(ctx context.Context, tx writeTx, ids []int64, plans map[int64]*
 	return nil
 }
 
-// readAnchors fills each entry's anchor text (the distinct anchors of links to it, most used
-// first, at most store.MaxAnchorsPerURL) and how many pages link to it.
+// readAnchors fills each entry's anchor text (the distinct non-empty anchors of links to it, most
+// used first, then in byte order, at most store.MaxAnchorsPerURL) and how many distinct pages
+// link to it.
 func readAnchors(ctx context.Context, tx writeTx, set string, plans map[int64]*plan) error {
 	type anchor struct {
 		text string
 		n    int
 	}
-	anchors := map[int64][]anchor{}
-	rows, err := tx.QueryContext(ctx, sqlAnchors, set)
+	type target struct {
+		anchors []anchor
+		index   map[string]int // anchors by text, once there are manyAnchors
+		pages   int            // distinct from_id (rows come in from_id order)
+		last    int64
+	}
+	const manyAnchors = 16
+	targets := map[int64]*target{}
+	rows, err := tx.QueryContext(ctx, sqlLinksTo, set)
 	if err != nil {
 		return fmt.Errorf("refresh: anchors: %w", err)
 	}
+	var id, from int64
+	var text string
 	for rows.Next() {
-		var id int64
-		var a anchor
-		if err := rows.Scan(&id, &a.text, &a.n); err != nil {
+		if err := rows.Scan(&id, &from, &text); err != nil {
 			rows.Close()
 			return fmt.Errorf("refresh: anchors: %w", err)
 		}
-		anchors[id] = append(anchors[id], a)
+		t := targets[id]
+		if t == nil {
+			t = &target{}
+			targets[id] = t
+		}
+		if t.pages == 0 || from != t.last {
+			t.pages, t.last = t.pages+1, from
+		}
+		if text == "" {
+			continue
+		}
+		i := -1
+		if t.index != nil {
+			if j, ok := t.index[text]; ok {
+				i = j
+			}
+		} else {
+			i = slices.IndexFunc(t.anchors, func(a anchor) bool { return a.text == text })
+		}
+		if i >= 0 {
+			t.anchors[i].n++
+			continue
+		}
+		t.anchors = append(t.anchors, anchor{text: text, n: 1})
+		switch {
+		case t.index != nil:
+			t.index[text] = len(t.anchors) - 1
+		case len(t.anchors) == manyAnchors:
+			t.index = make(map[string]int, 2*manyAnchors)
+			for j, a := range t.anchors {
+				t.index[a.text] = j
+			}
+		}
 	}
 	if err := rows.Close(); err != nil {
 		return fmt.Errorf("refresh: anchors: %w", err)
 	}
-	for id, as := range anchors {
+	for id, t := range targets {
 		p := plans[id]
 		if p == nil {
 			continue
 		}
+		p.e.inlinks = t.pages
+		as := t.anchors
 		slices.SortFunc(as, func(a, b anchor) int {
 			if a.n != b.n {
 				return b.n - a.n
@@ -485,22 +532,7 @@ func readAnchors(ctx context.Context, tx writeTx, set string, plans map[int64]*p
 		}
 		p.e.anchors = b.String()
 	}
-	rows, err = tx.QueryContext(ctx, sqlInlinks, set)
-	if err != nil {
-		return fmt.Errorf("refresh: inlinks: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			return fmt.Errorf("refresh: inlinks: %w", err)
-		}
-		if p := plans[id]; p != nil {
-			p.e.inlinks = n
-		}
-	}
-	return rows.Err()
+	return nil
 }
 
 // queryIDs runs a query returning one integer column.
