@@ -19,6 +19,12 @@ import (
 // milliseconds.
 const indexChunk = 2000
 
+// catchUpChunks is how many chunks of indexChunk entries RefreshIndex writes in one transaction:
+// it runs when the crawl is over (the index catching up), so no commit waits behind it, and
+// larger transactions let FTS5 write fewer, larger segments, with less merging (issue 8). Each
+// chunk's entries are released before the next is read: the memory held is one chunk's.
+const catchUpChunks = 3
+
 // The indexer's statements over a set of IDs (idSet). Each must look its rows up by an index,
 // never scan a table: they run once per chunk, and a scan makes indexing a crawl quadratic
 // (TestIndexerStatementsUseIndexes checks the plans).
@@ -122,7 +128,11 @@ func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 	}
 	from, more := int64(math.MinInt64), true
 	for more {
-		n, last, err := s.refreshDirty(ctx, indexChunk, from, deferQueued)
+		chunks := 1 // during a crawl: the crawl's commits wait behind each transaction
+		if !deferQueued {
+			chunks = catchUpChunks
+		}
+		n, last, err := s.refreshDirty(ctx, indexChunk, from, deferQueued, chunks)
 		total += n
 		if err != nil {
 			return total, err
@@ -279,10 +289,37 @@ func writeFTS(ctx context.Context, tx writeTx, ids []int64, rows []ftsRow) error
 // issue 8); a fetched URL without a document
 // (noindex, not 2xx, a sitemap) stays out of the index. Reads and deletes are one statement for
 // the whole chunk; FTS5 rows are written last.
-func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQueued bool) (int, int64, error) {
+func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQueued bool, chunks int) (int, int64, error) {
 	var n int
 	var last int64
 	err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
+		for range chunks {
+			k, l, err := refreshChunk(ctx, tx, limit, from, deferQueued)
+			if err != nil || k == 0 {
+				return err
+			}
+			n, last = n+k, l
+			if l == math.MaxInt64 {
+				return nil
+			}
+			from = l + 1
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("sqlite: refresh index: %w", err)
+	}
+	return n, last, nil
+}
+
+// refreshChunk is one chunk of refreshDirty in tx: up to limit dirty entries from from up; it
+// returns how many it looked at and the last one's ID. Its FTS5 rows are its last statements,
+// and no statement of a next chunk in the same transaction opens a statement journal (which
+// would make FTS5 flush its pending terms as a segment of their own).
+func refreshChunk(ctx context.Context, tx writeTx, limit int, from int64, deferQueued bool) (int, int64, error) {
+	var n int
+	var last int64
+	err := func() error {
 		ids, err := queryIDs(ctx, tx, `SELECT url_id FROM dirty WHERE url_id >= ? ORDER BY url_id LIMIT ?`, from, limit)
 		if err != nil || len(ids) == 0 {
 			return err
@@ -340,15 +377,14 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQu
 		for i, e := range entries {
 			meta[i] = []any{e.id, boolInt(e.linkOnly), boolInt(e.nosnippet), unix(e.unavailableAfter), e.inlinks, int64(rows[i].hash)}
 		}
-		if err := insertRows(ctx, tx, `INSERT INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
+		// OR REPLACE (the rows were deleted above: it replaces nothing) so that the statement
+		// cannot abort halfway and opens no statement journal (see refreshChunk).
+		if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
 			return fmt.Errorf("refresh: %w", err)
 		}
 		return writeFTS(ctx, tx, touched, rows)
-	})
-	if err != nil {
-		return 0, 0, fmt.Errorf("sqlite: refresh index: %w", err)
-	}
-	return n, last, nil
+	}()
+	return n, last, err
 }
 
 // plan is what one dirty entry must become.
