@@ -62,3 +62,38 @@ func TestFoldDoesNotRewriteStagedText(t *testing.T) {
 		t.Fatalf("%d documents match walrus after the refresh (%v), want %d", n, err, docs)
 	}
 }
+
+// Issue 8 (write less on the crawl's path): a commit stages each document's response header
+// with its text, in the staged table's append order; doc_headers, keyed by URL ID (a hash, so a
+// page of it at random per document), is written by the fold, a chunk at a time.
+func TestHeadersMoveToDocHeadersAtTheFold(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	added, err := s.Commit(ctx, store.Batch{New: []store.NewURL{newURL("http://a.test/", "http://a.test")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := added[0]
+	u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+	doc := store.Document{URLID: u.ID, Index: true, Title: "walrus", Text: "tusks",
+		Header: map[string][]string{"Content-Type": {"text/html"}}}
+	if _, err := s.Commit(ctx, store.Batch{Updates: []store.URL{u}, Documents: []store.Document{doc}}); err != nil {
+		t.Fatal(err)
+	}
+	count := func() int {
+		var n int
+		if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM doc_headers`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(); n != 0 {
+		t.Errorf("the commit wrote %d doc_headers rows, want 0 (the fold writes them)", n)
+	}
+	if _, err := s.IndexPending(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 1 {
+		t.Errorf("after the fold doc_headers holds %d rows, want 1", n)
+	}
+}

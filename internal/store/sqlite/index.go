@@ -45,6 +45,10 @@ const (
 var (
 	foldStatements = []string{
 		`DELETE FROM links WHERE from_id ` + inSet,
+		// The staged header (NULL if staged before migration 13, when it went to doc_headers
+		// directly) becomes the URL's kept header.
+		`INSERT OR REPLACE INTO doc_headers (url_id, header)
+			SELECT url_id, header FROM staged WHERE url_id ` + inSet + ` AND header IS NOT NULL`,
 		// Only the flag, not links = NULL: a row of the same size is overwritten in place, and
 		// SQLite leaves its overflow pages (the page's text) unwritten; emptying links made
 		// every fold copy each document's text again (issue 8). A folded row's links are
