@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
 )
 
@@ -19,6 +18,12 @@ import (
 // segment merges: 2,000 was a third cheaper than 500 per entry, and holds the writer for tens of
 // milliseconds.
 const indexChunk = 2000
+
+// catchUpChunks is how many chunks of indexChunk entries RefreshIndex writes in one transaction:
+// it runs when the crawl is over (the index catching up), so no commit waits behind it, and
+// larger transactions let FTS5 write fewer, larger segments, with less merging (issue 8). Each
+// chunk's entries are released before the next is read: the memory held is one chunk's.
+const catchUpChunks = 3
 
 // The indexer's statements over a set of IDs (idSet). Each must look its rows up by an index,
 // never scan a table: they run once per chunk, and a scan makes indexing a crawl quadratic
@@ -31,14 +36,24 @@ const (
 		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN staged s ON s.url_id = u.id AND +s.folded = 1
 		WHERE u.id ` + inSet
 	sqlFTSText = `SELECT rowid, title, body, headings FROM fts WHERE rowid ` + inSet
-	sqlAnchors = `SELECT to_id, anchor, COUNT(*) FROM links WHERE to_id ` + inSet + ` AND anchor != '' GROUP BY to_id, anchor`
-	sqlInlinks = `SELECT to_id, COUNT(DISTINCT from_id) FROM links WHERE to_id ` + inSet + ` GROUP BY to_id`
+	// sqlLinksTo reads every link to the set from the links_to index alone (it holds the whole
+	// primary key, and its order is the ORDER BY): readAnchors counts anchors and linking pages
+	// in Go, where two GROUP BY queries sorted the same rows twice in temporary B-trees.
+	sqlLinksTo = `SELECT to_id, from_id, anchor FROM links WHERE to_id ` + inSet + ` ORDER BY to_id, from_id`
 )
 
 var (
 	foldStatements = []string{
 		`DELETE FROM links WHERE from_id ` + inSet,
-		`UPDATE staged SET folded = 1, links = NULL WHERE url_id ` + inSet,
+		// The staged header (NULL if staged before migration 13, when it went to doc_headers
+		// directly) becomes the URL's kept header.
+		`INSERT OR REPLACE INTO doc_headers (url_id, header)
+			SELECT url_id, header FROM staged WHERE url_id ` + inSet + ` AND header IS NOT NULL`,
+		// Only the flag, not links = NULL: a row of the same size is overwritten in place, and
+		// SQLite leaves its overflow pages (the page's text) unwritten; emptying links made
+		// every fold copy each document's text again (issue 8). A folded row's links are
+		// never read (they are in the links table now), and go with the row at refresh.
+		`UPDATE staged SET folded = 1 WHERE url_id ` + inSet,
 		sqlDeleteDocs,
 		// A folded document's entry is dirty: it no longer waits as a link-only entry.
 		`DELETE FROM waiting WHERE url_id ` + inSet,
@@ -117,7 +132,11 @@ func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 	}
 	from, more := int64(math.MinInt64), true
 	for more {
-		n, last, err := s.refreshDirty(ctx, indexChunk, from, deferQueued)
+		chunks := 1 // during a crawl: the crawl's commits wait behind each transaction
+		if !deferQueued {
+			chunks = catchUpChunks
+		}
+		n, last, err := s.refreshDirty(ctx, indexChunk, from, deferQueued, chunks)
 		total += n
 		if err != nil {
 			return total, err
@@ -248,16 +267,16 @@ func readStaged(ctx context.Context, tx writeTx, limit int) ([]stagedDoc, error)
 	return docs, nil
 }
 
-// writeFTS removes the FTS5 rows of ids and inserts entries: the last statements of an indexing
+// writeFTS removes the FTS5 rows of ids and inserts rows: the last statements of an indexing
 // transaction.
-func writeFTS(ctx context.Context, tx writeTx, ids []int64, entries []entry) error {
+func writeFTS(ctx context.Context, tx writeTx, ids []int64, rows []ftsRow) error {
 	for _, id := range ids {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid = ?`, id); err != nil {
 			return fmt.Errorf("index: remove %d: %w", id, err)
 		}
 	}
-	for _, e := range entries {
-		if err := e.insertText(ctx, tx); err != nil {
+	for _, r := range rows {
+		if err := r.insert(ctx, tx); err != nil {
 			return err
 		}
 	}
@@ -274,10 +293,37 @@ func writeFTS(ctx context.Context, tx writeTx, ids []int64, entries []entry) err
 // issue 8); a fetched URL without a document
 // (noindex, not 2xx, a sitemap) stays out of the index. Reads and deletes are one statement for
 // the whole chunk; FTS5 rows are written last.
-func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQueued bool) (int, int64, error) {
+func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQueued bool, chunks int) (int, int64, error) {
 	var n int
 	var last int64
 	err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
+		for range chunks {
+			k, l, err := refreshChunk(ctx, tx, limit, from, deferQueued)
+			if err != nil || k == 0 {
+				return err
+			}
+			n, last = n+k, l
+			if l == math.MaxInt64 {
+				return nil
+			}
+			from = l + 1
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("sqlite: refresh index: %w", err)
+	}
+	return n, last, nil
+}
+
+// refreshChunk is one chunk of refreshDirty in tx: up to limit dirty entries from from up; it
+// returns how many it looked at and the last one's ID. Its FTS5 rows are its last statements,
+// and no statement of a next chunk in the same transaction opens a statement journal (which
+// would make FTS5 flush its pending terms as a segment of their own).
+func refreshChunk(ctx context.Context, tx writeTx, limit int, from int64, deferQueued bool) (int, int64, error) {
+	var n int
+	var last int64
+	err := func() error {
 		ids, err := queryIDs(ctx, tx, `SELECT url_id FROM dirty WHERE url_id >= ? ORDER BY url_id LIMIT ?`, from, limit)
 		if err != nil || len(ids) == 0 {
 			return err
@@ -297,17 +343,8 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQu
 				done = append(done, id)
 			}
 		}
-		for _, q := range refreshStatements {
-			if _, err := tx.ExecContext(ctx, q, set); err != nil {
-				return fmt.Errorf("refresh: %w", err)
-			}
-		}
-		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO waiting (url_id)`, 1, "", waiting); err != nil {
-			return fmt.Errorf("refresh: waiting entries: %w", err)
-		}
 		var touched []int64 // entries rewritten (kept) or removed
 		var entries []entry
-		var meta [][]any
 		for _, id := range done {
 			p, ok := plans[id]
 			if !ok || p.unknownText {
@@ -316,30 +353,42 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQu
 				continue
 			}
 			touched = append(touched, id)
-			if !p.keep {
-				continue
+			if p.keep {
+				entries = append(entries, p.e)
 			}
-			e := p.e
-			entries = append(entries, e)
-			var hash uint64
-			if !e.linkOnly {
-				hash = index.ContentHash(noControls(e.title), noControls(e.body))
-			}
-			meta = append(meta, []any{e.id, boolInt(e.linkOnly), boolInt(e.nosnippet), unix(e.unavailableAfter), e.inlinks, int64(hash)})
 		}
-		tset := idSet(touched)
-		if _, err := tx.ExecContext(ctx, sqlDeleteDocs, tset); err != nil {
+		// The rows are computed beside the statements below; wait is called before any return.
+		wait := rowsOf(entries)
+		err = func() error {
+			for _, q := range refreshStatements {
+				if _, err := tx.ExecContext(ctx, q, set); err != nil {
+					return fmt.Errorf("refresh: %w", err)
+				}
+			}
+			if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO waiting (url_id)`, 1, "", waiting); err != nil {
+				return fmt.Errorf("refresh: waiting entries: %w", err)
+			}
+			if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(touched)); err != nil {
+				return fmt.Errorf("refresh: %w", err)
+			}
+			return nil
+		}()
+		rows := wait()
+		if err != nil {
+			return err
+		}
+		meta := make([][]any, len(entries))
+		for i, e := range entries {
+			meta[i] = []any{e.id, boolInt(e.linkOnly), boolInt(e.nosnippet), unix(e.unavailableAfter), e.inlinks, int64(rows[i].hash)}
+		}
+		// OR REPLACE (the rows were deleted above: it replaces nothing) so that the statement
+		// cannot abort halfway and opens no statement journal (see refreshChunk).
+		if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
 			return fmt.Errorf("refresh: %w", err)
 		}
-		if err := insertRows(ctx, tx, `INSERT INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
-			return fmt.Errorf("refresh: %w", err)
-		}
-		return writeFTS(ctx, tx, touched, entries)
-	})
-	if err != nil {
-		return 0, 0, fmt.Errorf("sqlite: refresh index: %w", err)
-	}
-	return n, last, nil
+		return writeFTS(ctx, tx, touched, rows)
+	}()
+	return n, last, err
 }
 
 // plan is what one dirty entry must become.
@@ -434,35 +483,77 @@ func readFTSText(ctx context.Context, tx writeTx, ids []int64, plans map[int64]*
 	return nil
 }
 
-// readAnchors fills each entry's anchor text (the distinct anchors of links to it, most used
-// first, at most store.MaxAnchorsPerURL) and how many pages link to it.
+// readAnchors fills each entry's anchor text (the distinct non-empty anchors of links to it, most
+// used first, then in byte order, at most store.MaxAnchorsPerURL) and how many distinct pages
+// link to it.
 func readAnchors(ctx context.Context, tx writeTx, set string, plans map[int64]*plan) error {
 	type anchor struct {
 		text string
 		n    int
 	}
-	anchors := map[int64][]anchor{}
-	rows, err := tx.QueryContext(ctx, sqlAnchors, set)
+	type target struct {
+		anchors []anchor
+		index   map[string]int // anchors by text, once there are manyAnchors
+		pages   int            // distinct from_id (rows come in from_id order)
+		last    int64
+	}
+	const manyAnchors = 16
+	targets := map[int64]*target{}
+	rows, err := tx.QueryContext(ctx, sqlLinksTo, set)
 	if err != nil {
 		return fmt.Errorf("refresh: anchors: %w", err)
 	}
+	var id, from int64
+	var text string
 	for rows.Next() {
-		var id int64
-		var a anchor
-		if err := rows.Scan(&id, &a.text, &a.n); err != nil {
+		if err := rows.Scan(&id, &from, &text); err != nil {
 			rows.Close()
 			return fmt.Errorf("refresh: anchors: %w", err)
 		}
-		anchors[id] = append(anchors[id], a)
+		t := targets[id]
+		if t == nil {
+			t = &target{}
+			targets[id] = t
+		}
+		if t.pages == 0 || from != t.last {
+			t.pages, t.last = t.pages+1, from
+		}
+		if text == "" {
+			continue
+		}
+		i := -1
+		if t.index != nil {
+			if j, ok := t.index[text]; ok {
+				i = j
+			}
+		} else {
+			i = slices.IndexFunc(t.anchors, func(a anchor) bool { return a.text == text })
+		}
+		if i >= 0 {
+			t.anchors[i].n++
+			continue
+		}
+		t.anchors = append(t.anchors, anchor{text: text, n: 1})
+		switch {
+		case t.index != nil:
+			t.index[text] = len(t.anchors) - 1
+		case len(t.anchors) == manyAnchors:
+			t.index = make(map[string]int, 2*manyAnchors)
+			for j, a := range t.anchors {
+				t.index[a.text] = j
+			}
+		}
 	}
 	if err := rows.Close(); err != nil {
 		return fmt.Errorf("refresh: anchors: %w", err)
 	}
-	for id, as := range anchors {
+	for id, t := range targets {
 		p := plans[id]
 		if p == nil {
 			continue
 		}
+		p.e.inlinks = t.pages
+		as := t.anchors
 		slices.SortFunc(as, func(a, b anchor) int {
 			if a.n != b.n {
 				return b.n - a.n
@@ -481,22 +572,7 @@ func readAnchors(ctx context.Context, tx writeTx, set string, plans map[int64]*p
 		}
 		p.e.anchors = b.String()
 	}
-	rows, err = tx.QueryContext(ctx, sqlInlinks, set)
-	if err != nil {
-		return fmt.Errorf("refresh: inlinks: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			return fmt.Errorf("refresh: inlinks: %w", err)
-		}
-		if p := plans[id]; p != nil {
-			p.e.inlinks = n
-		}
-	}
-	return rows.Err()
+	return nil
 }
 
 // queryIDs runs a query returning one integer column.

@@ -128,6 +128,9 @@ func dsn(path string, readOnly bool) string {
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Set("_txlock", "immediate")
 		q.Add("_pragma", "cache_size(-"+strconv.Itoa(writerCacheKiB)+")")
+		// Statement journals (a multi-row statement that may fail halfway opens one) in memory:
+		// in a temporary file each cost a write system call per page it saved (issue 8).
+		q.Add("_pragma", "temp_store(MEMORY)")
 	}
 	return "file:" + path + "?" + q.Encode()
 }

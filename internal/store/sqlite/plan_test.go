@@ -23,7 +23,7 @@ func TestIndexerStatementsUseIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	stmts := append([]string{sqlOldTargets, sqlPlanEntries, sqlFTSText, sqlAnchors, sqlInlinks}, foldStatements...)
+	stmts := append([]string{sqlOldTargets, sqlPlanEntries, sqlFTSText, sqlLinksTo}, foldStatements...)
 	stmts = append(stmts, refreshStatements...)
 	// Issue 10: so does each read of a batch of EachPage (export --documents).
 	stmts = append(stmts, sqlPageHeaders, sqlPageStaged, sqlPageIndexed, sqlPageLinks, sqlURLsByID)

@@ -136,6 +136,11 @@ var migrations = []string{
 	// apart from dirty, so that each refresh during a crawl reads only what changed since the
 	// last one, not every queued URL that links point to.
 	`CREATE TABLE waiting (url_id INTEGER PRIMARY KEY);`,
+	// 13: a document's response header is staged with it, and moved to doc_headers by the fold
+	// (issue 8): doc_headers is keyed by URL ID, a hash, so each crawl commit wrote a page of it
+	// at random for every document; the fold writes a chunk's headers at once. NULL in the rows
+	// staged before this step, whose headers are in doc_headers already.
+	`ALTER TABLE staged ADD COLUMN header BLOB;`,
 }
 
 // ftsHashSize is the FTS5 'hashsize' of the search index (migration 11): the terms of this many

@@ -7,9 +7,10 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// stage records the batch's documents with their outgoing links in the staged table (and their
-// response headers in doc_headers), one row per document, replacing an earlier staged copy. Rows are appended in commit order (seq), so staging
-// writes sequential pages; only the small url_id index is written at random. Nothing of the search index is touched here: the
+// stage records the batch's documents with their outgoing links and response headers in the
+// staged table, one row per document, replacing an earlier staged copy. Rows are appended in
+// commit order (seq), so staging writes sequential pages; only the small url_id index is written
+// at random (the fold moves the headers to doc_headers, a chunk at a time). Nothing of the search index is touched here: the
 // crawl's commit stays a handful of row writes per page, and IndexPending folds staged rows into
 // the index later, in large batches.
 func (s *Store) stage(ctx context.Context, b store.Batch) error {
@@ -27,12 +28,9 @@ func (s *Store) stage(ctx context.Context, b store.Batch) error {
 	for _, d := range b.Documents {
 		_, err := s.stmts.stage.ExecContext(ctx, d.URLID, boolInt(d.Index), d.Title, store.CutUTF8(d.Text, store.MaxIndexedTextBytes),
 			boolInt(d.NoSnippet), unix(d.UnavailableAfter), store.EncodeLinks(links[d.URLID], nil),
-			store.CutUTF8(d.Headings, store.MaxIndexedHeadingsBytes))
+			store.CutUTF8(d.Headings, store.MaxIndexedHeadingsBytes), nonNil(store.EncodeHeader(d.Header)))
 		if err != nil {
 			return fmt.Errorf("index: stage document %d: %w", d.URLID, err)
-		}
-		if _, err := s.stmts.stageHeader.ExecContext(ctx, d.URLID, nonNil(store.EncodeHeader(d.Header))); err != nil {
-			return fmt.Errorf("index: header of document %d: %w", d.URLID, err)
 		}
 	}
 	return nil

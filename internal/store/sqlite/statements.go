@@ -30,7 +30,7 @@ const (
 // statements are the writer connection's prepared statements, reused by every Commit. They are
 // used under Store.writeMu.
 type statements struct {
-	insertOrigin, updateURL, upsertOrigin, stage, stageHeader *sql.Stmt
+	insertOrigin, updateURL, upsertOrigin, stage *sql.Stmt
 	// insertURLs[n] inserts n new URLs, ignoring known ones, and returns the ID of each row it
 	// added; see insertURLsStmt.
 	insertURLs map[int]*sql.Stmt
@@ -48,9 +48,8 @@ func prepare(ctx context.Context, db preparer) (*statements, error) {
 		sql string
 	}{
 		{&s.insertOrigin, `INSERT INTO origins (key) VALUES (?) ON CONFLICT (key) DO NOTHING`},
-		{&s.stage, `INSERT OR REPLACE INTO staged (url_id, idx, title, body, nosnippet, unavailable_after, links, folded, headings)
-			VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`},
-		{&s.stageHeader, `INSERT OR REPLACE INTO doc_headers (url_id, header) VALUES (?, ?)`},
+		{&s.stage, `INSERT OR REPLACE INTO staged (url_id, idx, title, body, nosnippet, unavailable_after, links, folded, headings, header)
+			VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`},
 		{&s.updateURL, `UPDATE urls SET depth = ?, hops = ?, state = ?, status = ?, reason = ?, rule_line = ?,
 			fetched_at = ?, next_at = ?, attempts = ?, content_type = ?, location = ?, indexed = ?, noindex = ?,
 			nofollow = ?, canonical = ?, etag = ?, last_modified = ?, warc_file = ?, warc_offset = ?,
@@ -102,7 +101,7 @@ func (s *statements) insertURLsStmt(ctx context.Context, db preparer, n int) (*s
 }
 
 func (s *statements) close() {
-	for _, st := range []*sql.Stmt{s.insertOrigin, s.updateURL, s.upsertOrigin, s.stage, s.stageHeader} {
+	for _, st := range []*sql.Stmt{s.insertOrigin, s.updateURL, s.upsertOrigin, s.stage} {
 		if st != nil {
 			st.Close()
 		}
