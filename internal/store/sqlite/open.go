@@ -108,7 +108,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 }
 
 // dsn is the driver's name for the database at path: a read-only connection, or the writer's
-// (whose checkpoint threshold setCheckpoint sets, in the database's page size).
+// (whose checkpoint threshold and page cache tuneWriter sets, for the database's page size).
 func dsn(path string, readOnly bool) string {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout("+strconv.Itoa(DefaultBusyTimeoutMillis)+")")
@@ -127,7 +127,7 @@ func dsn(path string, readOnly bool) string {
 		q.Set("_journal_mode", "WAL")
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Set("_txlock", "immediate")
-		q.Add("_pragma", "cache_size(-"+strconv.Itoa(writerCacheKiB)+")")
+		q.Add("_pragma", "cache_size(-"+strconv.Itoa(writerCacheKiB)+")") // for the migrations; tuneWriter sets it by page size
 		// Statement journals (a multi-row statement that may fail halfway opens one) in memory:
 		// in a temporary file each cost a write system call per page it saved (issue 8).
 		q.Add("_pragma", "temp_store(MEMORY)")
@@ -159,7 +159,7 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	if s.wconn, err = s.write.Conn(ctx); err != nil {
 		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
-	if err := setCheckpoint(ctx, s, checkpoint); err != nil {
+	if err := tuneWriter(ctx, s, checkpoint); err != nil {
 		return err
 	}
 	if s.stmts, err = prepare(ctx, s.wconn); err != nil {

@@ -24,9 +24,15 @@ const pageSize = 8 << 10
 // whatever the database's page size.
 const checkpointPageBytes = 4 << 10
 
-// setCheckpoint sets the writer connection's wal_autocheckpoint to checkpointPages pages of
-// checkpointPageBytes, in the database's own pages.
-func setCheckpoint(ctx context.Context, s *Store, checkpointPages int) error {
+// smallPageWriterCacheKiB is the writer's page cache for a database with pages smaller than
+// pageSize (one created before pages were 8 KiB): the 64 MiB it had then (writerCacheKiB is
+// for pageSize pages).
+const smallPageWriterCacheKiB = 64 << 10
+
+// tuneWriter sets, for the database's page size, the writer connection's wal_autocheckpoint
+// to checkpointPages pages of checkpointPageBytes, and its page cache: writerCacheKiB, or
+// smallPageWriterCacheKiB for smaller pages.
+func tuneWriter(ctx context.Context, s *Store, checkpointPages int) error {
 	var ps int
 	if err := s.wconn.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&ps); err != nil {
 		return fmt.Errorf("sqlite: open %s: page size: %w", s.path, err)
@@ -34,6 +40,13 @@ func setCheckpoint(ctx context.Context, s *Store, checkpointPages int) error {
 	pages := max(checkpointPages*checkpointPageBytes/max(ps, 1), 1)
 	if _, err := s.wconn.ExecContext(ctx, `PRAGMA wal_autocheckpoint = `+strconv.Itoa(pages)); err != nil {
 		return fmt.Errorf("sqlite: open %s: wal_autocheckpoint: %w", s.path, err)
+	}
+	cache := writerCacheKiB
+	if ps < pageSize {
+		cache = smallPageWriterCacheKiB
+	}
+	if _, err := s.wconn.ExecContext(ctx, `PRAGMA cache_size = -`+strconv.Itoa(cache)); err != nil {
+		return fmt.Errorf("sqlite: open %s: cache_size: %w", s.path, err)
 	}
 	return nil
 }
