@@ -182,32 +182,6 @@ func (s *Store) EachOrigin(ctx context.Context, fn func(store.Origin) error) err
 	return nil
 }
 
-// Counts implements store.Store: per origin and state, then store.Effective with the origin's
-// pause and robots.txt status at now.
-func (s *Store) Counts(ctx context.Context, now time.Time) (map[store.State]int, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT urls.state, COUNT(*), `+originStatusColumns+`
-		FROM urls LEFT JOIN origins ON origins.key = urls.origin GROUP BY urls.origin, urls.state`)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: counts: %w", err)
-	}
-	defer rows.Close()
-	out := map[store.State]int{}
-	for rows.Next() {
-		var st string
-		var n int
-		var os originStatus
-		if err := rows.Scan(append([]any{&st, &n}, os.dest()...)...); err != nil {
-			return nil, fmt.Errorf("sqlite: counts: %w", err)
-		}
-		eff, _ := store.Effective(store.State(st), "", os.status(), now)
-		out[eff] += n
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: counts: %w", err)
-	}
-	return out, nil
-}
-
 // Seeds implements store.Store.
 func (s *Store) Seeds(ctx context.Context) ([]string, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT url FROM urls WHERE depth = 0 AND hops = 0 AND kind = 0 ORDER BY seq`)
