@@ -43,7 +43,10 @@ type Result struct {
 	Status             int
 	FetchedAt          time.Time
 	Inlinks            int // pages linking to it
-	Score              float64
+	// AnchorVotes is how many links from other pages name it with the query's words (see
+	// AnchorVotes in ranking.go); a store fills it in for Rerank.
+	AnchorVotes int
+	Score       float64
 	// Canonical is the URL the page names canonical (<link rel=canonical>), if any, and
 	// ContentHash the ContentHash of its indexed title and text (0 for a link-only entry): what
 	// Dedupe compares.

@@ -17,6 +17,9 @@ import (
 //	asyn*                 a prefix: any word starting with "asyn" (at least MinPrefixRunes letters)
 //	site:postgresql.org   only pages on this host or its subdomains; several site: filters
 //	                      mean any of those hosts
+//	what is mvcc          a question: plain words whose first is how, what, why, when, where,
+//	                      which or who; its function words ("is", "a", "do", "I", "to"...) are
+//	                      not required, and the page says so (question.go)
 //
 // A word is a run of letters and digits; case does not matter. A token with punctuation inside,
 // such as pg_stat_activity, pg_hba.conf or --dry-run, is one term: Node.Text keeps it whole
@@ -110,7 +113,7 @@ func Parse(text string) Parsed {
 	if bad != "" {
 		return plainWords(text, bad+": the query was read as plain words")
 	}
-	return p
+	return asQuestion(text, p)
 }
 
 // lexeme is one item of the input: a quoted phrase or a whitespace-separated token, and whether a

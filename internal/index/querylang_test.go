@@ -260,3 +260,48 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// Issue 11: a question typed as plain words searches its subject (question.go), with a note;
+// anything else is left as it is.
+func TestParseQuestion(t *testing.T) {
+	for _, c := range []struct {
+		in, terms string
+		note      bool
+	}{
+		{"what is mvcc", "mvcc", true},
+		{"How do I change a user password", "change user password", true},
+		{"how to create a database", "create database", true},
+		{"what is pg_stat_activity", "pg stat activity", true},
+		{"what is it", "what is it", false},
+		{"mvcc what is", "mvcc what is", false},
+		{`what is "hot standby"`, "what is hot standby", false},
+		{`"what" is mvcc`, "what is mvcc", false},
+		{"what is mvcc -intro", "what is mvcc", false},
+		{"what is vacuum OR analyze", "what is vacuum analyze", false},
+		{"what is vacuum site:a.test", "what is vacuum", false},
+	} {
+		p := Parse(c.in)
+		if got := strings.Join(p.Terms(), " "); got != c.terms || c.note != (len(p.Notes) == 1) {
+			t.Errorf("Parse(%q): terms %q, notes %q; want %q, a note: %v", c.in, got, p.Notes, c.terms, c.note)
+		}
+	}
+}
+
+// Issue 11, the phrase boost: the query's required words as one phrase, in the order typed.
+func TestWholePhrase(t *testing.T) {
+	for in, want := range map[string]string{
+		"string concatenation":       "string concatenation",
+		`timestamp "with time" zone`: "timestamp with time zone",
+		"wal_level setting":          "wal level setting",
+		"vacuum":                     "",
+		`"hot standby"`:              "",
+		"vacuum -full storage":       "vacuum storage",
+		"asyn* commit":               "",
+		"vacuum OR analyze tables":   "",
+	} {
+		n, ok := Parse(in).WholePhrase()
+		if got := n.Text; ok != (want != "") || got != want || (ok && n.Kind != KindPhrase) {
+			t.Errorf("WholePhrase(%q) = %q (%v, %v), want %q", in, got, n.Kind, ok, want)
+		}
+	}
+}

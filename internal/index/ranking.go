@@ -28,6 +28,8 @@ import (
 //
 //   - Matches close together outrank scattered ones: an entry whose query words (two or more)
 //     occur within ProximityWindow words of each other gets ×(1+ProximityBoost).
+//     And an entry that has them next to each other, in the order typed ("string
+//     concatenation", Parsed.WholePhrase), gets ×(1+PhraseBoost) more: the words as one name.
 //   - A link-only entry (never fetched: out of scope, blocked by robots.txt, not crawled yet)
 //     is known only from what others say of it: ×LinkOnlyFactor. It still wins when it matches
 //     more than twice as well as every fetched page, which is what a URL blocked by robots.txt
@@ -42,6 +44,11 @@ import (
 //     that mention psql): ×(1 + InlinkPrior·ln(1+inlinks)), a gentle, logarithmic prior.
 //   - A page whose title is the query, section numbers aside ("VACUUM", "psql"), is the page
 //     about it: ×TitleIsQueryBoost.
+//   - A page other pages link to with the query as their anchor text is the page they mean by
+//     it: the reference page that defines `wal_level` or `PQexec` in a long table, against the
+//     short pages that mention it (the engines' anchor column keeps each distinct anchor text
+//     once, so it cannot say how many pages agree). ×(1 + AnchorVotePrior·ln(1+votes)), votes
+//     being the links from other pages whose anchor text holds every query word (AnchorVotes).
 const (
 	WeightTitle           = 20.0
 	WeightAnchors         = 8.0
@@ -53,25 +60,53 @@ const (
 	LinkOnlyFactor  = 0.5
 	ProximityBoost  = 0.25
 	ProximityWindow = 8
+	PhraseBoost     = 0.25
 
 	InlinkPrior       = 0.1
 	TitleIsQueryBoost = 1.5
+	AnchorVotePrior   = 0.2
 	RerankDepth       = 50
 )
 
-// Rerank applies the inlink prior and the title boost to rs, whose Score is a store's score
-// (higher is better), and sorts rs by the new score, best first (stably). terms are the query's
-// words (Parsed.Terms). A store calls it on its best RerankDepth entries (at least the page
-// asked for), before Dedupe.
+// Rerank applies the inlink prior, the anchor votes and the title boost to rs, whose Score is a
+// store's score (higher is better), and sorts rs by the new score, best first (stably). terms
+// are the query's words (Parsed.Terms). A store calls it on its best RerankDepth entries (at
+// least the page asked for), with their AnchorVotes filled in, before Dedupe.
 func Rerank(rs []Result, terms []string) {
 	for i := range rs {
 		r := &rs[i]
 		r.Score *= 1 + InlinkPrior*math.Log1p(float64(max(r.Inlinks, 0)))
+		r.Score *= 1 + AnchorVotePrior*math.Log1p(float64(max(r.AnchorVotes, 0)))
 		if titleIsQuery(r.Title, terms) {
 			r.Score *= TitleIsQueryBoost
 		}
 	}
 	slices.SortStableFunc(rs, func(a, b Result) int { return cmp.Compare(b.Score, a.Score) })
+}
+
+// AnchorVotes counts the votes of a page's inlinks for terms (the query's words, Parsed.Terms):
+// anchors maps each anchor text of links to the page from other pages to how many links carry
+// it; a link votes when its anchor text holds every term as a word, in any order and case,
+// plurals folded (sStem: "Foreign Keys" votes for "foreign key").
+func AnchorVotes(anchors map[string]int, terms []string) int {
+	if len(terms) == 0 {
+		return 0
+	}
+	stems := make([]string, len(terms))
+	for i, t := range terms {
+		stems[i] = sStem(t)
+	}
+	votes := 0
+	for a, n := range anchors {
+		w := words(a)
+		for i := range w {
+			w[i] = sStem(w[i])
+		}
+		if !slices.ContainsFunc(stems, func(t string) bool { return !slices.Contains(w, t) }) {
+			votes += n
+		}
+	}
+	return votes
 }
 
 // titleIsQuery reports whether title's words, leading numbers ("20.10.") left out, are the

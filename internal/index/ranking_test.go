@@ -37,3 +37,39 @@ func TestTitleIsQuery(t *testing.T) {
 		t.Error("word order should not matter")
 	}
 }
+
+// Issue 11 item 1, anchor votes: a link votes when its anchor text holds every query word (any
+// order, any case, plurals folded); others do not.
+func TestAnchorVotes(t *testing.T) {
+	anchors := map[string]int{
+		"wal_level":                      5,
+		"20.5.1. Settings":               3,
+		"Foreign Keys":                   2,
+		"Remove Foreign Key Constraints": 1,
+		"":                               4,
+	}
+	for q, want := range map[string]int{
+		"wal_level":   5,
+		"foreign key": 3,
+		"key foreign": 3,
+		"settings":    3,
+		"setting":     3,
+		"wal level x": 0,
+		"":            0,
+	} {
+		if got := AnchorVotes(anchors, Query{Text: q}.Parse().Terms()); got != want {
+			t.Errorf("AnchorVotes(%q) = %d, want %d", q, got, want)
+		}
+	}
+}
+
+func TestSStem(t *testing.T) {
+	for in, want := range map[string]string{
+		"keys": "key", "queries": "query", "indexes": "indexe", "status": "status", "class": "class",
+		"key": "key", "goes": "goe", "trees": "tree", "types": "type",
+	} {
+		if got := sStem(in); got != want {
+			t.Errorf("sStem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

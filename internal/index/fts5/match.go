@@ -123,3 +123,13 @@ func Near(p index.Parsed, window int) (expr string, ok bool) {
 func InColumns(expr string, columns ...string) string {
 	return "{" + strings.Join(columns, " ") + "} : (" + expr + ")"
 }
+
+// Phrase renders the query as one phrase (index.Parsed.WholePhrase), for the phrase boost; ok
+// is false when the query has none.
+func Phrase(p index.Parsed) (expr string, ok bool) {
+	n, ok := p.WholePhrase()
+	if !ok {
+		return "", false
+	}
+	return quote(textOf(n)), true
+}

@@ -40,9 +40,11 @@ var rankWeights = func() string {
 }()
 
 // rankExpr is an entry's score: ts_rank_cd (cover density: matches close together rank higher,
-// the proximity rule of index/ranking.go) times the link-only factor.
-var rankExpr = fmt.Sprintf(`ts_rank_cd(%s, docs.tsv, query.q, %d) * CASE WHEN docs.link_only THEN %g ELSE 1 END`,
-	rankWeights, rankNormalization, index.LinkOnlyFactor)
+// the proximity rule of index/ranking.go) times the link-only factor, times the phrase boost
+// when the entry has the query's words as one phrase (query.pq, NULL when there is none).
+var rankExpr = fmt.Sprintf(`ts_rank_cd(%s, docs.tsv, query.q, %d) * CASE WHEN docs.link_only THEN %g ELSE 1 END
+	* CASE WHEN query.pq IS NOT NULL AND docs.tsv @@ query.pq THEN %g ELSE 1 END`,
+	rankWeights, rankNormalization, index.LinkOnlyFactor, 1+index.PhraseBoost)
 
 // headlineOptions are ts_headline's options for a snippet.
 var headlineOptions = fmt.Sprintf(`StartSel=%s, StopSel=%s, MaxWords=%d, MinWords=%d, ShortWord=0, MaxFragments=1, FragmentDelimiter=" … "`,
@@ -89,7 +91,14 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if page.Total > index.MaxCount {
 		page.Total, page.TotalIsLowerBound = index.MaxCount, true
 	}
-	rows, _ := tx.Query(ctx, `WITH query AS (SELECT to_tsquery('`+tsConfig+`', $1) AS q),
+	phrase := "" // the query as one phrase, for the phrase boost; '' when it has none
+	if n, ok := parsed.WholePhrase(); ok {
+		if phrase, err = tsNode(n); err != nil {
+			return page, err
+		}
+	}
+	rows, _ := tx.Query(ctx, `WITH query AS (SELECT to_tsquery('`+tsConfig+`', $1) AS q,
+			CASE WHEN $7 = '' THEN NULL ELSE to_tsquery('`+tsConfig+`', $7) END AS pq),
 		cand AS (
 			SELECT docs.url_id FROM docs, query WHERE docs.tsv @@ query.q AND `+filter+`
 			ORDER BY docs.inlinks DESC, docs.url_id LIMIT $4),
@@ -108,7 +117,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		JOIN urls ON urls.id = ranked.url_id LEFT JOIN origins ON origins.key = urls.origin, query
 		ORDER BY ranked.score DESC, ranked.url_id`,
 		tsq, now, patterns, max(searchCandidates, q.Offset+q.Limit+index.DedupeSlack),
-		max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth), headlineOptions)
+		max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth), headlineOptions, phrase)
 	var r index.Result
 	var id int64
 	var score float32
@@ -131,6 +140,9 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		return nil
 	})
 	if err != nil {
+		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
+	}
+	if err := fillAnchorVotes(ctx, tx, results, page.Terms); err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
 	index.Rerank(results, page.Terms)

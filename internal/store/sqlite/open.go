@@ -23,15 +23,19 @@ const (
 	DefaultBusyTimeoutMillis = 10_000
 	// DefaultReaders bounds concurrent read connections (WAL readers do not block the writer).
 	DefaultReaders = 4
-	// DefaultCheckpointPages is the WAL size, in 4 KiB pages, at which a commit copies the WAL
+	// DefaultCheckpointPages is the WAL size, in 4 KiB pages (checkpointPageBytes), at which a commit copies the WAL
 	// back into the database (SQLite's wal_autocheckpoint): 32 MiB. SQLite's default of 1,000
 	// made a commit of a crawled page checkpoint every ~80 commits, rewriting the same index
 	// pages again and again; at 8,000 each page is written back once per ~650 commits.
 	DefaultCheckpointPages = 8_000
 	// writerCacheKiB is the writer connection's page cache. SQLite's 2 MiB made the crawl's
 	// inserts (URL IDs are hashes, so they land all over the index) and the indexer's reads
-	// miss the cache on most pages: a fifth of a crawl's CPU was read system calls.
-	writerCacheKiB = 64 << 10
+	// miss the cache on most pages: a fifth of a crawl's CPU was read system calls. 32 MiB since
+	// pages are 8 KiB (pagesize.go): with 64 MiB of them the process held ~75 MB more (the C
+	// allocator's overhead per page cached is larger for 8 KiB pages), and 32 MiB gave the same
+	// crawl and indexing speed with less memory than 64 MiB of 4 KiB pages (BENCHMARKS.md, "Issue
+	// 11, branch search3").
+	writerCacheKiB = 32 << 10
 	// readerCacheKiB is each read connection's page cache. A search of a word in most of the
 	// index walks its match list (FTS5 doclist pages) two or three times, and looks up each
 	// candidate's row sizes; with SQLite's 2 MiB, every walk read the pages again (issue 11
@@ -103,9 +107,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// dsn is the driver's name for the database at path: a read-only connection, or the writer's,
-// which checkpoints at checkpointPages.
-func dsn(path string, readOnly bool, checkpointPages int) string {
+// dsn is the driver's name for the database at path: a read-only connection, or the writer's
+// (whose checkpoint threshold and page cache tuneWriter sets, for the database's page size).
+func dsn(path string, readOnly bool) string {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout("+strconv.Itoa(DefaultBusyTimeoutMillis)+")")
 	q.Add("_pragma", "foreign_keys(ON)")
@@ -116,11 +120,14 @@ func dsn(path string, readOnly bool, checkpointPages int) string {
 		q.Add("_pragma", "query_only(ON)")
 		q.Add("_pragma", "cache_size(-"+strconv.Itoa(readerCacheKiB)+")")
 	} else {
-		q.Add("_pragma", "journal_mode(WAL)")
+		// page_size takes effect only before the database's first write (pagesize.go), and
+		// setting WAL mode is one: the driver runs _journal_mode after every _pragma (which it
+		// sorts by name), so WAL is set there rather than as a _pragma.
+		q.Add("_pragma", "page_size("+strconv.Itoa(pageSize)+")")
+		q.Set("_journal_mode", "WAL")
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Set("_txlock", "immediate")
-		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(checkpointPages)+")")
-		q.Add("_pragma", "cache_size(-"+strconv.Itoa(writerCacheKiB)+")")
+		q.Add("_pragma", "cache_size(-"+strconv.Itoa(writerCacheKiB)+")") // for the migrations; tuneWriter sets it by page size
 		// Statement journals (a multi-row statement that may fail halfway opens one) in memory:
 		// in a temporary file each cost a write system call per page it saved (issue 8).
 		q.Add("_pragma", "temp_store(MEMORY)")
@@ -134,14 +141,14 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	if checkpoint <= 0 {
 		checkpoint = DefaultCheckpointPages
 	}
-	if s.write, err = sql.Open("sqlite", dsn(s.path, false, checkpoint)); err != nil {
+	if s.write, err = sql.Open("sqlite", dsn(s.path, false)); err != nil {
 		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
 	s.write.SetMaxOpenConns(1)
 	if err := s.migrate(ctx); err != nil {
 		return err
 	}
-	if s.read, err = sql.Open("sqlite", dsn(s.path, true, 0)); err != nil {
+	if s.read, err = sql.Open("sqlite", dsn(s.path, true)); err != nil {
 		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
 	readers := opts.Readers
@@ -151,6 +158,9 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	s.read.SetMaxOpenConns(readers)
 	if s.wconn, err = s.write.Conn(ctx); err != nil {
 		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
+	}
+	if err := tuneWriter(ctx, s, checkpoint); err != nil {
+		return err
 	}
 	if s.stmts, err = prepare(ctx, s.wconn); err != nil {
 		return err
@@ -249,7 +259,7 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*Store, error
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	s := &Store{path: path, readOnly: true}
-	name := dsn(path, true, 0)
+	name := dsn(path, true)
 	if _, err := os.Stat(path + "-shm"); errors.Is(err, os.ErrNotExist) && syscall.Access(filepath.Dir(path), accessWrite) != nil {
 		// No writer has the database open (a writer keeps the -shm file) and this user may not
 		// create the -shm file a WAL reader needs: read the file as it is, without locking

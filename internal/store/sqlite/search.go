@@ -23,7 +23,8 @@ var bm25Weights = fmt.Sprintf("%g, %g, %g, %g, %g, %g", index.WeightTitle, index
 // rankExpr is an entry's score (lower is better, as bm25's): the weighted bm25, times the
 // proximity boost for entries in the near CTE, times the link-only factor (index/ranking.go).
 var rankExpr = fmt.Sprintf(`bm25(fts, %s) * CASE WHEN docs.link_only THEN %g ELSE 1 END
-	* CASE WHEN fts.rowid IN near THEN %g ELSE 1 END`, bm25Weights, index.LinkOnlyFactor, 1+index.ProximityBoost)
+	* CASE WHEN fts.rowid IN near THEN %g ELSE 1 END * CASE WHEN fts.rowid IN phrase THEN %g ELSE 1 END`,
+	bm25Weights, index.LinkOnlyFactor, 1+index.ProximityBoost, 1+index.PhraseBoost)
 
 // searchCandidates bounds the entries a search of a common word ranks (more than index.MaxCount
 // matches): bm25 costs a read of every ranked entry's positions, so ranking all of a word in most
@@ -79,6 +80,10 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if !ok {
 		near = "" // an empty MATCH never matches: no entry is boosted
 	}
+	phrase, ok := fts5.Phrase(parsed)
+	if !ok {
+		phrase = ""
+	}
 	sites, siteArgs := siteFilter(parsed.Sites)
 	const visible = `(docs.unavailable_after = 0 OR docs.unavailable_after > ?)`
 	args := append([]any{match, unix(now)}, siteArgs...)
@@ -109,10 +114,11 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		candArgs = append(candArgs, searchCandidates, idSet(first[:min(searchCandidates, len(first))]))
 	}
 	depth := max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth)
-	ranked, err := queryScores(ctx, s.read, `WITH `+ctes+`near(rowid) AS (SELECT rowid FROM fts WHERE ? != '' AND fts MATCH ? AND `+strings.ReplaceAll(cand, "fts.", "")+`)
+	ranked, err := queryScores(ctx, s.read, `WITH `+ctes+`near(rowid) AS (SELECT rowid FROM fts WHERE ? != '' AND fts MATCH ? AND `+strings.ReplaceAll(cand, "fts.", "")+`),
+		phrase(rowid) AS (SELECT rowid FROM fts WHERE ? != '' AND fts MATCH ? AND `+strings.ReplaceAll(cand, "fts.", "")+`)
 		SELECT fts.rowid, `+rankExpr+` FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid
 		WHERE fts MATCH ? AND `+cand+` AND `+visible+` AND `+sites+` ORDER BY 2, fts.rowid LIMIT ?`,
-		append(append(append(candArgs, near, near), args...), depth)...)
+		append(append(append(candArgs, near, near, phrase, phrase), args...), depth)...)
 	if err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
@@ -164,6 +170,9 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		}
 		return cmp.Compare(store.IDOf(a.URL), store.IDOf(b.URL))
 	})
+	if err := s.fillAnchorVotes(ctx, results, page.Terms); err != nil {
+		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
+	}
 	index.Rerank(results, page.Terms)
 	results = index.Dedupe(results)
 	page.Results = results[min(q.Offset, len(results)):min(q.Offset+q.Limit, len(results))]

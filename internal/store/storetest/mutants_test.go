@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -34,6 +35,9 @@ var mutants = []mutant{
 		return strings.Join(slices.DeleteFunc(strings.Fields(q), func(f string) bool { return strings.HasPrefix(f, "site:") }), " ")
 	})},
 	{"identifiers searched with their connectors dropped", "Query/Identifiers", rewriteQuery(strings.NewReplacer("_", "", "-", "").Replace)},
+	{"questions searched word for word", "Query/Question", rewriteQuery(func(q string) string {
+		return `"` + strings.Join(strings.Fields(q), `" "`) + `"`
+	})},
 	{"a malformed query answered without a note", "Query/Malformed", func(s store.Store) store.Store {
 		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
 			p, err := s.Search(ctx, q)
@@ -78,6 +82,21 @@ var mutants = []mutant{
 			return p, err
 		}}
 	}},
+	{"anchor votes not counted", "Ranking/AnchorVotes", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			for i, r := range p.Results {
+				p.Results[i].Score = r.Score / (1 + index.AnchorVotePrior*math.Log1p(float64(r.AnchorVotes)))
+			}
+			slices.SortStableFunc(p.Results, func(a, b index.Result) int { return cmp.Compare(b.Score, a.Score) })
+			return p, err
+		}}
+	}},
+	{"the words as one phrase not boosted", "Ranking/PhraseBeatsNear", rewriteQuery(func(q string) string {
+		w := strings.Fields(q) // the same words, in the reverse order: no page has them as a phrase
+		slices.Reverse(w)
+		return strings.Join(w, " ")
+	})},
 	{"anchor text of links to a fragment titles the page", "Ranking/FragmentAnchorNeverTitles", func(s store.Store) store.Store {
 		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
 			b.Links = slices.Clone(b.Links)

@@ -125,3 +125,17 @@ func testQueryMalformed(t *testing.T, s store.Store) {
 		{query: "dead\x00tuples", want: []string{"http://docs.test/vacuum"}, note: true},                                                            // control character
 	})
 }
+
+// Issue 11 item 1 (ranking a person agrees with) and item 4: a question typed as plain words
+// requires only its subject, not its function words (index/question.go): "what is a walrus"
+// finds the page about the walrus that never says "what", and the page notes it. Quoted, the
+// words are all required again.
+func testQueryQuestion(t *testing.T, s store.Store) {
+	runQueryCases(t, s, []queryCase{
+		{query: `what is vacuum full`, want: []string{"http://docs.test/full"}, note: true},
+		{query: `how do I reclaim storage`, want: []string{"http://docs.test/vacuum"}, note: true},
+		{query: `"what" is vacuum`},
+		{query: `what is the`}, // function words only: searched as it is
+		{query: `vacuum what`, want: nil},
+	})
+}

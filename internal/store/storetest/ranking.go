@@ -205,3 +205,53 @@ func testSearchCountStops(t *testing.T, s store.Store) {
 		t.Errorf("scarce: total %d, lower bound %v, %d results; want %d, false, %d", p.Total, p.TotalIsLowerBound, len(p.Results), want, want)
 	}
 }
+
+// Issue 11 item 1, ranking rule "anchor votes" (index/ranking.go, AnchorVotes): the reference page
+// that many pages link to as "wal_level" (a long settings page that names it once) beats a short
+// page that mentions it more often, though both have as many inlinks and the same anchor text.
+func testRankAnchorVotes(t *testing.T, s store.Store) {
+	const settings, alter = "http://a.test/runtime-config-wal.html", "http://a.test/sql-altersystem.html"
+	pages := []rankPage{
+		{url: settings, doc: &store.Document{Title: "Write Ahead Log", Text: "Settings. wal_level (enum) determines how much " +
+			"information is written to the log. The default value is replica, which writes enough data to support archiving " +
+			"and replication, including running read-only queries on a standby server. Minimal removes all logging except " +
+			"the information required to recover from a crash or immediate shutdown. Finally, logical adds information " +
+			"necessary to support logical decoding. Each level includes the information logged at all lower levels."}},
+		{url: alter, doc: &store.Document{Title: "Alter System", Text: "ALTER SYSTEM changes a configuration parameter " +
+			"across the whole cluster: SET wal_level TO replica writes wal_level to the auto configuration file."}},
+	}
+	const voters = 20
+	for i := range voters {
+		p := rankPage{url: fmt.Sprintf("http://a.test/replication-%d.html", i),
+			doc:   &store.Document{Title: fmt.Sprintf("Replication step %d", i), Text: "Set the parameter before the standby starts."},
+			links: []store.Link{{To: settings, Anchor: "wal_level", Fragment: true}, {To: alter}}}
+		if i == 0 {
+			p.links[1].Anchor = "wal_level"
+		}
+		pages = append(pages, p)
+	}
+	indexPages(t, s, pages)
+	got := resultURLs(searchPage(t, s, "wal_level"))
+	if len(got) != 2 || got[0] != settings {
+		t.Errorf("search wal_level = %q, want %s (named so by %d pages) first of 2", got, settings, voters)
+	}
+}
+
+// Issue 11 item 1, "matches close together outrank scattered ones", and most of all the words
+// next to each other in the order typed (index/ranking.go, PhraseBoost): the page that says
+// "string concatenation" beats the one that says "concatenation" twice and "string" near it.
+func testRankPhraseBeatsNear(t *testing.T, s store.Store) {
+	const phrase, near = "http://a.test/p1.html", "http://a.test/p2.html"
+	pages := []rankPage{
+		{url: phrase, doc: &store.Document{Title: "Operators", Text: "The operator || performs string concatenation and returns text."}},
+		{url: near, doc: &store.Document{Title: "Arrays", Text: "Concatenation appends a string element; concatenation joins arrays."}},
+	}
+	for i := range 6 { // pages without the words, so that the words are rare enough to count
+		pages = append(pages, rankPage{url: fmt.Sprintf("http://a.test/other-%d.html", i),
+			doc: &store.Document{Title: fmt.Sprintf("Chapter %d", i), Text: "Tables, rows and columns."}})
+	}
+	indexPages(t, s, pages)
+	if got := resultURLs(searchPage(t, s, "string concatenation")); len(got) != 2 || got[0] != phrase {
+		t.Errorf("search string concatenation = %q, want %s first of 2", got, phrase)
+	}
+}

@@ -1,0 +1,54 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fractle/mandelbot/internal/index"
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+// sqlAnchorVotes reads, for each URL of an idSet, its anchor texts from other pages and how
+// many links carry each (a page's links to itself say nothing of what others call it).
+const sqlAnchorVotes = `SELECT to_id, anchor, COUNT(*) FROM links WHERE to_id ` + inSet +
+	` AND from_id != to_id AND anchor != '' GROUP BY to_id, anchor`
+
+// fillAnchorVotes sets the AnchorVotes of rs for the query's terms (index/ranking.go), before
+// Rerank.
+func (s *Store) fillAnchorVotes(ctx context.Context, rs []index.Result, terms []string) error {
+	if len(rs) == 0 || len(terms) == 0 {
+		return nil
+	}
+	at := make(map[int64]int, len(rs))
+	ids := make([]int64, 0, len(rs))
+	for i, r := range rs {
+		id := store.IDOf(r.URL)
+		at[id] = i
+		ids = append(ids, id)
+	}
+	anchors := make(map[int64]map[string]int, len(rs))
+	rows, err := s.read.QueryContext(ctx, sqlAnchorVotes, idSet(ids))
+	if err != nil {
+		return fmt.Errorf("anchor votes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var anchor string
+		var n int
+		if err := rows.Scan(&id, &anchor, &n); err != nil {
+			return fmt.Errorf("anchor votes: %w", err)
+		}
+		if anchors[id] == nil {
+			anchors[id] = map[string]int{}
+		}
+		anchors[id][anchor] = n
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("anchor votes: %w", err)
+	}
+	for id, a := range anchors {
+		rs[at[id]].AnchorVotes = index.AnchorVotes(a, terms)
+	}
+	return nil
+}

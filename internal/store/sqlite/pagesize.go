@@ -1,0 +1,52 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+)
+
+// pageSize is the page size, in bytes, of a database this package creates (issue 11 item 6: a
+// smaller index). The search index's text table (fts_content) holds one row per entry of about
+// 2 KB (a testweb page's text): with SQLite's default 4 KiB pages a page held one such row or
+// two, and 43% of that table was empty space, whatever VACUUM did; FTS5's index blobs (about 4
+// KB each) fitted 4 KiB pages badly too. At 100,000 testweb documents (BENCHMARKS.md, "Issue 11,
+// branch search3"): 7,596 bytes per document with 4 KiB pages, 6,399 with 8 KiB (-16%), 6,038
+// with 16 KiB (-21%); commits and the index refresh took no longer, searches the same CPU. 16
+// KiB was not taken: the process's peak RSS grew by 220 MB. With 8 KiB pages the writer's page
+// cache costs more memory per byte cached (the C allocator's overhead), so writerCacheKiB was
+// halved with them: the peak RSS of a crawl is then below what it was. A database created with
+// another page size keeps it (SQLite changes it only by a VACUUM outside WAL mode).
+const pageSize = 8 << 10
+
+// checkpointPageBytes is the page size in which Options.CheckpointPages counts (4 KiB: SQLite's
+// default, which the constant was chosen for): the WAL threshold stays the same number of bytes
+// whatever the database's page size.
+const checkpointPageBytes = 4 << 10
+
+// smallPageWriterCacheKiB is the writer's page cache for a database with pages smaller than
+// pageSize (one created before pages were 8 KiB): the 64 MiB it had then (writerCacheKiB is
+// for pageSize pages).
+const smallPageWriterCacheKiB = 64 << 10
+
+// tuneWriter sets, for the database's page size, the writer connection's wal_autocheckpoint
+// to checkpointPages pages of checkpointPageBytes, and its page cache: writerCacheKiB, or
+// smallPageWriterCacheKiB for smaller pages.
+func tuneWriter(ctx context.Context, s *Store, checkpointPages int) error {
+	var ps int
+	if err := s.wconn.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&ps); err != nil {
+		return fmt.Errorf("sqlite: open %s: page size: %w", s.path, err)
+	}
+	pages := max(checkpointPages*checkpointPageBytes/max(ps, 1), 1)
+	if _, err := s.wconn.ExecContext(ctx, `PRAGMA wal_autocheckpoint = `+strconv.Itoa(pages)); err != nil {
+		return fmt.Errorf("sqlite: open %s: wal_autocheckpoint: %w", s.path, err)
+	}
+	cache := writerCacheKiB
+	if ps < pageSize {
+		cache = smallPageWriterCacheKiB
+	}
+	if _, err := s.wconn.ExecContext(ctx, `PRAGMA cache_size = -`+strconv.Itoa(cache)); err != nil {
+		return fmt.Errorf("sqlite: open %s: cache_size: %w", s.path, err)
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+)
+
+// Issue 11 item 6 (a smaller index): a new database has pageSize pages, and the WAL checkpoint
+// threshold is still DefaultCheckpointPages 4 KiB pages in bytes, whatever the page size.
+func TestNewDatabasePageSizeAndCheckpointBytes(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	var ps, ckpt int
+	var mode string
+	if err := s.wconn.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
+		t.Errorf("journal_mode = %q (%v), want wal", mode, err)
+	}
+	if err := s.wconn.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&ps); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.wconn.QueryRowContext(ctx, `PRAGMA wal_autocheckpoint`).Scan(&ckpt); err != nil {
+		t.Fatal(err)
+	}
+	if ps != pageSize {
+		t.Errorf("page_size = %d, want %d", ps, pageSize)
+	}
+	if got, want := ckpt*ps, DefaultCheckpointPages*checkpointPageBytes; got != want {
+		t.Errorf("wal_autocheckpoint = %d pages of %d = %d bytes, want %d", ckpt, ps, got, want)
+	}
+}
+
+// A database made with 4 KiB pages (before pageSize) keeps them and the writer cache it had;
+// a new one gets writerCacheKiB (issue 11 item 6: the smaller pages' memory).
+func TestWriterCacheByPageSize(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	if got := pragmaInt(t, s, "cache_size"); got != -writerCacheKiB {
+		t.Errorf("new database: cache_size = %d, want %d", got, -writerCacheKiB)
+	}
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; CREATE TABLE x (y)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	old, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if ps, cache := pragmaInt(t, old, "page_size"), pragmaInt(t, old, "cache_size"); ps != 4096 || cache != -smallPageWriterCacheKiB {
+		t.Errorf("4 KiB database: page_size %d, cache_size %d; want 4096, %d", ps, cache, -smallPageWriterCacheKiB)
+	}
+}
+
+func pragmaInt(t *testing.T, s *Store, name string) int {
+	t.Helper()
+	var v int
+	if err := s.wconn.QueryRowContext(context.Background(), `PRAGMA `+name).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
