@@ -21,28 +21,16 @@ func fillAnchorVotes(ctx context.Context, tx pgx.Tx, rs []index.Result, terms []
 	if len(rs) == 0 || len(terms) == 0 {
 		return nil
 	}
-	at := make(map[int64]int, len(rs))
-	ids := make([]int64, 0, len(rs))
-	for i, r := range rs {
-		id := store.IDOf(r.URL)
-		at[id] = i
-		ids = append(ids, id)
-	}
-	anchors := make(map[int64]map[string]int, len(rs))
-	rows, _ := tx.Query(ctx, sqlAnchorVotes, ids)
+	tally := store.NewAnchorTally(rs)
+	rows, _ := tx.Query(ctx, sqlAnchorVotes, tally.IDs)
 	var id, n int64
 	var anchor string
 	if _, err := pgx.ForEachRow(rows, []any{&id, &anchor, &n}, func() error {
-		if anchors[id] == nil {
-			anchors[id] = map[string]int{}
-		}
-		anchors[id][anchor] = int(n)
+		tally.Add(id, anchor, int(n))
 		return nil
 	}); err != nil {
 		return fmt.Errorf("anchor votes: %w", err)
 	}
-	for id, a := range anchors {
-		rs[at[id]].AnchorVotes = index.AnchorVotes(a, terms)
-	}
+	tally.Fill(rs, terms)
 	return nil
 }

@@ -19,15 +19,8 @@ func (s *Store) fillAnchorVotes(ctx context.Context, rs []index.Result, terms []
 	if len(rs) == 0 || len(terms) == 0 {
 		return nil
 	}
-	at := make(map[int64]int, len(rs))
-	ids := make([]int64, 0, len(rs))
-	for i, r := range rs {
-		id := store.IDOf(r.URL)
-		at[id] = i
-		ids = append(ids, id)
-	}
-	anchors := make(map[int64]map[string]int, len(rs))
-	rows, err := s.read.QueryContext(ctx, sqlAnchorVotes, idSet(ids))
+	tally := store.NewAnchorTally(rs)
+	rows, err := s.read.QueryContext(ctx, sqlAnchorVotes, idSet(tally.IDs))
 	if err != nil {
 		return fmt.Errorf("anchor votes: %w", err)
 	}
@@ -39,16 +32,11 @@ func (s *Store) fillAnchorVotes(ctx context.Context, rs []index.Result, terms []
 		if err := rows.Scan(&id, &anchor, &n); err != nil {
 			return fmt.Errorf("anchor votes: %w", err)
 		}
-		if anchors[id] == nil {
-			anchors[id] = map[string]int{}
-		}
-		anchors[id][anchor] = n
+		tally.Add(id, anchor, n)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("anchor votes: %w", err)
 	}
-	for id, a := range anchors {
-		rs[at[id]].AnchorVotes = index.AnchorVotes(a, terms)
-	}
+	tally.Fill(rs, terms)
 	return nil
 }
