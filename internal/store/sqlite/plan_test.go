@@ -12,34 +12,14 @@ import (
 // chunk finds its rows through an index. One that scanned the staged table made a 200,000-page
 // crawl's indexing quadratic (209 pages/s against 931 at 20,000 pages).
 func TestIndexerStatementsUseIndexes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "crawl.db")
-	s, err := Open(context.Background(), path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := emptyStoreForPlans(t)
 	stmts := append([]string{sqlOldTargets, sqlPlanEntries, sqlFTSText, sqlLinksTo}, foldStatements...)
 	stmts = append(stmts, refreshStatements...)
 	// Issue 10: so does each read of a batch of EachPage (export --documents).
 	stmts = append(stmts, sqlPageHeaders, sqlPageStaged, sqlPageIndexed, sqlPageLinks, sqlURLsByID)
 	for _, q := range stmts {
-		rows, err := db.Query("EXPLAIN QUERY PLAN "+q, "[1,2]")
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, notused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
+		plan := queryPlan(t, db, q, "[1,2]")
+		for _, detail := range plan {
 			// json_each is the ID set itself; the FTS5 table is searched by rowid ("INDEX 0:=").
 			if strings.HasPrefix(detail, "SCAN ") && !strings.HasPrefix(detail, "SCAN json_each") &&
 				!strings.Contains(detail, "VIRTUAL TABLE INDEX 0:=") {
@@ -49,7 +29,6 @@ func TestIndexerStatementsUseIndexes(t *testing.T) {
 				t.Errorf("%s\n  uses staged_folded, which holds every folded row: %s", q, detail)
 			}
 		}
-		rows.Close()
 		t.Logf("%s\n  %s", q, strings.Join(plan, "; "))
 	}
 }
@@ -58,6 +37,20 @@ func TestIndexerStatementsUseIndexes(t *testing.T) {
 // nor groups the URLs in a temporary B-tree; the GROUP BY it replaced added 133 MB to the peak
 // RSS of a crawl of 1.1M URLs.
 func TestCountsPlanHasNoTempBTree(t *testing.T) {
+	db := emptyStoreForPlans(t)
+	for _, q := range []string{sqlCountOrigins, sqlCountURLs} {
+		for _, detail := range queryPlan(t, db, q) {
+			if strings.Contains(detail, "TEMP B-TREE") {
+				t.Errorf("%s\n  sorts in a temporary B-tree: %s", q, detail)
+			}
+		}
+	}
+}
+
+// emptyStoreForPlans creates an empty store of the current schema and opens it read-only, for
+// EXPLAIN QUERY PLAN; the handle is closed when the test ends.
+func emptyStoreForPlans(t *testing.T) *sql.DB {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "crawl.db")
 	s, err := Open(context.Background(), path, Options{})
 	if err != nil {
@@ -68,22 +61,29 @@ func TestCountsPlanHasNoTempBTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	for _, q := range []string{sqlCountOrigins, sqlCountURLs} {
-		rows, err := db.Query("EXPLAIN QUERY PLAN " + q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		for rows.Next() {
-			var id, parent, notused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			if strings.Contains(detail, "TEMP B-TREE") {
-				t.Errorf("%s\n  sorts in a temporary B-tree: %s", q, detail)
-			}
-		}
-		rows.Close()
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// queryPlan is the detail column of EXPLAIN QUERY PLAN for q with args, one entry per line.
+func queryPlan(t *testing.T, db *sql.DB, q string, args ...any) []string {
+	t.Helper()
+	rows, err := db.Query("EXPLAIN QUERY PLAN "+q, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
 	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, notused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return plan
 }

@@ -118,24 +118,10 @@ func TestRefreshDocumentsDefersQueuedLinkOnly(t *testing.T) {
 // documents).
 func TestSearchSnippetsSeekResults(t *testing.T) {
 	s, _ := openTemp(t)
-	rows, err := s.read.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+sqlSnippets, `"word"`, "[1,2]")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
+	plan := queryPlan(t, s.read, sqlSnippets, `"word"`, "[1,2]")
 	seeks := false
-	for rows.Next() {
-		var id, parent, notused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
+	for _, detail := range plan {
 		seeks = seeks || strings.Contains(detail, "fts VIRTUAL TABLE INDEX 0:=")
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if !seeks {
 		t.Errorf("the snippet query walks the match list: %s", strings.Join(plan, "; "))
