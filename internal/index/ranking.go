@@ -56,6 +56,10 @@ const (
 	WeightURLWords        = 3.0
 	WeightBody            = 1.0
 	WeightIdentifierParts = 0.5
+	// AnchorFieldFactor: where a store ranks a page's own text and its anchor text apart (the
+	// SQLite store, issue 8: the anchor text is rewritten as links arrive, the page's text is
+	// not), the anchor text's score is added to the page's own, times this.
+	AnchorFieldFactor = 2.0
 
 	LinkOnlyFactor  = 0.5
 	ProximityBoost  = 0.25

@@ -27,31 +27,68 @@ import (
 // passes p.HostInSites (or the equivalent SQL). An empty query is index.ErrEmptyQuery; a node of
 // an unknown kind, or an Or among exclusions, is an error.
 func Match(p index.Parsed) (string, error) {
-	if p.Empty() {
-		return "", index.ErrEmptyQuery
+	must, nots, err := render(p)
+	if err != nil || len(nots) == 0 {
+		return must, err
 	}
-	must := make([]string, len(p.Must))
+	return "(" + must + ") NOT " + strings.Join(nots, " NOT "), nil
+}
+
+// Parts returns Match's two halves, for an entry whose text is spread over several tables: it
+// matches when one table matches must and no table matches not. must is the required part, as
+// Match renders it; not is every exclusion as one alternative ("C" OR "D", in parentheses when
+// there are several), "" when there are none.
+func Parts(p index.Parsed) (must, not string, err error) {
+	must, nots, err := render(p)
+	switch {
+	case err != nil || len(nots) == 0:
+		return must, "", err
+	case len(nots) == 1:
+		return must, nots[0], nil
+	}
+	return must, "(" + strings.Join(nots, " OR ") + ")", nil
+}
+
+// Any returns p's required nodes rendered each on its own (a term, phrase, prefix or
+// alternative), joined with OR: an entry spread over several tables matches p when each node
+// matches one of them; and a rank function such as bm25 gives the rows that match every node the
+// same score under Any as under Match, and the others a score for the nodes they hold. The
+// nodes are returned too.
+func Any(p index.Parsed) (expr string, nodes []string, err error) {
+	if p.Empty() {
+		return "", nil, index.ErrEmptyQuery
+	}
+	for _, n := range p.Must {
+		s, err := node(n, true)
+		if err != nil {
+			return "", nil, err
+		}
+		nodes = append(nodes, s)
+	}
+	return strings.Join(nodes, " OR "), nodes, nil
+}
+
+// render renders the required part of p and each exclusion.
+func render(p index.Parsed) (must string, nots []string, err error) {
+	if p.Empty() {
+		return "", nil, index.ErrEmptyQuery
+	}
+	parts := make([]string, len(p.Must))
 	for i, n := range p.Must {
 		s, err := node(n, true)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
-		must[i] = s
+		parts[i] = s
 	}
-	expr := strings.Join(must, " AND ")
-	if len(p.Not) == 0 {
-		return expr, nil
-	}
-	var b strings.Builder
-	b.WriteString("(" + expr + ")")
 	for _, n := range p.Not {
 		s, err := node(n, false)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
-		b.WriteString(" NOT " + s)
+		nots = append(nots, s)
 	}
-	return b.String(), nil
+	return strings.Join(parts, " AND "), nots, nil
 }
 
 // node renders one node; orOK says whether an Or node may stand here.

@@ -54,7 +54,7 @@ func TestReadAnchorsMatchesGroupBy(t *testing.T) {
 		}
 		for _, id := range ids {
 			wantAnchors, wantInlinks := groupByAnchors(ctx, t, tx, id)
-			if got := plans[id].e; got.anchors != wantAnchors || got.inlinks != wantInlinks {
+			if got := plans[id]; got.anchors != wantAnchors || got.inlinks != wantInlinks {
 				t.Errorf("target %d: anchors %q, inlinks %d; want %q, %d", id, got.anchors, got.inlinks, wantAnchors, wantInlinks)
 			}
 		}

@@ -25,17 +25,25 @@ const indexChunk = 2000
 // chunk's entries are released before the next is read: the memory held is one chunk's.
 const catchUpChunks = 3
 
+// foldBytes bounds the text one fold chunk reads from the stage (besides indexChunk documents):
+// a chunk's text is held in memory until its FTS5 rows are written, and a page may carry up to
+// store.MaxIndexedTextBytes.
+const foldBytes = 32 << 20
+
 // The indexer's statements over a set of IDs (idSet). Each must look its rows up by an index,
 // never scan a table: they run once per chunk, and a scan makes indexing a crawl quadratic
 // (TestIndexerStatementsUseIndexes checks the plans).
 const (
-	sqlOldTargets  = `SELECT DISTINCT to_id FROM links WHERE from_id ` + inSet
-	sqlDeleteDocs  = `DELETE FROM docs WHERE url_id ` + inSet
+	sqlOldTargets = `SELECT DISTINCT to_id FROM links WHERE from_id ` + inSet
+	sqlDeleteDocs = `DELETE FROM docs WHERE url_id ` + inSet
+	// sqlOldEntries reads the entries the fold replaces: a document keeps its inlinks, and one
+	// that was no entry (never linked, or waiting) gets its anchor text at the next refresh.
+	sqlOldEntries  = `SELECT url_id, inlinks FROM docs WHERE url_id ` + inSet
 	sqlPlanEntries = `SELECT u.id, u.url, u.fetched_at, u.kind, u.state, d.url_id IS NOT NULL, d.link_only,
-			d.nosnippet, d.unavailable_after, s.url_id IS NOT NULL, s.title, s.body, s.headings
-		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN staged s ON s.url_id = u.id AND +s.folded = 1
+			d.nosnippet, d.unavailable_after, d.content_hash
+		FROM urls u LEFT JOIN docs d ON d.url_id = u.id
 		WHERE u.id ` + inSet
-	sqlFTSText = `SELECT rowid, title, body, headings FROM fts WHERE rowid ` + inSet
+	sqlOldAnchors = `SELECT rowid, anchors FROM fts_anchors WHERE rowid ` + inSet
 	// sqlLinksTo reads every link to the set from the links_to index alone (it holds the whole
 	// primary key, and its order is the ORDER BY): readAnchors counts anchors and linking pages
 	// in Go, where two GROUP BY queries sorted the same rows twice in temporary B-trees.
@@ -49,13 +57,9 @@ var (
 		// directly) becomes the URL's kept header.
 		`INSERT OR REPLACE INTO doc_headers (url_id, header)
 			SELECT url_id, header FROM staged WHERE url_id ` + inSet + ` AND header IS NOT NULL`,
-		// Only the flag, not links = NULL: a row of the same size is overwritten in place, and
-		// SQLite leaves its overflow pages (the page's text) unwritten; emptying links made
-		// every fold copy each document's text again (issue 8). A folded row's links are
-		// never read (they are in the links table now), and go with the row at refresh.
-		`UPDATE staged SET folded = 1 WHERE url_id ` + inSet,
-		sqlDeleteDocs,
-		// A folded document's entry is dirty: it no longer waits as a link-only entry.
+		// The text goes to fts in the same transaction.
+		`DELETE FROM staged WHERE url_id ` + inSet,
+		// A folded document no longer waits as a link-only entry (foldChunk marks it dirty).
 		`DELETE FROM waiting WHERE url_id ` + inSet,
 	}
 	// wakeStatements make the entries RefreshDocuments left waiting dirty again, for RefreshIndex.
@@ -65,15 +69,12 @@ var (
 	}
 	refreshStatements = []string{
 		`DELETE FROM dirty WHERE url_id ` + inSet,
-		// +folded: rows are looked up by url_id; on the staged_folded index this scanned every
-		// folded row for each chunk.
-		`DELETE FROM staged WHERE +folded = 1 AND url_id ` + inSet,
 	}
 )
 
-// IndexPending implements store.Indexer, in transactions of at most indexChunk documents: it
-// folds staged documents into links and metadata and marks their entries dirty; RefreshIndex
-// writes the FTS5 rows, once per entry however often it changed in between.
+// IndexPending implements store.Indexer, in transactions of at most indexChunk documents (and
+// foldBytes of text): each folded document's own text is searchable when it returns, and its
+// links are in the link graph; the anchor text they carry is written by the next refresh.
 func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 	if s.readOnly {
 		return 0, fmt.Errorf("sqlite: index: %w", ErrReadOnly)
@@ -148,8 +149,9 @@ func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 	return total, nil
 }
 
-// IndexLag implements store.Indexer: staged documents not written to FTS5 yet, counted on the
-// small staged_folded index, not on the rows that hold the pages' text.
+// IndexLag implements store.Indexer: staged documents not folded yet (the fold writes their
+// text to FTS5 and removes them from the stage), counted on the small staged_folded index, not
+// on the rows that hold the pages' text.
 func (s *Store) IndexLag(ctx context.Context) (int, error) {
 	var n int
 	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM staged`).Scan(&n); err != nil {
@@ -158,80 +160,75 @@ func (s *Store) IndexLag(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// stagedDoc is one row of staged.
+// stagedDoc is one row of staged, with its URL.
 type stagedDoc struct {
-	id               int64
+	ownText
 	index, nosnippet bool
-	title, body      string
 	unavailableAfter time.Time
 	links            []store.StagedLink
 }
 
-// indexStaged folds up to limit unfolded staged documents in one transaction: their outgoing
-// links replace the old ones, the targets of old and new links and the documents themselves are
-// marked dirty, and the document's metadata row is written. The text stays staged until
-// refreshDirty writes the FTS5 row: FTS5 rows are the expensive part, so each is written once per
-// refresh, not once per fold and again per anchor change. Every step is one statement for the
-// whole chunk (or a few multi-row ones), not one per document or link.
+// indexStaged folds up to limit staged documents (and at most foldBytes of their text) in one
+// transaction: their outgoing links replace the old ones, the targets of old and new links are
+// marked dirty (their anchor text changed), each document's metadata row and fts row (its own
+// text, tokenized once per fetch) are written, and the staged rows leave the stage. A document
+// that was an entry keeps its anchor text and inlinks; one that was none is marked dirty, for
+// the refresh to write them. A document that may not be indexed (rule 27) leaves the index,
+// anchor text and all. Every step is one statement for the whole chunk (or a few multi-row
+// ones), not one per document or link; the FTS5 rows are written last.
 func (s *Store) indexStaged(ctx context.Context, limit int) (int, error) {
 	var n int
 	err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
-		docs, err := readStaged(ctx, tx, limit)
+		docs, err := readStaged(ctx, tx, limit, foldBytes)
 		if err != nil || len(docs) == 0 {
 			return err
 		}
 		n = len(docs)
 		ids := make([]int64, len(docs))
+		var texts []ownText
 		for i, d := range docs {
 			ids[i] = d.id
+			if d.index {
+				texts = append(texts, d.ownText)
+			}
 		}
-		set := idSet(ids)
-		dirty := make(map[int64]bool, 8*len(docs))
-		rows, err := tx.QueryContext(ctx, sqlOldTargets, set)
+		// The rows are computed beside the statements below; wait is called before any return.
+		wait := rowsOf(texts)
+		inlinks, err := oldInlinks(ctx, tx, idSet(ids))
+		if err == nil {
+			err = foldChunk(ctx, tx, docs, idSet(ids), inlinks)
+		}
+		rows := wait()
 		if err != nil {
-			return fmt.Errorf("index: old links: %w", err)
+			return err
 		}
-		for rows.Next() {
-			var to int64
-			if err := rows.Scan(&to); err != nil {
-				rows.Close()
-				return fmt.Errorf("index: old links: %w", err)
-			}
-			dirty[to] = true
-		}
-		if err := rows.Close(); err != nil {
-			return fmt.Errorf("index: old links: %w", err)
-		}
-		for _, q := range foldStatements {
-			if _, err := tx.ExecContext(ctx, q, set); err != nil {
-				return fmt.Errorf("index: fold: %w", err)
-			}
-		}
-		var links, meta [][]any
+		var meta [][]any
+		var dropAnchors []int64
+		var empty []anchorRow // a new entry's anchor text, until the refresh writes it
+		k := 0
 		for _, d := range docs {
-			dirty[d.id] = true
-			for _, l := range d.links {
-				links = append(links, []any{d.id, l.To, l.Anchor, boolInt(l.Fragment)})
-				dirty[l.To] = true
+			_, entry := inlinks[d.id]
+			if !d.index { // rule 27: not searchable, not even as a link-only entry
+				if entry {
+					dropAnchors = append(dropAnchors, d.id)
+				}
+				continue
 			}
-			if d.index { // else rule 27: not searchable, not even as a link-only entry
-				meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), 0})
+			if !entry {
+				empty = append(empty, anchorRow{id: d.id})
 			}
+			meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), inlinks[d.id], int64(rows[k].hash)})
+			k++
 		}
-		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO links (from_id, to_id, anchor, fragment)`, 4, "", links); err != nil {
-			return fmt.Errorf("index: links: %w", err)
+		if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(ids)); err != nil {
+			return fmt.Errorf("index: fold: %w", err)
 		}
-		if err := insertRows(ctx, tx, `INSERT INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks)`, 5, "", meta); err != nil {
+		// OR REPLACE (the rows were deleted above: it replaces nothing) so that the statement
+		// cannot abort halfway and opens no statement journal (see writeFTS).
+		if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
 			return fmt.Errorf("index: documents: %w", err)
 		}
-		marks := make([][]any, 0, len(dirty))
-		for id := range dirty {
-			marks = append(marks, []any{id})
-		}
-		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO dirty (url_id)`, 1, "", marks); err != nil {
-			return fmt.Errorf("index: mark dirty: %w", err)
-		}
-		return nil
+		return writeFTS(ctx, tx, ids, rows, dropAnchors, empty)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: index: %w", err)
@@ -239,26 +236,94 @@ func (s *Store) indexStaged(ctx context.Context, limit int) (int, error) {
 	return n, nil
 }
 
-func readStaged(ctx context.Context, tx writeTx, limit int) ([]stagedDoc, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT url_id, idx, '', '', nosnippet, unavailable_after, links
-		FROM staged WHERE folded = 0 ORDER BY seq LIMIT ?`, limit)
+// foldChunk folds the links of docs (whose IDs are set) into the link graph and marks dirty
+// the entries whose anchor text changed and the documents that were no entry (not in entries).
+func foldChunk(ctx context.Context, tx writeTx, docs []stagedDoc, set string, entries map[int64]int) error {
+	dirty := make(map[int64]bool, 8*len(docs))
+	targets, err := queryIDs(ctx, tx, sqlOldTargets, set)
+	if err != nil {
+		return fmt.Errorf("index: old links: %w", err)
+	}
+	for _, to := range targets {
+		dirty[to] = true
+	}
+	var links [][]any
+	for _, d := range docs {
+		if _, ok := entries[d.id]; !ok && d.index {
+			dirty[d.id] = true
+		}
+		for _, l := range d.links {
+			links = append(links, []any{d.id, l.To, l.Anchor, boolInt(l.Fragment)})
+			dirty[l.To] = true
+		}
+	}
+	for _, q := range foldStatements {
+		if _, err := tx.ExecContext(ctx, q, set); err != nil {
+			return fmt.Errorf("index: fold: %w", err)
+		}
+	}
+	if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO links (from_id, to_id, anchor, fragment)`, 4, "", links); err != nil {
+		return fmt.Errorf("index: links: %w", err)
+	}
+	marks := make([][]any, 0, len(dirty))
+	for id := range dirty {
+		marks = append(marks, []any{id})
+	}
+	if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO dirty (url_id)`, 1, "", marks); err != nil {
+		return fmt.Errorf("index: mark dirty: %w", err)
+	}
+	return nil
+}
+
+// oldInlinks reads the inlinks of the entries of the set that exist.
+func oldInlinks(ctx context.Context, tx writeTx, set string) (map[int64]int, error) {
+	rows, err := tx.QueryContext(ctx, sqlOldEntries, set)
+	if err != nil {
+		return nil, fmt.Errorf("index: entries: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]int{}
+	for rows.Next() {
+		var id int64
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, fmt.Errorf("index: entries: %w", err)
+		}
+		out[id] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("index: entries: %w", err)
+	}
+	return out, nil
+}
+
+// sqlReadStaged reads the stage in commit order, with each document's URL (for its words).
+const sqlReadStaged = `SELECT s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links, COALESCE(u.url, '')
+	FROM staged s LEFT JOIN urls u ON u.id = s.url_id WHERE s.folded = 0 ORDER BY s.seq LIMIT ?`
+
+// readStaged reads up to limit staged documents, and stops after the one that brings their text
+// to maxBytes.
+func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int) ([]stagedDoc, error) {
+	rows, err := tx.QueryContext(ctx, sqlReadStaged, limit)
 	if err != nil {
 		return nil, fmt.Errorf("index: read staged: %w", err)
 	}
 	defer rows.Close()
 	var docs []stagedDoc
-	for rows.Next() {
+	bytes := 0
+	for bytes < maxBytes && rows.Next() {
 		var d stagedDoc
 		var idx, nosnippet int
 		var ua int64
 		var links []byte
-		if err := rows.Scan(&d.id, &idx, &d.title, &d.body, &nosnippet, &ua, &links); err != nil {
+		if err := rows.Scan(&d.id, &idx, &d.title, &d.body, &d.headings, &nosnippet, &ua, &links, &d.url); err != nil {
 			return nil, fmt.Errorf("index: read staged: %w", err)
 		}
 		d.index, d.nosnippet, d.unavailableAfter = idx != 0, nosnippet != 0, fromUnix(ua)
 		if d.links, err = store.DecodeLinks(links); err != nil {
 			return nil, fmt.Errorf("index: staged document %d: %w", d.id, err)
 		}
+		bytes += len(d.title) + len(d.body) + len(d.headings)
 		docs = append(docs, d)
 	}
 	if err := rows.Err(); err != nil {
@@ -267,32 +332,9 @@ func readStaged(ctx context.Context, tx writeTx, limit int) ([]stagedDoc, error)
 	return docs, nil
 }
 
-// writeFTS removes the FTS5 rows of ids and inserts rows: the last statements of an indexing
-// transaction.
-func writeFTS(ctx context.Context, tx writeTx, ids []int64, rows []ftsRow) error {
-	for _, id := range ids {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid = ?`, id); err != nil {
-			return fmt.Errorf("index: remove %d: %w", id, err)
-		}
-	}
-	for _, r := range rows {
-		if err := r.insert(ctx, tx); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // refreshDirty rewrites up to limit dirty entries, those with an ID from from up, in ID order,
-// with their current anchor text, in one transaction, and returns how many it looked at and the
-// last one's ID: a document keeps its title and text (the staged text if it was folded since,
-// else the FTS5 row's); a URL never fetched becomes (or stays) a link-only entry while links point
-// to it, unless deferQueued and the URL is queued, when the entry moves to waiting, unwritten,
-// until RefreshIndex or the fold of the URL's document (it will most likely be fetched first, and
-// a link-only entry written now would only be replaced then: most of a large crawl's index work,
-// issue 8); a fetched URL without a document
-// (noindex, not 2xx, a sitemap) stays out of the index. Reads and deletes are one statement for
-// the whole chunk; FTS5 rows are written last.
+// in chunks transactions of one chunk each, and returns how many it looked at and the last
+// one's ID (see refreshChunk).
 func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQueued bool, chunks int) (int, int64, error) {
 	var n int
 	var last int64
@@ -316,171 +358,154 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQu
 	return n, last, nil
 }
 
-// refreshChunk is one chunk of refreshDirty in tx: up to limit dirty entries from from up; it
-// returns how many it looked at and the last one's ID. Its FTS5 rows are its last statements,
-// and no statement of a next chunk in the same transaction opens a statement journal (which
-// would make FTS5 flush its pending terms as a segment of their own).
+// refreshChunk brings up to limit dirty entries, from from up, up to date in tx, and returns
+// how many it looked at and the last one's ID:
+//
+//   - a document (folded) gets its inlinks, and its anchor text if that changed;
+//   - a URL never fetched becomes (or stays) a link-only entry while links point to it: its
+//     URL's words in fts, its anchor text in fts_anchors. Unless deferQueued and the URL is
+//     queued: then the entry moves to waiting, unwritten, until RefreshIndex or the fold of the
+//     URL's document (it will most likely be fetched first, and a link-only entry written now
+//     would only be replaced then: most of a large crawl's index work, issue 8);
+//   - any other entry leaves the index: a link-only entry nothing links to any more, and a URL
+//     fetched without a document (noindex, not 2xx, a sitemap; or its document not folded yet,
+//     when the fold marks it dirty again).
+//
+// Reads and deletes are one statement for the whole chunk; FTS5 rows are written last, and no
+// statement of a next chunk in the same transaction opens a statement journal.
 func refreshChunk(ctx context.Context, tx writeTx, limit int, from int64, deferQueued bool) (int, int64, error) {
-	var n int
-	var last int64
-	err := func() error {
-		ids, err := queryIDs(ctx, tx, `SELECT url_id FROM dirty WHERE url_id >= ? ORDER BY url_id LIMIT ?`, from, limit)
-		if err != nil || len(ids) == 0 {
-			return err
+	ids, err := queryIDs(ctx, tx, `SELECT url_id FROM dirty WHERE url_id >= ? ORDER BY url_id LIMIT ?`, from, limit)
+	if err != nil || len(ids) == 0 {
+		return 0, 0, err
+	}
+	set := idSet(ids)
+	plans, err := planEntries(ctx, tx, set)
+	if err != nil {
+		return 0, 0, err
+	}
+	var waiting [][]any // deferred: in waiting until RefreshIndex, or the URL's fetch
+	var meta [][]any    // docs rows of the entries kept
+	var gone []int64    // entries removed
+	var drop []int64    // their fts rows
+	var own []ownRow    // new link-only entries' fts rows
+	var dropAnchors []int64
+	var anchors []anchorRow
+	for _, id := range ids {
+		p, ok := plans[id]
+		if !ok {
+			continue // an unknown URL
 		}
-		n, last = len(ids), ids[len(ids)-1]
-		set := idSet(ids)
-		plans, err := planEntries(ctx, tx, set)
-		if err != nil {
-			return err
-		}
-		var done []int64    // written or removed now
-		var waiting [][]any // deferred: in waiting until RefreshIndex, or the URL's fetch
-		for _, id := range ids {
-			if p := plans[id]; deferQueued && p != nil && p.keep && p.e.linkOnly && p.queued {
-				waiting = append(waiting, []any{id})
-			} else {
-				done = append(done, id)
+		linkOnly := !p.wasDoc && !p.fetched && p.inlinks > 0
+		switch {
+		case linkOnly && deferQueued && p.queued && !p.had:
+			waiting = append(waiting, []any{id})
+			continue
+		case p.wasDoc:
+			meta = append(meta, []any{id, 0, p.nosnippet, p.unavailableAfter, p.inlinks, p.hash})
+		case linkOnly:
+			meta = append(meta, []any{id, 1, 0, 0, p.inlinks, 0})
+			if !p.had {
+				own = append(own, linkOnlyRow(id, p.url))
 			}
-		}
-		var touched []int64 // entries rewritten (kept) or removed
-		var entries []entry
-		for _, id := range done {
-			p, ok := plans[id]
-			if !ok || p.unknownText {
-				// Unknown URL; or a document whose newer text is staged but not folded yet:
-				// its fold marks it dirty again.
-				continue
+		default:
+			if p.had {
+				gone, drop = append(gone, id), append(drop, id)
 			}
-			touched = append(touched, id)
-			if p.keep {
-				entries = append(entries, p.e)
+			if p.hadAnchors {
+				dropAnchors = append(dropAnchors, id)
 			}
+			continue
 		}
-		// The rows are computed beside the statements below; wait is called before any return.
-		wait := rowsOf(entries)
-		err = func() error {
-			for _, q := range refreshStatements {
-				if _, err := tx.ExecContext(ctx, q, set); err != nil {
-					return fmt.Errorf("refresh: %w", err)
-				}
+		if !p.hadAnchors || p.anchors != p.oldAnchors {
+			if p.hadAnchors {
+				dropAnchors = append(dropAnchors, id)
 			}
-			if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO waiting (url_id)`, 1, "", waiting); err != nil {
-				return fmt.Errorf("refresh: waiting entries: %w", err)
-			}
-			if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(touched)); err != nil {
-				return fmt.Errorf("refresh: %w", err)
-			}
-			return nil
-		}()
-		rows := wait()
-		if err != nil {
-			return err
+			anchors = append(anchors, anchorRow{id: id, text: p.anchors})
 		}
-		meta := make([][]any, len(entries))
-		for i, e := range entries {
-			meta[i] = []any{e.id, boolInt(e.linkOnly), boolInt(e.nosnippet), unix(e.unavailableAfter), e.inlinks, int64(rows[i].hash)}
+	}
+	for _, q := range refreshStatements {
+		if _, err := tx.ExecContext(ctx, q, set); err != nil {
+			return 0, 0, fmt.Errorf("refresh: %w", err)
 		}
-		// OR REPLACE (the rows were deleted above: it replaces nothing) so that the statement
-		// cannot abort halfway and opens no statement journal (see refreshChunk).
-		if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
-			return fmt.Errorf("refresh: %w", err)
-		}
-		return writeFTS(ctx, tx, touched, rows)
-	}()
-	return n, last, err
+	}
+	if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO waiting (url_id)`, 1, "", waiting); err != nil {
+		return 0, 0, fmt.Errorf("refresh: waiting entries: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(gone)); err != nil {
+		return 0, 0, fmt.Errorf("refresh: %w", err)
+	}
+	// OR REPLACE: the statement cannot abort halfway, and opens no statement journal (writeFTS).
+	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
+		return 0, 0, fmt.Errorf("refresh: %w", err)
+	}
+	if err := writeFTS(ctx, tx, drop, own, dropAnchors, anchors); err != nil {
+		return 0, 0, err
+	}
+	return len(ids), ids[len(ids)-1], nil
 }
 
-// plan is what one dirty entry must become.
+// plan is what one dirty entry is now, and what it must become.
 type plan struct {
-	e           entry
-	keep        bool // write e; else the entry is removed
-	unknownText bool // a document whose text is neither folded nor in FTS5 yet: leave it
-	queued      bool // the URL is queued (store.StateQueued): it will most likely be fetched
+	url              string
+	had, wasDoc      bool  // it is an entry (a docs row); a document's
+	fetched          bool  // fetched, or a sitemap: no link-only entry
+	queued           bool  // the URL is queued (store.StateQueued): it will most likely be fetched
+	nosnippet, hash  int64 // a document's docs columns, kept
+	unavailableAfter int64
+	inlinks          int    // distinct pages linking to it now
+	anchors          string // its anchor text now (readAnchors)
+	oldAnchors       string // its fts_anchors row, if hadAnchors
+	hadAnchors       bool
 }
 
-// planEntries reads what each entry of the id set must be now, in a few queries for the whole set.
+// planEntries reads what each entry of the id set is and what it must be now, in a few queries
+// for the whole set.
 func planEntries(ctx context.Context, tx writeTx, set string) (map[int64]*plan, error) {
 	plans := map[int64]*plan{}
 	rows, err := tx.QueryContext(ctx, sqlPlanEntries, set)
 	if err != nil {
 		return nil, fmt.Errorf("refresh: read entries: %w", err)
 	}
-	var needText []int64
 	for rows.Next() {
 		var id, fetchedAt int64
-		var rawURL string
+		p := &plan{}
 		var kind int
 		var state string
-		var hasDoc, hasStaged int
-		var linkOnly, nosnippet, ua sql.NullInt64
-		var title, body, headings sql.NullString
-		if err := rows.Scan(&id, &rawURL, &fetchedAt, &kind, &state, &hasDoc, &linkOnly, &nosnippet, &ua, &hasStaged, &title, &body, &headings); err != nil {
+		var linkOnly, nosnippet, ua, hash sql.NullInt64
+		if err := rows.Scan(&id, &p.url, &fetchedAt, &kind, &state, &p.had, &linkOnly, &nosnippet, &ua, &hash); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("refresh: read entries: %w", err)
 		}
-		isDoc := hasDoc == 1 && linkOnly.Int64 == 0
-		p := &plan{e: entry{id: id, url: rawURL, linkOnly: !isDoc}, queued: store.State(state) == store.StateQueued}
+		p.wasDoc = p.had && linkOnly.Int64 == 0
+		p.fetched, p.queued = fetchedAt != 0 || kind != 0, store.State(state) == store.StateQueued
+		p.nosnippet, p.unavailableAfter, p.hash = nosnippet.Int64, ua.Int64, hash.Int64
 		plans[id] = p
-		switch {
-		case !isDoc && (fetchedAt != 0 || kind != 0):
-			continue // fetched but not searchable, or a sitemap: no entry
-		case isDoc && hasStaged == 1:
-			p.e.title, p.e.body, p.e.headings = title.String, body.String, headings.String
-		case isDoc:
-			needText = append(needText, id)
-		}
-		p.keep = true
-		if isDoc {
-			p.e.nosnippet, p.e.unavailableAfter = nosnippet.Int64 == 1, fromUnix(ua.Int64)
-		}
 	}
 	if err := rows.Close(); err != nil {
 		return nil, fmt.Errorf("refresh: read entries: %w", err)
 	}
-	if err := readFTSText(ctx, tx, needText, plans); err != nil {
-		return nil, err
+	rows, err = tx.QueryContext(ctx, sqlOldAnchors, set)
+	if err != nil {
+		return nil, fmt.Errorf("refresh: read anchors: %w", err)
+	}
+	for rows.Next() {
+		var id int64
+		var text string
+		if err := rows.Scan(&id, &text); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("refresh: read anchors: %w", err)
+		}
+		if p := plans[id]; p != nil {
+			p.oldAnchors, p.hadAnchors = text, true
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return nil, fmt.Errorf("refresh: read anchors: %w", err)
 	}
 	if err := readAnchors(ctx, tx, set, plans); err != nil {
 		return nil, err
 	}
-	for _, p := range plans {
-		if p.keep && p.e.linkOnly && p.e.inlinks == 0 {
-			p.keep = false // nothing links to it any more: a link-only entry has nothing to stand on
-		}
-	}
 	return plans, nil
-}
-
-// readFTSText fills the title and text of documents whose entry is rewritten for its anchors.
-func readFTSText(ctx context.Context, tx writeTx, ids []int64, plans map[int64]*plan) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	found := make(map[int64]bool, len(ids))
-	rows, err := tx.QueryContext(ctx, sqlFTSText, idSet(ids))
-	if err != nil {
-		return fmt.Errorf("refresh: read text: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var title, body, headings string
-		if err := rows.Scan(&id, &title, &body, &headings); err != nil {
-			return fmt.Errorf("refresh: read text: %w", err)
-		}
-		plans[id].e.title, plans[id].e.body, plans[id].e.headings = title, body, headings
-		found[id] = true
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("refresh: read text: %w", err)
-	}
-	for _, id := range ids {
-		if !found[id] {
-			plans[id].unknownText = true
-		}
-	}
-	return nil
 }
 
 // readAnchors fills each entry's anchor text (the distinct non-empty anchors of links to it, most
@@ -552,7 +577,7 @@ func readAnchors(ctx context.Context, tx writeTx, set string, plans map[int64]*p
 		if p == nil {
 			continue
 		}
-		p.e.inlinks = t.pages
+		p.inlinks = t.pages
 		as := t.anchors
 		slices.SortFunc(as, func(a, b anchor) int {
 			if a.n != b.n {
@@ -570,7 +595,7 @@ func readAnchors(ctx context.Context, tx writeTx, set string, plans map[int64]*p
 			}
 			b.WriteString(a.text)
 		}
-		p.e.anchors = b.String()
+		p.anchors = b.String()
 	}
 	return nil
 }

@@ -141,6 +141,25 @@ var migrations = []string{
 	// at random for every document; the fold writes a chunk's headers at once. NULL in the rows
 	// staged before this step, whose headers are in doc_headers already.
 	`ALTER TABLE staged ADD COLUMN header BLOB;`,
+	// 14: a page's own text and the anchor text of links to it are two FTS5 tables (issue 8):
+	// fts holds what the page says (written once per fetch, by the fold, during the crawl) and
+	// a link-only entry's URL words; fts_anchors what other pages call it (rewritten, a short
+	// row, whenever links to it change; every entry has one, empty or not, so that a word's
+	// rarity in anchor text is measured against all entries). In one table, every new link to a page rewrote its
+	// whole text, so the index could only be written once, after the crawl. Staged documents
+	// folded before this step (their text not in FTS5 yet) are folded again.
+	`CREATE VIRTUAL TABLE fts_own USING fts5(title, headings, body, urlwords, idents, tokenize = 'porter unicode61 remove_diacritics 2');
+	INSERT INTO fts_own (rowid, title, headings, body, urlwords, idents)
+		SELECT rowid, title, headings, body, urlwords, idents FROM fts;
+	CREATE VIRTUAL TABLE fts_anchors USING fts5(anchors, tokenize = 'porter unicode61 remove_diacritics 2');
+	INSERT INTO fts_anchors (rowid, anchors) SELECT rowid, anchors FROM fts;
+	DROP TABLE fts;
+	ALTER TABLE fts_own RENAME TO fts;
+	INSERT INTO fts (fts, rank) VALUES ('automerge', 8);
+	INSERT INTO fts (fts, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);
+	INSERT INTO fts_anchors (fts_anchors, rank) VALUES ('automerge', 8);
+	INSERT INTO fts_anchors (fts_anchors, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);
+	UPDATE staged SET folded = 0 WHERE folded = 1;`,
 }
 
 // ftsHashSize is the FTS5 'hashsize' of the search index (migration 11): the terms of this many

@@ -15,24 +15,23 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// bm25Weights are the column weights of bm25, in the order of the fts columns (title, anchors,
-// headings, body, URL words, identifier parts): index/ranking.go.
-var bm25Weights = fmt.Sprintf("%g, %g, %g, %g, %g, %g", index.WeightTitle, index.WeightAnchors, index.WeightHeadings,
-	index.WeightBody, index.WeightURLWords, index.WeightIdentifierParts)
-
-// rankExpr is an entry's score (lower is better, as bm25's): the weighted bm25, times the
-// proximity boost for entries in the near CTE, times the link-only factor (index/ranking.go).
-var rankExpr = fmt.Sprintf(`bm25(fts, %s) * CASE WHEN docs.link_only THEN %g ELSE 1 END
-	* CASE WHEN fts.rowid IN near THEN %g ELSE 1 END * CASE WHEN fts.rowid IN phrase THEN %g ELSE 1 END`,
-	bm25Weights, index.LinkOnlyFactor, 1+index.ProximityBoost, 1+index.PhraseBoost)
+// bm25Weights are the column weights of bm25 over fts, in the order of its columns (title,
+// headings, body, URL words, identifier parts), and bm25AnchorWeight fts_anchors' one column's:
+// index/ranking.go.
+var (
+	bm25Weights = fmt.Sprintf("%g, %g, %g, %g, %g", index.WeightTitle, index.WeightHeadings,
+		index.WeightBody, index.WeightURLWords, index.WeightIdentifierParts)
+	bm25AnchorWeight = fmt.Sprintf("%g", index.WeightAnchors)
+)
 
 // searchCandidates bounds the entries a search of a common word ranks (more than index.MaxCount
 // matches): bm25 costs a read of every ranked entry's positions, so ranking all of a word in most
 // of the index takes time in proportion to how common it is. The candidates are the first
-// searchCandidates entries matching in the title, anchor text, headings or URL (where a match
-// counts most: index/ranking.go), and the first searchCandidates matching anywhere, in ID order
-// (IDs are hashes of URLs, store.IDOf: a sample of the matches); they are ranked by the full
-// score. A page matching only in its body can be missing from such a search.
+// searchCandidates entries matching in the title, headings or URL, the first searchCandidates
+// matching in the anchor text (where a match counts most: index/ranking.go), and the first
+// searchCandidates matching anywhere, in ID order (IDs are hashes of URLs, store.IDOf: a sample
+// of the matches); they are ranked by the full score. A page matching only in its body can be
+// missing from such a search.
 const searchCandidates = 1000
 
 // Snippet markers: control characters that cannot survive in indexed text (the extractor emits
@@ -76,51 +75,23 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if err != nil {
 		return page, err
 	}
-	near, ok := fts5.Near(parsed, index.ProximityWindow)
-	if !ok {
-		near = "" // an empty MATCH never matches: no entry is boosted
+	_, not, err := fts5.Parts(parsed)
+	if err != nil {
+		return page, err
 	}
-	phrase, ok := fts5.Phrase(parsed)
-	if !ok {
-		phrase = ""
+	anyNode, nodes, err := fts5.Any(parsed)
+	if err != nil {
+		return page, err
 	}
-	sites, siteArgs := siteFilter(parsed.Sites)
-	const visible = `(docs.unavailable_after = 0 OR docs.unavailable_after > ?)`
-	args := append([]any{match, unix(now)}, siteArgs...)
-	// The count reads the IDs of the first index.MaxCount+1 matches, in ID order (FTS5's): the
-	// first searchCandidates of them are also the candidates matching anywhere, read once.
-	first, err := readIDs(ctx, s.read, `SELECT fts.rowid FROM fts JOIN docs ON docs.url_id = fts.rowid
-		JOIN urls ON urls.id = fts.rowid WHERE fts MATCH ? AND `+visible+` AND `+sites+` LIMIT ?`,
-		append(args, index.MaxCount+1)...)
+	m := matcher{db: s.read, match: match, not: not, any: anyNode, nodes: nodes, now: unix(now)}
+	m.sites, m.siteArgs = siteFilter(parsed.Sites)
+	ranked, total, err := m.rank(ctx, parsed, max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth))
 	if err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
-	page.Total = len(first)
+	page.Total = total
 	if page.Total > index.MaxCount {
 		page.Total, page.TotalIsLowerBound = index.MaxCount, true
-	}
-	// Every match is ranked, unless there are more than index.MaxCount: then only the candidates
-	// (searchCandidates) are, and the proximity boost looks only at them. The ranking reads only
-	// IDs and scores (bm25 reads positions, not text); the text of the best is read after.
-	ctes, cand, candArgs := ``, `1`, []any(nil)
-	if page.TotalIsLowerBound {
-		const from = `FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid WHERE fts MATCH ? AND `
-		ctes = `cand(rowid) AS (SELECT rowid FROM (SELECT fts.rowid ` + from + visible + ` AND ` + sites + ` LIMIT ?)
-			UNION SELECT value FROM json_each(?)), `
-		// The unary + keeps SQLite from looking each candidate up in FTS5 (a seek through a
-		// common word's whole doclist per candidate): FTS5 walks the matches once instead.
-		cand = `+fts.rowid IN cand`
-		candArgs = append([]any{fts5.InColumns(match, "title", "anchors", "headings", "urlwords"), unix(now)}, siteArgs...)
-		candArgs = append(candArgs, searchCandidates, idSet(first[:min(searchCandidates, len(first))]))
-	}
-	depth := max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth)
-	ranked, err := queryScores(ctx, s.read, `WITH `+ctes+`near(rowid) AS (SELECT rowid FROM fts WHERE ? != '' AND fts MATCH ? AND `+strings.ReplaceAll(cand, "fts.", "")+`),
-		phrase(rowid) AS (SELECT rowid FROM fts WHERE ? != '' AND fts MATCH ? AND `+strings.ReplaceAll(cand, "fts.", "")+`)
-		SELECT fts.rowid, `+rankExpr+` FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid
-		WHERE fts MATCH ? AND `+cand+` AND `+visible+` AND `+sites+` ORDER BY 2, fts.rowid LIMIT ?`,
-		append(append(append(candArgs, near, near, phrase, phrase), args...), depth)...)
-	if err != nil {
-		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
 	if len(ranked) == 0 {
 		return page, nil
@@ -320,14 +291,18 @@ func queryScores(ctx context.Context, db *sql.DB, query string, args ...any) (ma
 	return out, rows.Err()
 }
 
-// sqlSnippets reads the snippets of the entries in an idSet that match a MATCH expression. The
-// rowid test is not hidden from FTS5 (no unary +): FTS5 seeks each of the few entries shown in
-// the query's match list instead of walking all of it, which for a word in most of the index
-// costs as much as the rest of the search. (snippet, unlike bm25, computes nothing over the
-// whole match list, so a seek per entry is cheap.)
-var sqlSnippets = `SELECT fts.rowid, snippet(fts, CASE WHEN docs.link_only THEN 1 ELSE 3 END, '` +
-	markOpen + `', '` + markClose + `', '…', ` + fmt.Sprint(snippetTokens) + `)
-	FROM fts JOIN docs ON docs.url_id = fts.rowid WHERE fts MATCH ? AND fts.rowid ` + inSet
+// sqlSnippets and sqlAnchorSnippets read the snippets of the entries in an idSet that match a
+// MATCH expression: a document's of its body, a link-only entry's of its anchor text. The rowid
+// test is not hidden from FTS5 (no unary +): FTS5 seeks each of the few entries shown in the
+// query's match list instead of walking all of it, which for a word in most of the index costs
+// as much as the rest of the search. (snippet, unlike bm25, computes nothing over the whole
+// match list, so a seek per entry is cheap.)
+var (
+	sqlSnippets = `SELECT fts.rowid, snippet(fts, 2, '` + markOpen + `', '` + markClose + `', '…', ` + fmt.Sprint(snippetTokens) + `)
+		FROM fts JOIN docs ON docs.url_id = fts.rowid WHERE fts MATCH ? AND NOT docs.link_only AND fts.rowid ` + inSet
+	sqlAnchorSnippets = `SELECT fts_anchors.rowid, snippet(fts_anchors, 0, '` + markOpen + `', '` + markClose + `', '…', ` + fmt.Sprint(snippetTokens) + `)
+		FROM fts_anchors JOIN docs ON docs.url_id = fts_anchors.rowid WHERE fts_anchors MATCH ? AND docs.link_only AND fts_anchors.rowid ` + inSet
+)
 
 // snippets fills the snippets of the results shown (nosnippet says which have none), in one
 // walk of the query's matches: a snippet reads and tokenizes its entry's text, so only the page
@@ -344,7 +319,19 @@ func (s *Store) snippets(ctx context.Context, match string, rs []index.Result, n
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := s.read.QueryContext(ctx, sqlSnippets, match, idSet(ids))
+	for _, q := range []string{sqlSnippets, sqlAnchorSnippets} {
+		if err := snippetsOf(ctx, s.read, q, match, ids, func(id int64, snippet string) {
+			rs[at[id]].Snippet = index.SplitMarked(snippet, markOpen, markClose)
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// snippetsOf runs a snippet query (sqlSnippets) and calls fn with each row.
+func snippetsOf(ctx context.Context, db *sql.DB, q, match string, ids []int64, fn func(id int64, snippet string)) error {
+	rows, err := db.QueryContext(ctx, q, match, idSet(ids))
 	if err != nil {
 		return err
 	}
@@ -355,7 +342,7 @@ func (s *Store) snippets(ctx context.Context, match string, rs []index.Result, n
 		if err := rows.Scan(&id, &snippet); err != nil {
 			return err
 		}
-		rs[at[id]].Snippet = index.SplitMarked(snippet, markOpen, markClose)
+		fn(id, snippet)
 	}
 	return rows.Err()
 }

@@ -1,0 +1,256 @@
+package sqlite
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+
+	"github.com/fractle/mandelbot/internal/index"
+	"github.com/fractle/mandelbot/internal/index/fts5"
+)
+
+// matcher finds and ranks the entries of one query across the two tables of the index (fts.go):
+// an entry matches when each of the query's required nodes is in its own text (fts) or in its
+// anchor text (fts_anchors), and no exclusion is in either; its score (lower is better, as
+// bm25's) is the weighted bm25 of its own text plus index.AnchorFieldFactor times that of its
+// anchor text, each for the nodes it holds, times the factors of index/ranking.go (link-only,
+// proximity, phrase). A matcher is used once, by one goroutine.
+type matcher struct {
+	db       *sql.DB
+	match    string   // fts5.Match: the required part, and the exclusions within one table
+	not      string   // fts5.Parts' exclusions, "" when none
+	any      string   // fts5.Any: any required node, for entries whose nodes are in both tables
+	nodes    []string // the required nodes
+	now      int64    // unix seconds: entries unavailable after it are hidden
+	sites    string   // siteFilter's condition on urls.origin
+	siteArgs []any
+}
+
+// table is one of the index's two FTS5 tables, and the rank function of its matches.
+type table struct{ name, bm25 string }
+
+var (
+	ownTable    = table{"fts", "bm25(fts, " + bm25Weights + ")"}
+	anchorTable = table{"fts_anchors", "bm25(fts_anchors, " + bm25AnchorWeight + ")"}
+)
+
+// visible keeps the entries shown at m.now, in the sites asked for.
+const visible = `(docs.unavailable_after = 0 OR docs.unavailable_after > ?)`
+
+// first reads the IDs of the first limit entries of t matching expr (in ID order, FTS5's),
+// visible and in the sites, with whether each is link-only.
+func (m *matcher) first(ctx context.Context, t table, expr string, limit int) ([]int64, map[int64]bool, error) {
+	q := `SELECT ` + t.name + `.rowid, docs.link_only FROM ` + t.name + ` JOIN docs ON docs.url_id = ` + t.name + `.rowid
+		JOIN urls ON urls.id = ` + t.name + `.rowid WHERE ` + t.name + ` MATCH ? AND ` + visible + ` AND ` + m.sites + ` LIMIT ?`
+	args := append(append([]any{expr, m.now}, m.siteArgs...), limit)
+	rows, err := m.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	linkOnly := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		var lo bool
+		if err := rows.Scan(&id, &lo); err != nil {
+			return nil, nil, err
+		}
+		ids = append(ids, id)
+		if lo {
+			linkOnly[id] = true
+		}
+	}
+	return ids, linkOnly, rows.Err()
+}
+
+// among reads which of ids match expr in t: FTS5 seeks each (the rowid test is not hidden).
+func (m *matcher) among(ctx context.Context, t table, expr string, ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if expr == "" || len(ids) == 0 {
+		return out, nil
+	}
+	found, err := readIDs(ctx, m.db, `SELECT rowid FROM `+t.name+` WHERE `+t.name+` MATCH ? AND rowid `+inSet, expr, idSet(ids))
+	for _, id := range found {
+		out[id] = true
+	}
+	return out, err
+}
+
+// scores reads the rank function of t for those of ids that match expr in t: FTS5 walks its
+// matches once (the unary + hides the rowid test: a seek per ID through a common word's whole
+// match list costs more).
+func (m *matcher) scores(ctx context.Context, t table, expr string, ids []int64) (map[int64]float64, error) {
+	return queryScores(ctx, m.db, `SELECT rowid, `+t.bm25+` FROM `+t.name+` WHERE `+t.name+` MATCH ? AND +rowid `+inSet, expr, idSet(ids))
+}
+
+// rank returns the depth best entries matching the query with their scores, and how many
+// entries match, counted up to index.MaxCount+1 in each table. Every match is ranked, unless
+// there are more than index.MaxCount: then only the candidates (searchCandidates) are, and the
+// boosts look only at them. The ranking reads only IDs and scores (bm25 reads positions, not
+// text).
+func (m *matcher) rank(ctx context.Context, p index.Parsed, depth int) (map[int64]float64, int, error) {
+	own, ownLinkOnly, err := m.first(ctx, ownTable, m.match, index.MaxCount+1)
+	if err != nil {
+		return nil, 0, err
+	}
+	anchored, anchorLinkOnly, err := m.first(ctx, anchorTable, m.match, index.MaxCount+1)
+	if err != nil {
+		return nil, 0, err
+	}
+	linkOnly := ownLinkOnly
+	for id := range anchorLinkOnly {
+		linkOnly[id] = true
+	}
+	mixed, mixedLinkOnly, err := m.mixed(ctx, union(own, anchored))
+	if err != nil {
+		return nil, 0, err
+	}
+	for id := range mixedLinkOnly {
+		linkOnly[id] = true
+	}
+	matches := union(own, anchored, mixed)
+	ranked := matches
+	if len(matches) > index.MaxCount {
+		strong, _, err := m.first(ctx, ownTable, fts5.InColumns(m.match, "title", "headings", "urlwords"), searchCandidates)
+		if err != nil {
+			return nil, 0, err
+		}
+		ranked = union(strong, anchored[:min(searchCandidates, len(anchored))], matches[:searchCandidates])
+	}
+	// An exclusion holds for the whole entry: one table's match may be excluded by the other's.
+	if m.not != "" {
+		all := union(matches, ranked)
+		excluded, err := m.among(ctx, ownTable, m.not, all)
+		if err != nil {
+			return nil, 0, err
+		}
+		inAnchors, err := m.among(ctx, anchorTable, m.not, all)
+		if err != nil {
+			return nil, 0, err
+		}
+		gone := func(id int64) bool { return excluded[id] || inAnchors[id] }
+		matches, ranked = slices.DeleteFunc(matches, gone), slices.DeleteFunc(slices.Clone(ranked), gone)
+	}
+	total := len(matches)
+	if len(ranked) == 0 {
+		return nil, total, nil
+	}
+	ownScores, err := m.scores(ctx, ownTable, m.any, ranked)
+	if err != nil {
+		return nil, 0, err
+	}
+	anchorScores, err := m.scores(ctx, anchorTable, m.any, ranked)
+	if err != nil {
+		return nil, 0, err
+	}
+	nearExpr, ok := fts5.Near(p, index.ProximityWindow)
+	near, err := m.boosted(ctx, ranked, nearExpr, ok)
+	if err != nil {
+		return nil, 0, err
+	}
+	phraseExpr, ok := fts5.Phrase(p)
+	phrase, err := m.boosted(ctx, ranked, phraseExpr, ok)
+	if err != nil {
+		return nil, 0, err
+	}
+	type scored struct {
+		id    int64
+		score float64
+	}
+	all := make([]scored, 0, len(ranked))
+	for _, id := range ranked {
+		score := ownScores[id] + index.AnchorFieldFactor*anchorScores[id]
+		if linkOnly[id] {
+			score *= index.LinkOnlyFactor
+		}
+		if near[id] {
+			score *= 1 + index.ProximityBoost
+		}
+		if phrase[id] {
+			score *= 1 + index.PhraseBoost
+		}
+		all = append(all, scored{id, score})
+	}
+	slices.SortFunc(all, func(a, b scored) int {
+		if c := cmp.Compare(a.score, b.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	out := make(map[int64]float64, min(depth, len(all)))
+	for _, s := range all[:min(depth, len(all))] {
+		out[s.id] = s.score
+	}
+	return out, total, nil
+}
+
+// mixed returns the entries, other than found, whose required nodes are some in their own text
+// and the rest in their anchor text, with which are link-only: among the first
+// index.MaxCount+1 entries whose anchor text holds any node (anchor text is short: an entry
+// matching only this way holds a node there).
+func (m *matcher) mixed(ctx context.Context, found []int64) ([]int64, map[int64]bool, error) {
+	if len(m.nodes) < 2 {
+		return nil, nil, nil
+	}
+	cands, linkOnly, err := m.first(ctx, anchorTable, m.any, index.MaxCount+1)
+	if err != nil {
+		return nil, nil, err
+	}
+	seen := map[int64]bool{}
+	for _, id := range found {
+		seen[id] = true
+	}
+	cands = slices.DeleteFunc(cands, func(id int64) bool { return seen[id] })
+	for _, n := range m.nodes {
+		if len(cands) == 0 {
+			break
+		}
+		inOwn, err := m.among(ctx, ownTable, n, cands)
+		if err != nil {
+			return nil, nil, err
+		}
+		inAnchors, err := m.among(ctx, anchorTable, n, cands)
+		if err != nil {
+			return nil, nil, err
+		}
+		cands = slices.DeleteFunc(cands, func(id int64) bool { return !inOwn[id] && !inAnchors[id] })
+	}
+	return cands, linkOnly, nil
+}
+
+// boosted reads which of ids match expr in either table; none when ok is false (no boost
+// applies to the query).
+func (m *matcher) boosted(ctx context.Context, ids []int64, expr string, ok bool) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if !ok {
+		return out, nil
+	}
+	for _, t := range []table{ownTable, anchorTable} {
+		found, err := readIDs(ctx, m.db, `SELECT rowid FROM `+t.name+` WHERE `+t.name+` MATCH ? AND +rowid `+inSet, expr, idSet(ids))
+		if err != nil {
+			return nil, fmt.Errorf("boost: %w", err)
+		}
+		for _, id := range found {
+			out[id] = true
+		}
+	}
+	return out, nil
+}
+
+// union returns the IDs of the lists, each once, in the order first seen.
+func union(lists ...[]int64) []int64 {
+	seen := map[int64]bool{}
+	var out []int64
+	for _, l := range lists {
+		for _, id := range l {
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
