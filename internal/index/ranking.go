@@ -60,6 +60,12 @@ const (
 	// SQLite store, issue 8: the anchor text is rewritten as links arrive, the page's text is
 	// not), the anchor text's score is added to the page's own, times this.
 	AnchorFieldFactor = 2.0
+	// AnchorFieldCap: there, the best weighted score of the anchor text is at most this times
+	// the best of the pages' own text, for the query (when any page's text matches): each table
+	// measures how rare a word is within itself, and a word in most pages' text (a site's own
+	// name) may be rare in anchor text; anchor text refines the text's ranking, it does not
+	// outweigh it.
+	AnchorFieldCap = 1.5
 
 	LinkOnlyFactor  = 0.5
 	ProximityBoost  = 0.25

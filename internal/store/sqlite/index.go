@@ -28,7 +28,7 @@ const catchUpChunks = 3
 // foldBytes bounds the text one fold chunk reads from the stage (besides indexChunk documents):
 // a chunk's text is held in memory until its FTS5 rows are written, and a page may carry up to
 // store.MaxIndexedTextBytes.
-const foldBytes = 32 << 20
+const foldBytes = 8 << 20
 
 // The indexer's statements over a set of IDs (idSet). Each must look its rows up by an index,
 // never scan a table: they run once per chunk, and a scan makes indexing a crawl quadratic

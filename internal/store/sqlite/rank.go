@@ -160,9 +160,19 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth int) (map[int6
 		id    int64
 		score float64
 	}
+	// The two tables' bm25 scores are on different scales: each measures how rare a word is in
+	// its own table, and a word in most pages' text (a site's own name, or every word of a
+	// small site) counts for next to nothing there, while it may be rare in anchor text. The
+	// anchor text's weighted scores are scaled so that the best is at most
+	// index.AnchorFieldCap times the best of the pages' own (when any page's own text matches):
+	// anchor text refines the ranking of the text's matches, it does not outweigh them.
+	scale := 1.0
+	if bestOwn, bestAnchor := best(ownScores), index.AnchorFieldFactor*best(anchorScores); bestOwn < 0 && bestAnchor < index.AnchorFieldCap*bestOwn {
+		scale = index.AnchorFieldCap * bestOwn / bestAnchor
+	}
 	all := make([]scored, 0, len(ranked))
 	for _, id := range ranked {
-		score := ownScores[id] + index.AnchorFieldFactor*anchorScores[id]
+		score := ownScores[id] + index.AnchorFieldFactor*scale*anchorScores[id]
 		if linkOnly[id] {
 			score *= index.LinkOnlyFactor
 		}
@@ -238,6 +248,15 @@ func (m *matcher) boosted(ctx context.Context, ids []int64, expr string, ok bool
 		}
 	}
 	return out, nil
+}
+
+// best is the lowest (best) of scores, 0 when there are none.
+func best(scores map[int64]float64) float64 {
+	b := 0.0
+	for _, v := range scores {
+		b = min(b, v)
+	}
+	return b
 }
 
 // union returns the IDs of the lists, each once, in the order first seen.
