@@ -89,6 +89,9 @@ type crawl struct {
 	loaded  chan loadResp
 	index   chan indexed
 
+	backlog      []write // writes not handed to the writer yet, oldest first (maxBacklog)
+	backlogBytes int     // their writeBytes
+
 	inflight, pendingWrites, pendingLoads int
 	pendingNew                            int // new URLs in writes not acknowledged yet (Options.MaxPendingNew)
 	indexLag                              int // committed documents not searchable yet, as last reported
@@ -252,7 +255,7 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 		}
 		step := frontier.Step{Kind: frontier.StepWait}
 		if !c.stopping && c.inflight < c.opts.Concurrency && c.indexLag <= MaxIndexLag && c.pendingLoads < loadQueue &&
-			c.pendingNew <= c.opts.MaxPendingNew {
+			c.pendingNew <= c.opts.MaxPendingNew && !c.backlogFull() {
 			step = c.f.Next(now)
 		}
 		if (step.Kind == frontier.StepFetch || step.Kind == frontier.StepRobots) && !c.keeper.Safe(step.Origin, now) {
@@ -453,28 +456,57 @@ func (c *crawl) window() int {
 func (c *crawl) dispatch(t task) {
 	c.inflight++
 	for {
+		writes, w := c.toWriter()
 		select {
 		case c.tasks <- t:
 			return
 		case r := <-c.results:
 			c.handleResult(r)
+		case writes <- w:
+			c.handed()
 		}
 	}
 }
 
-// save queues a write for the writer without ever blocking on a full queue while an ack waits.
+// save queues a write for the writer, in the backlog when the writer's queue is full: it never
+// blocks (the loop hands the backlog over as the writer takes it, see toWriter).
 func (c *crawl) save(w write) {
 	c.pendingWrites++
 	c.pendingNew += len(w.batch.New)
 	c.stats.PendingNewPeak = max(c.stats.PendingNewPeak, c.pendingNew)
-	for {
+	if len(c.backlog) == 0 {
 		select {
 		case c.writes <- w:
 			return
-		case a := <-c.acks:
-			c.handleAck(a)
+		default:
 		}
 	}
+	c.backlog = append(c.backlog, w)
+	c.backlogBytes += writeBytes(w)
+}
+
+// toWriter returns the writer's queue and the oldest write of the backlog, or a nil channel
+// when the backlog is empty (a select case that never fires); handed calls back once it is sent.
+func (c *crawl) toWriter() (chan<- write, write) {
+	if len(c.backlog) == 0 {
+		return nil, write{}
+	}
+	return c.writes, c.backlog[0]
+}
+
+// handed removes the oldest write of the backlog, sent to the writer.
+func (c *crawl) handed() {
+	c.backlogBytes -= writeBytes(c.backlog[0])
+	c.backlog[0] = write{}
+	c.backlog = c.backlog[1:]
+	if len(c.backlog) == 0 {
+		c.backlog = nil // let the array go
+	}
+}
+
+// backlogFull reports whether the backlog holds so much that no request may be sent.
+func (c *crawl) backlogFull() bool {
+	return len(c.backlog) >= maxBacklog || c.backlogBytes >= maxBacklogBytes
 }
 
 // wait blocks until an outcome arrives, the frontier's next due time, the deadline, or ctx ends.
@@ -503,9 +535,12 @@ func (c *crawl) wait(ctx context.Context, until, deadline time.Time, idle bool) 
 	if c.stopping {
 		done = nil
 	}
+	writes, w := c.toWriter()
 	select {
 	case r := <-c.results:
 		c.handleResult(r)
+	case writes <- w:
+		c.handed()
 	case a := <-c.acks:
 		c.handleAck(a)
 	case r := <-c.loaded:

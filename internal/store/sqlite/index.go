@@ -27,8 +27,14 @@ const catchUpChunks = 3
 
 // foldBytes bounds the text one fold chunk reads from the stage (besides indexChunk documents):
 // a chunk's text is held in memory until its FTS5 rows are written, and a page may carry up to
-// store.MaxIndexedTextBytes.
-const foldBytes = 8 << 20
+// store.MaxIndexedTextBytes. crawlFoldBytes is the bound of IndexPending's chunks, the folds
+// during a crawl: a chunk is one transaction, and the crawl's commits wait for the one writer
+// meanwhile; tokenizing a MiB of text takes a few hundred milliseconds (issue 8: folds of 2,000
+// pages held the writer 1-1.5 s, the crawl's write queue filled, and the crawl stalled).
+const (
+	foldBytes      = 8 << 20
+	crawlFoldBytes = 1 << 20
+)
 
 // The indexer's statements over a set of IDs (idSet). Each must look its rows up by an index,
 // never scan a table: they run once per chunk, and a scan makes indexing a crawl quadratic
@@ -81,7 +87,7 @@ func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 	}
 	total := 0
 	for total < max {
-		n, err := s.indexStaged(ctx, min(indexChunk, max-total))
+		n, err := s.indexStaged(ctx, min(indexChunk, max-total), crawlFoldBytes)
 		total += n
 		if err != nil || n == 0 {
 			return total, err
@@ -110,7 +116,7 @@ func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 	}
 	total := 0
 	for {
-		n, err := s.indexStaged(ctx, indexChunk)
+		n, err := s.indexStaged(ctx, indexChunk, foldBytes)
 		total += n
 		if err != nil {
 			return total, err
@@ -168,7 +174,7 @@ type stagedDoc struct {
 	links            []store.StagedLink
 }
 
-// indexStaged folds up to limit staged documents (and at most foldBytes of their text) in one
+// indexStaged folds up to limit staged documents (and about maxBytes of their text) in one
 // transaction: their outgoing links replace the old ones, the targets of old and new links are
 // marked dirty (their anchor text changed), each document's metadata row and fts row (its own
 // text, tokenized once per fetch) are written, and the staged rows leave the stage. A document
@@ -176,10 +182,10 @@ type stagedDoc struct {
 // the refresh to write them. A document that may not be indexed (rule 27) leaves the index,
 // anchor text and all. Every step is one statement for the whole chunk (or a few multi-row
 // ones), not one per document or link; the FTS5 rows are written last.
-func (s *Store) indexStaged(ctx context.Context, limit int) (int, error) {
+func (s *Store) indexStaged(ctx context.Context, limit, maxBytes int) (int, error) {
 	var n int
 	err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
-		docs, err := readStaged(ctx, tx, limit, foldBytes)
+		docs, err := readStaged(ctx, tx, limit, maxBytes)
 		if err != nil || len(docs) == 0 {
 			return err
 		}

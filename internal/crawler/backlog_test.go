@@ -1,0 +1,134 @@
+package crawler
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/clock"
+	"github.com/fractle/mandelbot/internal/fetch"
+	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/store/sqlite"
+	"github.com/fractle/mandelbot/internal/testweb"
+)
+
+// heldStore holds the first Commit that starts once hold returns true, until release is
+// closed: a writer held by an indexer's long fold, or a slow disk.
+type heldStore struct {
+	*sqlite.Store
+	mu      sync.Mutex
+	hold    func() bool
+	done    bool
+	held    chan struct{} // closed when the held Commit starts waiting
+	release chan struct{}
+}
+
+func (s *heldStore) Commit(ctx context.Context, b store.Batch) ([]store.URL, error) {
+	s.mu.Lock()
+	hold := !s.done && s.hold()
+	s.done = s.done || hold
+	s.mu.Unlock()
+	if hold {
+		close(s.held)
+		<-s.release
+	}
+	return s.Store.Commit(ctx, b)
+}
+
+// Issue 8 item 1 ("an origin's next URL is dispatched as soon as its politeness rules allow,
+// not when the last outcome is durable"): while the store's writer is held, requests for the
+// URLs the frontier holds go on being sent, beyond what the writer's own queue holds (its group
+// and queue of commitGroupMax each), up to the scheduler's backlog; when it is released every
+// outcome is saved, none twice. The writer is held once the crawl has made holdAfter requests:
+// by then the origins' sitemaps have named all their pages (and the frontier's window holds an
+// origin's 200).
+func TestRequestsGoOnWhileTheWriterIsHeld(t *testing.T) {
+	const origins, pages, concurrency, holdAfter = 10, 200, 8, 300
+	// Without the backlog the crawl stops at about holdAfter + commitGroupMax (the writer's
+	// queue) + the requests in flight (851 here); with it, it goes on until the frontier runs
+	// out of URLs it holds (1,420 at least, in runs beside other tests).
+	const want = holdAfter + commitGroupMax + 2*concurrency + 300
+	var (
+		mu      sync.Mutex
+		count   int
+		reached = make(chan struct{})
+	)
+	web, err := testweb.Start(testweb.Generate(testweb.GenOptions{Origins: origins, PagesPerOrigin: pages, LinksPerPage: 4, Seed: 3}),
+		testweb.Options{OnRequest: func(testweb.Request) {
+			mu.Lock()
+			defer mu.Unlock()
+			if count++; count == want {
+				close(reached)
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(web.Close)
+	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	held := &heldStore{Store: st, held: make(chan struct{}), release: make(chan struct{}), hold: func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return count >= holdAfter
+	}}
+	resolve := map[string]string{}
+	for _, r := range web.Resolve() {
+		hp, addr, err := fetch.ParseResolve(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resolve[hp] = addr
+	}
+	client, err := fetch.New(fetch.Options{Resolve: resolve, TotalTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(client.Close)
+	var seeds []string
+	for i := range origins {
+		seeds = append(seeds, web.Expand("{"+testweb.GenKey(i)+"}/"))
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, err := Run(context.Background(), Options{Seeds: seeds, Fetcher: client, Store: held, Clock: clock.Real{},
+			MaxDepth: -1, Concurrency: concurrency})
+		if err != nil {
+			t.Errorf("crawl: %v", err)
+		}
+	}()
+	<-held.held
+	select {
+	case <-reached:
+	case <-time.After(20 * time.Second): // a failure's bound, not a wait for a pause
+		mu.Lock()
+		t.Errorf("with the writer held, the crawl sent %d requests and stopped; want at least %d", count, want)
+		mu.Unlock()
+	}
+	close(held.release)
+	<-done
+	counts, err := st.Counts(t.Context(), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counts[store.StateFetched] < origins*pages {
+		t.Errorf("%d URLs fetched in the store; want every page, %d", counts[store.StateFetched], origins*pages)
+	}
+	for _, key := range web.Keys() {
+		for n := range pages {
+			path := "/"
+			if n > 0 {
+				path = "/p/" + itoa(n)
+			}
+			if c := web.Count(key, path); c != 1 {
+				t.Errorf("%s%s requested %d times, want once", key, path, c)
+			}
+		}
+	}
+}
