@@ -155,7 +155,7 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	workCtx, cancelWork := context.WithCancel(ctx)
 	defer cancelWork()
 	c.tasks = make(chan task)
-	c.results = make(chan result, c.opts.Concurrency)
+	c.results = make(chan result, reportsPerTask*c.opts.Concurrency)
 	c.writes = make(chan write, commitGroupMax)
 	c.acks = make(chan ack, 1)
 	c.loads = make(chan loadReq, loadQueue)
@@ -166,8 +166,9 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			report := func(r result) { c.results <- r }
 			for t := range c.tasks {
-				c.results <- c.worker.do(workCtx, t)
+				c.results <- c.worker.do(workCtx, t, report)
 			}
 		}()
 	}
@@ -219,6 +220,11 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 
 // loadQueue bounds the loads and refills waiting for the loader.
 const loadQueue = 64
+
+// reportsPerTask is how many reports a worker hands back for one task (an answer's early report,
+// then its result: see result); the results channel holds that many per worker, so that no
+// worker waits to report while the scheduler is busy.
+const reportsPerTask = 2
 
 // loop is the scheduler: it asks the frontier for steps and waits for outcomes.
 func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {

@@ -60,7 +60,9 @@ type Options struct {
 	Scope    urlnorm.Scope // relative to the seeds' hosts or registrable domains
 	MaxDepth int           // links followed from a seed; negative: unlimited
 	MaxPages int           // pages requested in this run; 0: unlimited
-	// Concurrency bounds requests in flight over all origins.
+	// Concurrency bounds requests in flight over all origins, together with the answers being
+	// processed: a worker holds its task until the page's result is handed back, though the
+	// origin's next request may leave as soon as the answer is read (issue 8).
 	Concurrency int
 	// MaxPendingNew bounds the new URLs waiting for commit before requests stop being sent
 	// (0: DefaultMaxPendingNew; see there for the exact bound).
@@ -105,7 +107,8 @@ type Options struct {
 	// sitemaps, not requests that got no answer, and not the 304 of a conditional revisit (the
 	// page did not change since it was last handed over). It is called on the worker goroutine that
 	// fetched the page, before the outcome is saved, concurrently with other calls: it must be
-	// safe for concurrent use, and the worker waits for it.
+	// safe for concurrent use, and the worker waits for it. The origin's next request does not:
+	// it may leave once the answer is read.
 	OnDocument func(Document)
 	// Filter, if set, is asked about every page URL discovered by a link, a redirect or a
 	// sitemap that is otherwise in scope; a non-empty answer keeps the URL out of the crawl

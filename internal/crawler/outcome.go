@@ -8,10 +8,16 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// handleResult acts on a worker's result: it tells the frontier and queues the write.
+// handleResult acts on a worker's result: it tells the frontier and queues the write. An early
+// report (issue 8) only tells the frontier that the answer was read: the origin's next request
+// may leave while the page is processed; the task stays in flight until its result.
 func (c *crawl) handleResult(r result) {
-	c.inflight--
 	now := c.opts.Clock.Now()
+	if r.early {
+		c.f.Answered(r.task.url, r.outcome, now)
+		return
+	}
+	c.inflight--
 	if r.fatal != nil {
 		// The answer could not be archived (issue 13): nothing of it is saved, and the crawl
 		// stops as on a store error. The URL (or robots.txt) stays due.
@@ -60,7 +66,12 @@ func (c *crawl) handleResult(r result) {
 		c.stats.Pages++
 		c.opts.Log.Debug("fetched", "url", u.URL, "status", u.Status, "links", len(r.found))
 	}
-	resumed := c.f.Done(u, r.outcome, now)
+	var resumed bool
+	if r.answered {
+		resumed = c.f.Processed(u, r.outcome, now)
+	} else {
+		resumed = c.f.Done(u, r.outcome, now)
+	}
 	if r.outcome.Status == 503 || r.outcome.Status == 429 {
 		if rec, ok := c.f.Record(u.Origin); ok {
 			c.opts.Log.Info("origin paused", "origin", u.Origin, "reason", rec.PauseReason)

@@ -28,9 +28,14 @@ type task struct {
 	url    store.URL
 }
 
-// result is what a worker hands back to the scheduler.
+// result is what a worker hands back to the scheduler. A page answer that is processed
+// (extraction, links, document) is handed back twice, in order on one channel (issue 8): first an
+// early report (early: only task and outcome are set) as soon as the answer is read, so that the
+// origin's next request may leave, then the full result (answered).
 type result struct {
 	task     task
+	early    bool            // the early report of an answer whose processing goes on
+	answered bool            // the early report of this task preceded this result
 	decision robots.Decision // robots tasks
 	url      store.URL       // page tasks: the URL's new record
 	outcome  frontier.Outcome
@@ -52,7 +57,9 @@ type worker struct {
 	parser *urlnorm.Parser
 }
 
-func (w *worker) do(ctx context.Context, t task) result {
+// do performs t and returns its result; a page task whose answer is processed hands its early
+// report (see result) to report first, on the worker goroutine.
+func (w *worker) do(ctx context.Context, t task, report func(result)) result {
 	if t.robots {
 		var g robots.Getter = w.opts.Fetcher
 		ag := &archivingGetter{w: w}
@@ -71,10 +78,10 @@ func (w *worker) do(ctx context.Context, t task) result {
 		d.WARC = ag.last
 		return result{task: t, decision: d, archived: !ag.last.IsZero()}
 	}
-	return w.page(ctx, t)
+	return w.page(ctx, t, report)
 }
 
-func (w *worker) page(ctx context.Context, t task) (res result) {
+func (w *worker) page(ctx context.Context, t task, report func(result)) (res result) {
 	u := t.url
 	req := fetch.Request{URL: u.URL, Header: validators(u)}
 	if u.Kind == store.KindSitemap {
@@ -165,6 +172,13 @@ func (w *worker) page(ctx context.Context, t task) (res result) {
 		}
 		res.url = u
 		return res
+	}
+	if u.Kind == store.KindPage {
+		// Issue 8: the answer is read (a 503 or 429 returned above: it pauses the origin first,
+		// rule 23); the origin's next request need not wait for this page's processing. The
+		// body stays charged to the fetcher's memory budget until the deferred release.
+		report(result{task: t, early: true, outcome: res.outcome})
+		res.answered = true
 	}
 	u.State, u.FetchedAt, u.NextAt, u.Reason = store.StateFetched, now, now.Add(w.opts.Revisit), ""
 	u.Indexed, u.NoIndex, u.NoFollow, u.Canonical = false, false, false, ""

@@ -52,12 +52,13 @@ const (
 
 // MaxRepeatedAfterKill is the durability bound of a crawl with the given concurrency: after a
 // kill -9, at most this many requests whose answers had arrived are made again by the next run
-// (robots.txt requests aside). They are the requests in flight, the outcomes in the scheduler's
-// backlog (fewer than maxBacklog when the last request was sent, plus those in flight then), and
-// the outcomes of the group being committed and of the group gathering behind it (at most
-// commitGroupMax writes each, and gathered for at most commitWindow). Nothing else is repeated,
-// and no URL is lost: an outcome and the URLs it found are committed together, so a lost outcome
-// is a URL still queued.
+// (robots.txt requests aside). They are the requests in flight and the answers being processed
+// (at most concurrency together: a worker holds its task until its result), the outcomes in the
+// scheduler's backlog (fewer than maxBacklog when the last request was sent, plus those in
+// flight then), and the outcomes of the group being committed and of the group gathering behind
+// it (at most commitGroupMax writes each, and gathered for at most commitWindow). Nothing else
+// is repeated, and no URL is lost: an outcome and the URLs it found are committed together, so a
+// lost outcome is a URL still queued.
 func MaxRepeatedAfterKill(concurrency int) int { return 2*concurrency + maxBacklog + 2*commitGroupMax }
 
 // writeBytes is about how much memory w holds: its documents' text and its links and new URLs.

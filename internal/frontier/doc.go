@@ -1,7 +1,8 @@
 // Package frontier decides what the crawler may request next. It holds the per-origin queues
 // and is the origin gate of DESIGN.md: a request is only ever handed out for an origin whose
 // robots.txt decision is known and usable, that is not paused (rule 23), that is under its
-// concurrency cap, and whose politeness delay has passed. URLs that robots.txt disallows are
+// concurrency cap (requests on the wire: an answer being processed no longer counts), and whose
+// politeness delay has passed. URLs that robots.txt disallows are
 // handed back as skips, never as requests.
 //
 // The Frontier does no I/O and reads no clock: every method takes "now", and the caller (the

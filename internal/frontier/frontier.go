@@ -16,7 +16,7 @@ type Frontier struct {
 	opts     Options
 	origins  map[string]*origin
 	ready    originHeap
-	inflight int // requests handed out and not yet reported Done or RobotsDone
+	inflight int // requests handed out and not yet reported Done, Processed or RobotsDone
 	pending  int // outcomes not yet reported Persisted
 	pages    *trap.PageBudget
 }
@@ -185,7 +185,7 @@ func (f *Frontier) Refilled(key string, urls []store.URL, limit int, now time.Ti
 }
 
 // Next returns the next step at time now. The caller performs it and reports back: StepFetch with
-// Done, StepRobots with RobotsDone, StepLoad with Loaded, StepRefill with Refilled, and every
+// Done (or Answered once the answer is read, then Processed), StepRobots with RobotsDone, StepLoad with Loaded, StepRefill with Refilled, and every
 // write (Done, RobotsDone and StepSkip produce one) with Persisted.
 func (f *Frontier) Next(now time.Time) Step {
 	for f.ready.Len() > 0 {
@@ -285,21 +285,65 @@ type Outcome struct {
 //
 // Done reports resumed when the answer was the probe's and ended a pause: the origin's record
 // (Record) changed, and the caller persists it with u, so that the store no longer shows a pause.
+//
+// Done is Answered and Processed at once, for an answer that needs no processing.
 func (f *Frontier) Done(u store.URL, out Outcome, now time.Time) (resumed bool) {
+	f.Answered(u, out, now)
+	return f.Processed(u, out, now)
+}
+
+// Answered reports that the request of a StepFetch for u was answered at now (status and header
+// known, body read) while the caller still processes the answer (issue 8): per-origin concurrency
+// counts requests on the wire, so the origin's slot is free for its next request, and the
+// politeness delay runs from now. The probe's answer ends the probing (rule 23). The caller
+// reports u's new record later with Processed, with the same outcome.
+//
+// A 503 or 429 frees nothing: the origin pauses before any further request to it, and the pause
+// is durable first (rule 23), so Answered ignores such an answer and Processed acts on it as Done
+// does.
+func (f *Frontier) Answered(u store.URL, out Outcome, now time.Time) {
+	if isPause(out.Status) {
+		return
+	}
 	o := f.get(u.Origin, now)
 	o.inflight--
+	o.processing++
+	o.notBefore = latest(o.notBefore, now.Add(o.delay))
+	if f.answered(o, out.Status, out.RetryAfter, out.RetryAfterOK, now) {
+		o.resumed = true
+	}
+	f.fix(o, now)
+}
+
+// Processed reports u's new record at now, after Answered with the same outcome. The caller
+// persists the result and then calls Persisted. A pausing answer (503, 429) is acted on here: see
+// Done.
+//
+// Processed reports resumed when an answer reported since the origin's last Processed (usually
+// u's own) ended a pause: the origin's record (Record) changed, and the caller persists it with
+// u, so that the store no longer shows a pause.
+func (f *Frontier) Processed(u store.URL, out Outcome, now time.Time) (resumed bool) {
+	o := f.get(u.Origin, now)
+	pause := isPause(out.Status)
+	if pause {
+		// Answered freed nothing: the request leaves the wire only now, and pauses the origin.
+		o.inflight--
+		o.notBefore = latest(o.notBefore, now.Add(o.delay))
+		f.answered(o, out.Status, out.RetryAfter, out.RetryAfterOK, now)
+	} else {
+		o.processing--
+	}
 	f.inflight--
 	f.pending++
 	o.writes++
-	o.notBefore = latest(o.notBefore, now.Add(o.delay))
-	resumed = f.answered(o, out.Status, out.RetryAfter, out.RetryAfterOK, now)
-	if isPause(out.Status) {
+	if pause {
 		o.gate = o.writes // the pause must be durable before the probe (rule 23)
 	}
-	if isPause(out.Status) && u.State == store.StateQueued {
+	if pause && u.State == store.StateQueued {
 		f.giveBack(u) // asked again as the probe: one page of the budget
 		o.pushFront(u)
 	}
+	resumed, o.resumed = o.resumed, false
 	f.fix(o, now)
 	return resumed
 }
@@ -382,8 +426,8 @@ func (f *Frontier) RobotsCanceled(key string, now time.Time) {
 	f.fix(o, now)
 }
 
-// Canceled reports that the request of a StepFetch for u got no answer because the run is
-// stopping: u stays queued in the store, nothing is written and nothing is counted (neither
+// Canceled reports that the request of a StepFetch for u (not Answered) got no answer because
+// the run is stopping: u stays queued in the store, nothing is written and nothing is counted (neither
 // an attempt nor a page of the origin's budget).
 func (f *Frontier) Canceled(u store.URL, now time.Time) {
 	o := f.get(u.Origin, now)

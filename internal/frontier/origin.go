@@ -32,7 +32,12 @@ type origin struct {
 	// holds only the discovered ones.
 	known map[int64]struct{}
 
-	inflight int
+	// inflight counts requests on the wire (handed out, not yet Answered); processing counts
+	// answers Answered whose record is not reported yet (Processed).
+	inflight, processing int
+	// resumed: an answer Answered since the last Processed ended a pause; the next Processed
+	// reports it, for the record to be persisted.
+	resumed bool
 	// overflow counts discovered URLs that did not fit the window and are not durable yet: the
 	// queue is refilled from the store only once they are (OverflowPersisted).
 	overflow int
@@ -64,9 +69,10 @@ type origin struct {
 }
 
 // outstanding reports whether the caller still owes the Frontier a report about the origin: a
-// load, refill, request or robots.txt fetch, or a write not durable yet.
+// load, refill, request, record of an answered request or robots.txt fetch, or a write not
+// durable yet.
 func (o *origin) outstanding() bool {
-	return o.loading || o.refilling || o.robotsBusy || o.inflight > 0 || o.unsaved() > 0 || o.overflow > 0
+	return o.loading || o.refilling || o.robotsBusy || o.inflight > 0 || o.processing > 0 || o.unsaved() > 0 || o.overflow > 0
 }
 
 // idle reports whether the origin has nothing left to do in this run: loaded, nothing queued in
@@ -82,10 +88,11 @@ func (o *origin) queued() int { return len(o.queue) - o.head }
 func (o *origin) unsaved() int { return o.writes - o.durable }
 
 // canRefill reports whether the queue may be refilled from the store now: the store may hold
-// more, and every outcome and overflowed URL of the origin is durable, so that the store's answer
-// misses nothing and repeats nothing in flight.
+// more, and every outcome (of requests in flight and of answers being processed) and overflowed
+// URL of the origin is durable, so that the store's answer misses nothing and repeats nothing in
+// flight.
 func (o *origin) canRefill() bool {
-	return o.hasMore && o.inflight == 0 && o.unsaved() == 0 && o.overflow == 0
+	return o.hasMore && o.inflight == 0 && o.processing == 0 && o.unsaved() == 0 && o.overflow == 0
 }
 
 func (o *origin) pop() store.URL {

@@ -23,7 +23,8 @@ const (
 	StepRefill
 	// StepRobots: fetch Origin's robots.txt (with Header as validators) and call RobotsDone.
 	StepRobots
-	// StepFetch: request URL (it passed the gate) and call Done.
+	// StepFetch: request URL (it passed the gate) and call Done, or Answered when the answer is
+	// read and Processed when its record is ready.
 	StepFetch
 	// StepSkip: URL is disallowed by robots.txt: record it (Reason, Verdict) without requesting
 	// it, then call Persisted like for any write.
