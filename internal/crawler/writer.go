@@ -47,7 +47,7 @@ const (
 // the outcomes of the requests in flight are still kept.
 const (
 	maxBacklog      = 2048
-	maxBacklogBytes = 8 << 20
+	maxBacklogBytes = 4 << 20
 )
 
 // MaxRepeatedAfterKill is the durability bound of a crawl with the given concurrency: after a

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
 )
 
@@ -25,16 +26,10 @@ const indexChunk = 2000
 // chunk's entries are released before the next is read: the memory held is one chunk's.
 const catchUpChunks = 3
 
-// foldBytes bounds the text one fold chunk reads from the stage (besides indexChunk documents):
-// a chunk's text is held in memory until its FTS5 rows are written, and a page may carry up to
-// store.MaxIndexedTextBytes. crawlFoldBytes is the bound of IndexPending's chunks, the folds
-// during a crawl: a chunk is one transaction, and the crawl's commits wait for the one writer
-// meanwhile; tokenizing a MiB of text takes a few hundred milliseconds (issue 8: folds of 2,000
-// pages held the writer 1-1.5 s, the crawl's write queue filled, and the crawl stalled).
-const (
-	foldBytes      = 8 << 20
-	crawlFoldBytes = 1 << 20
-)
+// foldBytes bounds the text one chunk of the index's refresh reads from the stage (besides
+// indexChunk documents): a chunk's text is held in memory until its FTS5 rows are written, and a
+// page may carry up to store.MaxIndexedTextBytes.
+const foldBytes = 8 << 20
 
 // The indexer's statements over a set of IDs (idSet). Each must look its rows up by an index,
 // never scan a table: they run once per chunk, and a scan makes indexing a crawl quadratic
@@ -63,8 +58,10 @@ var (
 		// directly) becomes the URL's kept header.
 		`INSERT OR REPLACE INTO doc_headers (url_id, header)
 			SELECT url_id, header FROM staged WHERE url_id ` + inSet + ` AND header IS NOT NULL`,
-		// The text goes to fts in the same transaction.
-		`DELETE FROM staged WHERE url_id ` + inSet,
+		// Only the flag: the text stays staged until the refresh writes it to fts. A row of
+		// the same size is overwritten in place, and SQLite leaves its overflow pages (the
+		// page's text) unwritten (issue 8: emptying links made every fold copy the text).
+		`UPDATE staged SET folded = 1 WHERE url_id ` + inSet,
 		// A folded document no longer waits as a link-only entry (foldChunk marks it dirty).
 		`DELETE FROM waiting WHERE url_id ` + inSet,
 	}
@@ -78,16 +75,20 @@ var (
 	}
 )
 
-// IndexPending implements store.Indexer, in transactions of at most indexChunk documents (and
-// foldBytes of text): each folded document's own text is searchable when it returns, and its
-// links are in the link graph; the anchor text they carry is written by the next refresh.
+// IndexPending implements store.Indexer, in transactions of at most indexChunk documents: it
+// folds staged documents into the link graph and the entries' metadata and marks the entries
+// whose anchor text changed dirty; the refresh writes their text to FTS5 (once per fetch) and
+// their anchor text (once per refresh however often it changed). Writing text to FTS5 during a
+// crawl, beside its fetches, raised the peak RSS of the hostile web's crawl from 233 to 250-264
+// MiB, past its bound of 256 (TestHostileWebBesideANormalSite), and did not make the crawl
+// faster: the one writer was busy either way.
 func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 	if s.readOnly {
 		return 0, fmt.Errorf("sqlite: index: %w", ErrReadOnly)
 	}
 	total := 0
 	for total < max {
-		n, err := s.indexStaged(ctx, min(indexChunk, max-total), crawlFoldBytes)
+		n, err := s.indexStaged(ctx, min(indexChunk, max-total), foldBytes, false)
 		total += n
 		if err != nil || n == 0 {
 			return total, err
@@ -116,7 +117,7 @@ func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 	}
 	total := 0
 	for {
-		n, err := s.indexStaged(ctx, indexChunk, foldBytes)
+		n, err := s.indexStaged(ctx, indexChunk, foldBytes, true)
 		total += n
 		if err != nil {
 			return total, err
@@ -155,9 +156,8 @@ func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 	return total, nil
 }
 
-// IndexLag implements store.Indexer: staged documents not folded yet (the fold writes their
-// text to FTS5 and removes them from the stage), counted on the small staged_folded index, not
-// on the rows that hold the pages' text.
+// IndexLag implements store.Indexer: staged documents whose text is not in FTS5 yet (folded or
+// not), counted on the small staged_folded index, not on the rows that hold the pages' text.
 func (s *Store) IndexLag(ctx context.Context) (int, error) {
 	var n int
 	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM staged`).Scan(&n); err != nil {
@@ -169,70 +169,65 @@ func (s *Store) IndexLag(ctx context.Context) (int, error) {
 // stagedDoc is one row of staged, with its URL.
 type stagedDoc struct {
 	ownText
-	index, nosnippet bool
-	unavailableAfter time.Time
-	links            []store.StagedLink
+	index, nosnippet, folded bool
+	unavailableAfter         time.Time
+	links                    []store.StagedLink
 }
 
-// indexStaged folds up to limit staged documents (and about maxBytes of their text) in one
-// transaction: their outgoing links replace the old ones, the targets of old and new links are
-// marked dirty (their anchor text changed), each document's metadata row and fts row (its own
-// text, tokenized once per fetch) are written, and the staged rows leave the stage. A document
-// that was an entry keeps its anchor text and inlinks; one that was none is marked dirty, for
-// the refresh to write them. A document that may not be indexed (rule 27) leaves the index,
-// anchor text and all. Every step is one statement for the whole chunk (or a few multi-row
-// ones), not one per document or link; the FTS5 rows are written last.
-func (s *Store) indexStaged(ctx context.Context, limit, maxBytes int) (int, error) {
+// indexStaged goes through up to limit staged documents (and about maxBytes of their text), in
+// commit order, in one transaction. It folds those not folded yet: their outgoing links replace
+// the old ones, the targets of old and new links are marked dirty (their anchor text changed),
+// and each document's metadata row is written; a document that was an entry keeps its inlinks,
+// one that was none is marked dirty, for the refresh to write its anchor text. Unless withText,
+// that is all (IndexPending), and the documents stay staged, folded. withText (the refresh),
+// it also writes each document's fts row (its own text, tokenized once per fetch; an empty
+// fts_anchors row for a new entry) and the documents leave the stage; a document that may not be
+// indexed (rule 27) leaves the index, anchor text and all. Every step is one statement for the
+// whole chunk (or a few multi-row ones), not one per document or link; the FTS5 rows are
+// written last.
+func (s *Store) indexStaged(ctx context.Context, limit, maxBytes int, withText bool) (int, error) {
 	var n int
 	err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
-		docs, err := readStaged(ctx, tx, limit, maxBytes)
+		docs, err := readStaged(ctx, tx, limit, maxBytes, withText)
 		if err != nil || len(docs) == 0 {
 			return err
 		}
 		n = len(docs)
-		ids := make([]int64, len(docs))
+		var ids, unfolded []int64
 		var texts []ownText
-		for i, d := range docs {
-			ids[i] = d.id
-			if d.index {
+		var fold []stagedDoc
+		for _, d := range docs {
+			ids = append(ids, d.id)
+			if !d.folded {
+				unfolded, fold = append(unfolded, d.id), append(fold, d)
+			}
+			if withText && d.index {
 				texts = append(texts, d.ownText)
 			}
 		}
 		// The rows are computed beside the statements below; wait is called before any return.
 		wait := rowsOf(texts)
-		inlinks, err := oldInlinks(ctx, tx, idSet(ids))
-		if err == nil {
-			err = foldChunk(ctx, tx, docs, idSet(ids), inlinks)
+		err = foldDocs(ctx, tx, fold, unfolded)
+		var anchored map[int64]bool
+		if err == nil && withText {
+			anchored, err = existing(ctx, tx, sqlOldAnchorIDs, ids)
 		}
 		rows := wait()
-		if err != nil {
+		if err != nil || !withText {
 			return err
 		}
-		var meta [][]any
 		var dropAnchors []int64
 		var empty []anchorRow // a new entry's anchor text, until the refresh writes it
-		k := 0
 		for _, d := range docs {
-			_, entry := inlinks[d.id]
-			if !d.index { // rule 27: not searchable, not even as a link-only entry
-				if entry {
-					dropAnchors = append(dropAnchors, d.id)
-				}
-				continue
-			}
-			if !entry {
+			switch {
+			case !d.index: // rule 27: not searchable, not even as a link-only entry
+				dropAnchors = append(dropAnchors, d.id)
+			case !anchored[d.id]:
 				empty = append(empty, anchorRow{id: d.id})
 			}
-			meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), inlinks[d.id], int64(rows[k].hash)})
-			k++
 		}
-		if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(ids)); err != nil {
-			return fmt.Errorf("index: fold: %w", err)
-		}
-		// OR REPLACE (the rows were deleted above: it replaces nothing) so that the statement
-		// cannot abort halfway and opens no statement journal (see writeFTS).
-		if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
-			return fmt.Errorf("index: documents: %w", err)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM staged WHERE url_id `+inSet, idSet(ids)); err != nil {
+			return fmt.Errorf("index: unstage: %w", err)
 		}
 		return writeFTS(ctx, tx, ids, rows, dropAnchors, empty)
 	})
@@ -240,6 +235,50 @@ func (s *Store) indexStaged(ctx context.Context, limit, maxBytes int) (int, erro
 		return 0, fmt.Errorf("sqlite: index: %w", err)
 	}
 	return n, nil
+}
+
+// foldDocs folds docs (whose IDs are ids) and writes their metadata rows: see indexStaged.
+func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	set := idSet(ids)
+	inlinks, err := oldInlinks(ctx, tx, set)
+	if err != nil {
+		return err
+	}
+	if err := foldChunk(ctx, tx, docs, set, inlinks); err != nil {
+		return err
+	}
+	var meta [][]any
+	for _, d := range docs {
+		if d.index {
+			hash := index.ContentHash(noControls(d.title), noControls(d.body))
+			meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), inlinks[d.id], int64(hash)})
+		}
+	}
+	if _, err := tx.ExecContext(ctx, sqlDeleteDocs, set); err != nil {
+		return fmt.Errorf("index: fold: %w", err)
+	}
+	// OR REPLACE (the rows were deleted above: it replaces nothing) so that the statement cannot
+	// abort halfway and opens no statement journal (see writeFTS).
+	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
+		return fmt.Errorf("index: documents: %w", err)
+	}
+	return nil
+}
+
+// existing returns which of ids a query over an idSet returns.
+func existing(ctx context.Context, tx writeTx, q string, ids []int64) (map[int64]bool, error) {
+	found, err := queryIDs(ctx, tx, q, idSet(ids))
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	out := make(map[int64]bool, len(found))
+	for _, id := range found {
+		out[id] = true
+	}
+	return out, nil
 }
 
 // foldChunk folds the links of docs (whose IDs are set) into the link graph and marks dirty
@@ -303,14 +342,26 @@ func oldInlinks(ctx context.Context, tx writeTx, set string) (map[int64]int, err
 	return out, nil
 }
 
-// sqlReadStaged reads the stage in commit order, with each document's URL (for its words).
-const sqlReadStaged = `SELECT s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links, COALESCE(u.url, '')
-	FROM staged s LEFT JOIN urls u ON u.id = s.url_id WHERE s.folded = 0 ORDER BY s.seq LIMIT ?`
+// sqlReadStaged and sqlReadUnfolded read the stage, or its documents not folded yet, in commit
+// order, with each document's URL (for its words).
+const (
+	sqlReadStaged = `SELECT s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links, s.folded,
+			COALESCE(u.url, '')
+		FROM staged s LEFT JOIN urls u ON u.id = s.url_id ORDER BY s.seq LIMIT ?`
+	sqlReadUnfolded = `SELECT s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links, s.folded,
+			COALESCE(u.url, '')
+		FROM staged s LEFT JOIN urls u ON u.id = s.url_id WHERE s.folded = 0 ORDER BY s.seq LIMIT ?`
+	sqlOldAnchorIDs = `SELECT rowid FROM fts_anchors WHERE rowid ` + inSet
+)
 
-// readStaged reads up to limit staged documents, and stops after the one that brings their text
-// to maxBytes.
-func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int) ([]stagedDoc, error) {
-	rows, err := tx.QueryContext(ctx, sqlReadStaged, limit)
+// readStaged reads up to limit staged documents (all, or only those not folded yet), and stops
+// after the one that brings their text to maxBytes.
+func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int, all bool) ([]stagedDoc, error) {
+	q := sqlReadUnfolded
+	if all {
+		q = sqlReadStaged
+	}
+	rows, err := tx.QueryContext(ctx, q, limit)
 	if err != nil {
 		return nil, fmt.Errorf("index: read staged: %w", err)
 	}
@@ -322,7 +373,7 @@ func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int) ([]stagedD
 		var idx, nosnippet int
 		var ua int64
 		var links []byte
-		if err := rows.Scan(&d.id, &idx, &d.title, &d.body, &d.headings, &nosnippet, &ua, &links, &d.url); err != nil {
+		if err := rows.Scan(&d.id, &idx, &d.title, &d.body, &d.headings, &nosnippet, &ua, &links, &d.folded, &d.url); err != nil {
 			return nil, fmt.Errorf("index: read staged: %w", err)
 		}
 		d.index, d.nosnippet, d.unavailableAfter = idx != 0, nosnippet != 0, fromUnix(ua)
