@@ -38,6 +38,15 @@ var mutants = []mutant{
 	{"questions searched word for word", "Query/Question", rewriteQuery(func(q string) string {
 		return `"` + strings.Join(strings.Fields(q), `" "`) + `"`
 	})},
+	{"anchor text not searchable", "Query/TextAndAnchors", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.Links = slices.Clone(b.Links)
+			for i := range b.Links {
+				b.Links[i].Anchor = ""
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
 	{"a malformed query answered without a note", "Query/Malformed", func(s store.Store) store.Store {
 		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
 			p, err := s.Search(ctx, q)

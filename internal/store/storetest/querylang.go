@@ -139,3 +139,34 @@ func testQueryQuestion(t *testing.T, s store.Store) {
 		{query: `vacuum what`, want: nil},
 	})
 }
+
+// Issue 8 (anchor text apart from the page's text, in the SQLite store) with issue 11's query
+// language: an entry is its page's text and the anchor text of the links to it, however a store
+// keeps them. A query's words may be split between the two, an exclusion in either leaves the
+// entry out, and a link-only entry is found by its anchor text.
+func testQueryTextAndAnchors(t *testing.T, s store.Store) {
+	const walrus, guide, blocked = "http://docs.test/walrus", "http://docs.test/guide", "http://docs.test/vault"
+	indexPages(t, s, []rankPage{
+		{url: walrus, doc: &store.Document{Title: "Walrus handbook", Text: "tusks and flippers"}},
+		{url: guide, doc: &store.Document{Title: "Guide", Text: "where to start"},
+			links: []store.Link{{To: walrus, Anchor: "arctic pinniped"}, {To: blocked, Anchor: "arctic charts"}}},
+		{url: blocked},
+	})
+	for _, c := range []queryCase{
+		{query: "walrus pinniped", want: []string{walrus}}, // one word in the text, one in the anchor text
+		{query: "pinniped", want: []string{walrus}},        // the anchor text alone
+		{query: "arctic", want: []string{walrus, blocked}}, // a document and a link-only entry
+		{query: "arctic -tusks", want: []string{blocked}},  // the exclusion is in the text
+		{query: "walrus -pinniped", want: nil},             // the exclusion is in the anchor text
+		{query: "arctic flippers charts", want: nil},       // no entry holds all three
+		{query: `"walrus pinniped"`, want: nil},            // a phrase is not split across them
+	} {
+		got := resultURLs(searchPage(t, s, c.query))
+		slices.Sort(got)
+		want := slices.Clone(c.want)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%q found %q, want %q", c.query, got, want)
+		}
+	}
+}

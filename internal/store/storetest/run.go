@@ -67,6 +67,7 @@ var checks = []check{
 	{"Query/Identifiers", testQueryIdentifiers},
 	{"Query/Malformed", testQueryMalformed},
 	{"Query/Question", testQueryQuestion},
+	{"Query/TextAndAnchors", testQueryTextAndAnchors},
 	{"Concurrency", testConcurrency},
 	{"Shared/Exclusion", testSharedExclusion},
 	{"Shared/Renewal", testSharedRenewal},
