@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/fractle/mandelbot/internal/clock"
-	"github.com/fractle/mandelbot/internal/fetch"
 	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/internal/store/sqlite"
 	"github.com/fractle/mandelbot/internal/testweb"
@@ -67,29 +66,15 @@ func TestRequestsGoOnWhileTheWriterIsHeld(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(web.Close)
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	e := &env{t: t, web: web, clock: clock.NewVirtual(t0), path: filepath.Join(t.TempDir(), "crawl.db")}
+	e.open()
+	st := e.store
 	held := &heldStore{Store: st, held: make(chan struct{}), release: make(chan struct{}), hold: func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return count >= holdAfter
 	}}
-	resolve := map[string]string{}
-	for _, r := range web.Resolve() {
-		hp, addr, err := fetch.ParseResolve(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resolve[hp] = addr
-	}
-	client, err := fetch.New(fetch.Options{Resolve: resolve, TotalTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(client.Close)
+	client := e.client()
 	var seeds []string
 	for i := range origins {
 		seeds = append(seeds, web.Expand("{"+testweb.GenKey(i)+"}/"))
@@ -97,7 +82,7 @@ func TestRequestsGoOnWhileTheWriterIsHeld(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_, err := Run(context.Background(), Options{Seeds: seeds, Fetcher: client, Store: held, Clock: clock.Real{},
+		_, err := Run(context.Background(), Options{Seeds: seeds, Fetcher: client, Store: held, Clock: e.clock,
 			MaxDepth: -1, Concurrency: concurrency})
 		if err != nil {
 			t.Errorf("crawl: %v", err)

@@ -28,25 +28,25 @@ import (
 // an unknown kind, or an Or among exclusions, is an error.
 func Match(p index.Parsed) (string, error) {
 	must, nots, err := render(p)
+	expr := strings.Join(must, " AND ")
 	if err != nil || len(nots) == 0 {
-		return must, err
+		return expr, err
 	}
-	return "(" + must + ") NOT " + strings.Join(nots, " NOT "), nil
+	return "(" + expr + ") NOT " + strings.Join(nots, " NOT "), nil
 }
 
-// Parts returns Match's two halves, for an entry whose text is spread over several tables: it
-// matches when one table matches must and no table matches not. must is the required part, as
-// Match renders it; not is every exclusion as one alternative ("C" OR "D", in parentheses when
-// there are several), "" when there are none.
-func Parts(p index.Parsed) (must, not string, err error) {
-	must, nots, err := render(p)
+// Exclusions returns p's exclusions as one alternative ("C" OR "D", in parentheses when there
+// are several), "" when there are none: for an entry whose text is spread over several tables,
+// which matches p only when no table matches them.
+func Exclusions(p index.Parsed) (string, error) {
+	_, nots, err := render(p)
 	switch {
 	case err != nil || len(nots) == 0:
-		return must, "", err
+		return "", err
 	case len(nots) == 1:
-		return must, nots[0], nil
+		return nots[0], nil
 	}
-	return must, "(" + strings.Join(nots, " OR ") + ")", nil
+	return "(" + strings.Join(nots, " OR ") + ")", nil
 }
 
 // Any returns p's required nodes rendered each on its own (a term, phrase, prefix or
@@ -55,40 +55,30 @@ func Parts(p index.Parsed) (must, not string, err error) {
 // same score under Any as under Match, and the others a score for the nodes they hold. The
 // nodes are returned too.
 func Any(p index.Parsed) (expr string, nodes []string, err error) {
+	nodes, _, err = render(p)
+	return strings.Join(nodes, " OR "), nodes, err
+}
+
+// render renders each required node of p and each exclusion.
+func render(p index.Parsed) (must, nots []string, err error) {
 	if p.Empty() {
-		return "", nil, index.ErrEmptyQuery
+		return nil, nil, index.ErrEmptyQuery
 	}
 	for _, n := range p.Must {
 		s, err := node(n, true)
 		if err != nil {
-			return "", nil, err
+			return nil, nil, err
 		}
-		nodes = append(nodes, s)
-	}
-	return strings.Join(nodes, " OR "), nodes, nil
-}
-
-// render renders the required part of p and each exclusion.
-func render(p index.Parsed) (must string, nots []string, err error) {
-	if p.Empty() {
-		return "", nil, index.ErrEmptyQuery
-	}
-	parts := make([]string, len(p.Must))
-	for i, n := range p.Must {
-		s, err := node(n, true)
-		if err != nil {
-			return "", nil, err
-		}
-		parts[i] = s
+		must = append(must, s)
 	}
 	for _, n := range p.Not {
 		s, err := node(n, false)
 		if err != nil {
-			return "", nil, err
+			return nil, nil, err
 		}
 		nots = append(nots, s)
 	}
-	return strings.Join(parts, " AND "), nots, nil
+	return must, nots, nil
 }
 
 // node renders one node; orOK says whether an Or node may stand here.

@@ -36,6 +36,31 @@ func TestMatchRendering(t *testing.T) {
 	}
 }
 
+// Issue 8 (an entry's text and anchor text in two tables): Any renders the required nodes as
+// alternatives, and Exclusions the exclusions as one alternative.
+func TestAnyAndExclusionsRendering(t *testing.T) {
+	for in, want := range map[string][2]string{
+		"vacuum":                         {`"vacuum"`, ``},
+		"Create INDEX":                   {`"create" OR "index"`, ``},
+		"a OR b c":                       {`("a" OR "b") OR "c"`, ``},
+		"json -jsonb":                    {`"json"`, `"jsonb"`},
+		`json xml -jsonb -"hot standby"`: {`"json" OR "xml"`, `("jsonb" OR "hot standby")`},
+		`"hot standby" asyn* -x`:         {`"hot standby" OR "asyn"*`, `"x"`},
+	} {
+		p := index.Parse(in)
+		anyExpr, nodes, err := Any(p)
+		if err != nil || anyExpr != want[0] || strings.Join(nodes, " OR ") != want[0] {
+			t.Errorf("Any(%q) = %q, %q, %v; want %q", in, anyExpr, nodes, err, want[0])
+		}
+		if got, err := Exclusions(p); err != nil || got != want[1] {
+			t.Errorf("Exclusions(%q) = %q, %v; want %q", in, got, err, want[1])
+		}
+	}
+	if _, _, err := Any(index.Parse("")); !errors.Is(err, index.ErrEmptyQuery) {
+		t.Errorf("Any of an empty query: %v, want ErrEmptyQuery", err)
+	}
+}
+
 // A node built by hand cannot break out of its string either: quotes are doubled, control
 // characters become spaces.
 func TestMatchQuotesHandBuiltNodes(t *testing.T) {

@@ -22,28 +22,8 @@ func TestFoldDoesNotRewriteStagedText(t *testing.T) {
 	s, path := openTemp(t)
 	const docs, textBytes = 50, 40 << 10
 	text := strings.Repeat("walrus tusks flippers ", textBytes/22)
-	var b store.Batch
-	for i := range docs {
-		u := fmt.Sprintf("http://a.test/p/%d", i)
-		b.New = append(b.New, newURL(u, "http://a.test"))
-	}
-	added, err := s.Commit(ctx, b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b = store.Batch{}
-	for i, u := range added {
-		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
-		b.Updates = append(b.Updates, u)
-		b.Documents = append(b.Documents, store.Document{URLID: u.ID, Index: true, Title: u.URL, Text: text})
-		b.Links = append(b.Links, store.Link{FromID: u.ID, To: added[(i+1)%len(added)].URL, Anchor: "next"})
-	}
-	if _, err := s.Commit(ctx, b); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.wconn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-		t.Fatal(err)
-	}
+	commitFetched(t, s, addURLs(t, s, docs), func(int) string { return text }, true)
+	checkpoint(t, s)
 	if n, err := s.IndexPending(ctx, docs); err != nil || n != docs {
 		t.Fatalf("IndexPending = %d, %v; want %d", n, err, docs)
 	}
@@ -73,33 +53,14 @@ func TestNewLinksDoNotRewriteTheText(t *testing.T) {
 	s, path := openTemp(t)
 	const docs, textBytes = 50, 40 << 10
 	text := strings.Repeat("walrus tusks flippers ", textBytes/22)
-	var b store.Batch
-	for i := range 2 * docs {
-		u := fmt.Sprintf("http://a.test/p/%d", i)
-		b.New = append(b.New, newURL(u, "http://a.test"))
-	}
-	added, err := s.Commit(ctx, b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	added := addURLs(t, s, 2*docs)
 	large, linking := added[:docs], added[docs:]
-	b = store.Batch{}
-	for i, u := range large {
-		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
-		b.Updates = append(b.Updates, u)
-		b.Documents = append(b.Documents, store.Document{URLID: u.ID, Index: true, Title: u.URL, Text: text})
-		b.Links = append(b.Links, store.Link{FromID: u.ID, To: large[(i+1)%len(large)].URL, Anchor: "next"})
-	}
-	if _, err := s.Commit(ctx, b); err != nil {
-		t.Fatal(err)
-	}
+	commitFetched(t, s, large, func(int) string { return text }, true)
 	if _, err := s.RefreshIndex(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.wconn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-		t.Fatal(err)
-	}
-	b = store.Batch{}
+	checkpoint(t, s)
+	var b store.Batch
 	for i, u := range linking {
 		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
 		b.Updates = append(b.Updates, u)
@@ -185,23 +146,7 @@ func TestFoldWritesTheIndexInIDOrder(t *testing.T) {
 		}
 	}
 	const docs = 500
-	var b store.Batch
-	for i := range docs {
-		b.New = append(b.New, newURL(fmt.Sprintf("http://a.test/p/%d", i), "http://a.test"))
-	}
-	added, err := s.Commit(ctx, b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b = store.Batch{}
-	for i, u := range added {
-		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
-		b.Updates = append(b.Updates, u)
-		b.Documents = append(b.Documents, store.Document{URLID: u.ID, Index: true, Title: "page", Text: fmt.Sprintf("walrus %d", i)})
-	}
-	if _, err := s.Commit(ctx, b); err != nil {
-		t.Fatal(err)
-	}
+	commitFetched(t, s, addURLs(t, s, docs), func(i int) string { return fmt.Sprintf("walrus %d", i) }, false)
 	if _, err := s.RefreshIndex(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -211,5 +156,45 @@ func TestFoldWritesTheIndexInIDOrder(t *testing.T) {
 	}
 	if segments > 2 {
 		t.Errorf("one refresh of %d documents left %d FTS5 segments, want 1 or 2: its rows were not written in ID order", docs, segments)
+	}
+}
+
+// addURLs commits n new URLs of one origin, http://a.test/p/0 on, and returns their records.
+func addURLs(t *testing.T, s *Store, n int) []store.URL {
+	t.Helper()
+	var b store.Batch
+	for i := range n {
+		b.New = append(b.New, newURL(fmt.Sprintf("http://a.test/p/%d", i), "http://a.test"))
+	}
+	added, err := s.Commit(t.Context(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return added
+}
+
+// commitFetched commits us as fetched, each with a document titled by its URL and of text(i),
+// and with next, a link from each to the following one (the last to the first) anchored "next".
+func commitFetched(t *testing.T, s *Store, us []store.URL, text func(i int) string, next bool) {
+	t.Helper()
+	var b store.Batch
+	for i, u := range us {
+		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+		b.Updates = append(b.Updates, u)
+		b.Documents = append(b.Documents, store.Document{URLID: u.ID, Index: true, Title: u.URL, Text: text(i)})
+		if next {
+			b.Links = append(b.Links, store.Link{FromID: u.ID, To: us[(i+1)%len(us)].URL, Anchor: "next"})
+		}
+	}
+	if _, err := s.Commit(t.Context(), b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkpoint empties the WAL, for a test to measure what follows by the WAL's size.
+func checkpoint(t *testing.T, s *Store) {
+	t.Helper()
+	if _, err := s.wconn.ExecContext(t.Context(), "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
 	}
 }

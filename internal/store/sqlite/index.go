@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
 )
 
@@ -226,6 +225,9 @@ func (s *Store) indexStaged(ctx context.Context, limit, maxBytes int, withText b
 				empty = append(empty, anchorRow{id: d.id})
 			}
 		}
+		if err := setHashes(ctx, tx, rows); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM staged WHERE url_id `+inSet, idSet(ids)); err != nil {
 			return fmt.Errorf("index: unstage: %w", err)
 		}
@@ -252,9 +254,8 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64) er
 	}
 	var meta [][]any
 	for _, d := range docs {
-		if d.index {
-			hash := index.ContentHash(noControls(d.title), noControls(d.body))
-			meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), inlinks[d.id], int64(hash)})
+		if d.index { // content_hash 0 (unknown) until the refresh writes the text (setHashes)
+			meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), inlinks[d.id], 0})
 		}
 	}
 	if _, err := tx.ExecContext(ctx, sqlDeleteDocs, set); err != nil {
@@ -264,6 +265,17 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64) er
 	// abort halfway and opens no statement journal (see writeFTS).
 	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
 		return fmt.Errorf("index: documents: %w", err)
+	}
+	return nil
+}
+
+// setHashes writes each document's content hash (index.ContentHash, computed with its fts row)
+// to its docs row, written by the fold.
+func setHashes(ctx context.Context, tx writeTx, rows []ownRow) error {
+	for _, r := range rows {
+		if _, err := tx.ExecContext(ctx, `UPDATE docs SET content_hash = ? WHERE url_id = ?`, int64(r.hash), r.id); err != nil {
+			return fmt.Errorf("index: content hash of %d: %w", r.id, err)
+		}
 	}
 	return nil
 }
@@ -342,15 +354,15 @@ func oldInlinks(ctx context.Context, tx writeTx, set string) (map[int64]int, err
 	return out, nil
 }
 
-// sqlReadStaged and sqlReadUnfolded read the stage, or its documents not folded yet, in commit
-// order, with each document's URL (for its words).
+// sqlReadStaged reads the stage in commit order, with each document's URL (for its words);
+// sqlReadUnfolded its documents not folded yet, without their text or URL, which the fold does
+// not use (it is read once, by the refresh).
 const (
 	sqlReadStaged = `SELECT s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links, s.folded,
 			COALESCE(u.url, '')
 		FROM staged s LEFT JOIN urls u ON u.id = s.url_id ORDER BY s.seq LIMIT ?`
-	sqlReadUnfolded = `SELECT s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links, s.folded,
-			COALESCE(u.url, '')
-		FROM staged s LEFT JOIN urls u ON u.id = s.url_id WHERE s.folded = 0 ORDER BY s.seq LIMIT ?`
+	sqlReadUnfolded = `SELECT url_id, idx, '', '', '', nosnippet, unavailable_after, links, folded, ''
+		FROM staged WHERE folded = 0 ORDER BY seq LIMIT ?`
 	sqlOldAnchorIDs = `SELECT rowid FROM fts_anchors WHERE rowid ` + inSet
 )
 

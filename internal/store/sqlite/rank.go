@@ -21,7 +21,7 @@ import (
 type matcher struct {
 	db       *sql.DB
 	match    string   // fts5.Match: the required part, and the exclusions within one table
-	not      string   // fts5.Parts' exclusions, "" when none
+	not      string   // fts5.Exclusions, "" when none
 	any      string   // fts5.Any: any required node, for entries whose nodes are in both tables
 	nodes    []string // the required nodes
 	now      int64    // unix seconds: entries unavailable after it are hidden
@@ -67,18 +67,24 @@ func (m *matcher) first(ctx context.Context, t table, expr string, limit int) ([
 	return ids, linkOnly, rows.Err()
 }
 
-// among reads which of ids match expr in t, in one walk of expr's matches (the unary + hides
-// the rowid test: a seek per ID through a frequent word's list cost 10x more, issue 8).
-func (m *matcher) among(ctx context.Context, t table, expr string, ids []int64) (map[int64]bool, error) {
+// inEither reads which of ids match expr in either table, in one walk of expr's matches in each
+// (the unary + hides the rowid test: a seek per ID through a frequent word's list cost 10x
+// more, issue 8).
+func (m *matcher) inEither(ctx context.Context, expr string, ids []int64) (map[int64]bool, error) {
 	out := map[int64]bool{}
 	if expr == "" || len(ids) == 0 {
 		return out, nil
 	}
-	found, err := readIDs(ctx, m.db, `SELECT rowid FROM `+t.name+` WHERE `+t.name+` MATCH ? AND +rowid `+inSet, expr, idSet(ids))
-	for _, id := range found {
-		out[id] = true
+	for _, t := range []table{ownTable, anchorTable} {
+		found, err := readIDs(ctx, m.db, `SELECT rowid FROM `+t.name+` WHERE `+t.name+` MATCH ? AND +rowid `+inSet, expr, idSet(ids))
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range found {
+			out[id] = true
+		}
 	}
-	return out, err
+	return out, nil
 }
 
 // scores reads the rank function of t for those of ids that match expr in t: FTS5 walks its
@@ -124,16 +130,11 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth int) (map[int6
 	}
 	// An exclusion holds for the whole entry: one table's match may be excluded by the other's.
 	if m.not != "" {
-		all := union(matches, ranked)
-		excluded, err := m.among(ctx, ownTable, m.not, all)
+		excluded, err := m.inEither(ctx, m.not, union(matches, ranked))
 		if err != nil {
 			return nil, 0, err
 		}
-		inAnchors, err := m.among(ctx, anchorTable, m.not, all)
-		if err != nil {
-			return nil, 0, err
-		}
-		gone := func(id int64) bool { return excluded[id] || inAnchors[id] }
+		gone := func(id int64) bool { return excluded[id] }
 		matches, ranked = slices.DeleteFunc(matches, gone), slices.DeleteFunc(slices.Clone(ranked), gone)
 	}
 	total := len(matches)
@@ -162,15 +163,16 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth int) (map[int6
 			anchorScores[id] = v
 		}
 	}
-	nearExpr, ok := fts5.Near(p, index.ProximityWindow)
-	near, err := m.boosted(ctx, ranked, nearExpr, ok)
+	// The boosts: no expression (""), no entry boosted.
+	nearExpr, _ := fts5.Near(p, index.ProximityWindow)
+	near, err := m.inEither(ctx, nearExpr, ranked)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("boost: %w", err)
 	}
-	phraseExpr, ok := fts5.Phrase(p)
-	phrase, err := m.boosted(ctx, ranked, phraseExpr, ok)
+	phraseExpr, _ := fts5.Phrase(p)
+	phrase, err := m.inEither(ctx, phraseExpr, ranked)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("boost: %w", err)
 	}
 	type scored struct {
 		id    int64
@@ -240,36 +242,13 @@ func (m *matcher) mixed(ctx context.Context, found []int64) ([]int64, map[int64]
 		if len(cands) == 0 {
 			break
 		}
-		inOwn, err := m.among(ctx, ownTable, n, cands)
+		holds, err := m.inEither(ctx, n, cands)
 		if err != nil {
 			return nil, nil, err
 		}
-		inAnchors, err := m.among(ctx, anchorTable, n, cands)
-		if err != nil {
-			return nil, nil, err
-		}
-		cands = slices.DeleteFunc(cands, func(id int64) bool { return !inOwn[id] && !inAnchors[id] })
+		cands = slices.DeleteFunc(cands, func(id int64) bool { return !holds[id] })
 	}
 	return cands, linkOnly, nil
-}
-
-// boosted reads which of ids match expr in either table; none when ok is false (no boost
-// applies to the query).
-func (m *matcher) boosted(ctx context.Context, ids []int64, expr string, ok bool) (map[int64]bool, error) {
-	out := map[int64]bool{}
-	if !ok {
-		return out, nil
-	}
-	for _, t := range []table{ownTable, anchorTable} {
-		found, err := readIDs(ctx, m.db, `SELECT rowid FROM `+t.name+` WHERE `+t.name+` MATCH ? AND +rowid `+inSet, expr, idSet(ids))
-		if err != nil {
-			return nil, fmt.Errorf("boost: %w", err)
-		}
-		for _, id := range found {
-			out[id] = true
-		}
-	}
-	return out, nil
 }
 
 // best is the lowest (best) of scores, 0 when there are none.

@@ -75,7 +75,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if err != nil {
 		return page, err
 	}
-	_, not, err := fts5.Parts(parsed)
+	not, err := fts5.Exclusions(parsed)
 	if err != nil {
 		return page, err
 	}
