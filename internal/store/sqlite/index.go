@@ -269,13 +269,28 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64) er
 	return nil
 }
 
+// sqlSetHashes sets content_hash of the docs rows named in a JSON array of [url_id, hash] pairs.
+const sqlSetHashes = `UPDATE docs SET content_hash = h.hash
+	FROM (SELECT value ->> 0 AS id, value ->> 1 AS hash FROM json_each(?)) AS h WHERE docs.url_id = h.id`
+
 // setHashes writes each document's content hash (index.ContentHash, computed with its fts row)
-// to its docs row, written by the fold.
+// to its docs row, written by the fold, in one statement: one per document held 11 MiB more of
+// the hostile web's crawl at its peak (TestHostileWebBesideANormalSite).
 func setHashes(ctx context.Context, tx writeTx, rows []ownRow) error {
-	for _, r := range rows {
-		if _, err := tx.ExecContext(ctx, `UPDATE docs SET content_hash = ? WHERE url_id = ?`, int64(r.hash), r.id); err != nil {
-			return fmt.Errorf("index: content hash of %d: %w", r.id, err)
+	if len(rows) == 0 {
+		return nil
+	}
+	b := make([]byte, 0, 2+44*len(rows))
+	b = append(b, '[')
+	for i, r := range rows {
+		if i > 0 {
+			b = append(b, ',')
 		}
+		b = fmt.Appendf(b, "[%d,%d]", r.id, int64(r.hash))
+	}
+	b = append(b, ']')
+	if _, err := tx.ExecContext(ctx, sqlSetHashes, string(b)); err != nil {
+		return fmt.Errorf("index: content hashes: %w", err)
 	}
 	return nil
 }
