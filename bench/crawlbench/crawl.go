@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/fractle/mandelbot/bench/internal/mandelbotcli"
 	"github.com/fractle/mandelbot/bench/internal/spawn"
@@ -37,6 +38,9 @@ type crawlRun struct {
 	CrawlerSays string // the crawler's own "pages answered" line
 	WARCBytes   int64  // with --warc: the size of the WARC files written
 	WARCFiles   int
+	// Requesting is the time from the crawler's start to the last request the web received:
+	// the crawl path alone, before the index's catch-up (Run.Wall - Requesting).
+	Requesting time.Duration
 }
 
 // runCrawl runs the crawler binary against web, with a fresh data directory inside tmp,
@@ -54,8 +58,12 @@ func runCrawl(ctx context.Context, opts spawn.Options, bin string, web *testweb.
 	if warc {
 		extra = []string{"--warc", warcDir}
 	}
+	start := time.Now()
 	child, err := spawn.Measure(ctx, opts, bin, crawlArgs(web, data, s, extra...)...)
 	r := crawlRun{Run: child}
+	if last := rec.lastRequest(); !last.IsZero() {
+		r.Requesting = min(last.Sub(start), child.Wall)
+	}
 	if warc {
 		files, _ := filepath.Glob(filepath.Join(warcDir, "*.warc.gz"))
 		for _, f := range files {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -103,6 +104,10 @@ func report(out io.Writer, rs []result) error {
 	}
 	fmt.Fprintln(out, "\npages: different pages fetched (a repeat counts once, and only as a request). Mandelbot's pages/s counts until `mandelbot crawl` exited (its index caught up); the ceiling GETs every URL the crawl requested (sitemaps and robots.txt too) and its pages/s counts the pages among them; CPU is the child's user + system time; peak RSS the child's own (see README).")
 
+	if err := writeCrawlPath(out, rs, name, multi); err != nil {
+		return err
+	}
+
 	if rs[0].ran.mandelbot {
 		if err := writeRatios(out, runs, med, name, multi); err != nil {
 			return err
@@ -185,6 +190,55 @@ func medianFigures[T any](runs []T, pick func(T) figures) figures {
 	}
 	f.wall, f.cpu, f.rss = median(walls), median(cpus), median(rss)
 	return f
+}
+
+// writeCrawlPath prints the crawl path alone of each mandelbot run: its pages/s until the last
+// request the web received, with the index still trailing, and how long the index then took to
+// catch up before the crawl exited; beside Colly's pages/s of the same run.
+func writeCrawlPath(out io.Writer, rs []result, name func(string, int) string, multi bool) error {
+	path := mdtable.Table{
+		Header: []string{"program", "last request at s", "pages/s until then", "index catch-up s", "/ Colly's pages/s"},
+		Right:  []bool{false, true, true, true, true},
+	}
+	var untils, catchUps []time.Duration
+	var ratios []float64
+	add := func(what string, pages int, until, catchUp time.Duration, ratio float64) {
+		r := "-"
+		if ratio > 0 {
+			r = fmt.Sprintf("%.2f", ratio)
+		}
+		path.Add(what, mdtable.Secs(until), fmt.Sprintf("%.0f", float64(pages)/until.Seconds()), mdtable.Secs(catchUp), r)
+	}
+	pages := 0
+	for i, r := range rs {
+		if !r.ran.mandelbot || r.crawl.Requesting <= 0 {
+			continue
+		}
+		pages = r.crawl.Tally.DistinctPages()
+		until, catchUp := r.crawl.Requesting, r.crawl.Wall-r.crawl.Requesting
+		ratio := 0.0
+		if r.ran.colly && r.colly.Err == nil && r.colly.Wall > 0 {
+			colly := float64(r.colly.Tally.DistinctPages()) / r.colly.Wall.Seconds()
+			ratio = float64(pages) / until.Seconds() / colly
+			ratios = append(ratios, ratio)
+		}
+		untils, catchUps = append(untils, until), append(catchUps, catchUp)
+		add(name(nameMandelbot, i), pages, until, catchUp, ratio)
+	}
+	if len(untils) == 0 {
+		return nil
+	}
+	if multi {
+		slices.Sort(ratios)
+		ratio := 0.0
+		if len(ratios) > 0 {
+			ratio = ratios[len(ratios)/2]
+		}
+		add(nameMandelbot+", median", pages, median(untils), median(catchUps), ratio)
+	}
+	fmt.Fprintln(out, "\nThe crawl path alone: until the last request the fake web received, with the index trailing; then the index's catch-up until the crawl exited:")
+	fmt.Fprintln(out)
+	return path.Write(out)
 }
 
 // writeRatios prints mandelbot's figures divided by each peer's, per run and of the medians.

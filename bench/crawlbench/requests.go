@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fractle/mandelbot/internal/testweb"
 )
@@ -82,6 +83,7 @@ type recorder struct {
 	settled  map[string]bool     // keys whose robots.txt decision is known
 	keepURLs bool
 	urls     []string
+	last     time.Time // when the last request arrived; zero before the first
 }
 
 // newRecorder returns an empty recorder; with keepURLs it also keeps every request's URL.
@@ -96,8 +98,10 @@ func (rec *recorder) add(r testweb.Request) {
 			*list = append(*list, r.Key+" "+r.Path)
 		}
 	}
+	now := time.Now()
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
+	rec.last = now
 	t := &rec.t
 	if rec.keepURLs {
 		rec.urls = append(rec.urls, "http://"+r.Host+r.Path) // generated sites serve plain HTTP
@@ -146,6 +150,13 @@ func (rec *recorder) add(r testweb.Request) {
 // (robots-semantics.md rule 21: 2xx, 304, 4xx other than 429).
 func settles(status int) bool {
 	return status/100 == 2 || status == 304 || (status/100 == 4 && status != 429)
+}
+
+// lastRequest returns when the last request counted arrived (zero if none has).
+func (rec *recorder) lastRequest() time.Time {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return rec.last
 }
 
 // requests returns the number of requests counted so far.
