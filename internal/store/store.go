@@ -112,8 +112,10 @@ type Reader interface {
 type Indexer interface {
 	// IndexPending folds up to max staged documents into the link graph and the entries'
 	// metadata (their outgoing links replace the old ones; their entries and those of the link
-	// targets are marked for rewriting) and reports how many it folded. It is cheap; the
-	// searchable text is written by RefreshIndex, once per entry however often it changed.
+	// targets are marked for rewriting) and reports how many it folded. A store may write their
+	// own text too, when it can do so beside the crawl's commits (SQLite: on a writer of its
+	// own); the rest of the searchable text is written by RefreshIndex, once per entry however
+	// often it changed.
 	IndexPending(ctx context.Context, max int) (int, error)
 	// RefreshIndex indexes every staged document, then rewrites once each entry whose anchor
 	// text changed, and reports how many entries it wrote. When it returns nil, everything

@@ -41,7 +41,7 @@ func TestReadAnchorsMatchesGroupBy(t *testing.T) {
 		}
 	}
 	ids := append(slices.Clone(targets), 6) // 6: nothing links to it
-	err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
+	err := s.inIndexTx(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
 		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO links (from_id, to_id, anchor, fragment)`, 4, "", rows); err != nil {
 			return err
 		}

@@ -118,23 +118,29 @@ type anchorRow struct {
 	text string
 }
 
-// writeFTS removes the fts rows of drop and inserts rows, then does the same in fts_anchors
-// with dropAnchors and anchors: the last statements of an indexing transaction. Any statement
-// that opens a statement journal makes FTS5 write its pending terms out as a segment of their
-// own, so nothing else may come between (issue 8: writing FTS5 rows last was 2.3-2.6x faster).
-// And FTS5 writes its pending terms out whenever a row's ID is lower than the last one written
-// (or the same, but not right after its delete): URL IDs are hashes, so the rows of each table
-// go in ID order, each ID's delete just before its insert, or every row became a segment of its
-// own and merging them was most of the crawl's CPU.
-func writeFTS(ctx context.Context, tx writeTx, drop []int64, rows []ownRow, dropAnchors []int64, anchors []anchorRow) error {
-	err := inIDOrder(drop, rows, func(r ownRow) int64 { return r.id }, func(id int64) error {
+// writeOwn removes the fts rows of drop and inserts rows (in the text database), and
+// writeAnchors does the same in fts_anchors with drop and anchors: each is the last statements
+// of its transaction. Any statement that opens a statement journal makes FTS5 write its
+// pending terms out as a segment of their own, so nothing else may come between (issue 8:
+// writing FTS5 rows last was 2.3-2.6x faster). And FTS5 writes its pending terms out whenever a
+// row's ID is lower than the last one written (or the same, but not right after its delete):
+// URL IDs are hashes, so the rows of each table go in ID order, each ID's delete just before
+// its insert, or every row became a segment of its own and merging them was most of the crawl's
+// CPU. Both sort copies of their slices: the caller's are read meanwhile by the other writer.
+func writeOwn(ctx context.Context, tx writeTx, drop []int64, rows []ownRow) error {
+	err := inIDOrder(slices.Clone(drop), slices.Clone(rows), func(r ownRow) int64 { return r.id }, func(id int64) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid = ?`, id)
 		return err
 	}, func(r ownRow) error { return r.insert(ctx, tx) })
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
-	err = inIDOrder(dropAnchors, anchors, func(a anchorRow) int64 { return a.id }, func(id int64) error {
+	return nil
+}
+
+// writeAnchors: see writeOwn.
+func writeAnchors(ctx context.Context, tx writeTx, drop []int64, anchors []anchorRow) error {
+	err := inIDOrder(slices.Clone(drop), slices.Clone(anchors), func(a anchorRow) int64 { return a.id }, func(id int64) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM fts_anchors WHERE rowid = ?`, id)
 		return err
 	}, func(a anchorRow) error {

@@ -25,6 +25,12 @@ const indexChunk = 2000
 // chunk's entries are released before the next is read: the memory held is one chunk's.
 const catchUpChunks = 3
 
+// pendingBytes bounds the text one chunk of IndexPending reads from the stage: it writes the
+// text during the crawl, when the crawl's own buffers are at their peak, so its chunks hold a
+// quarter of a refresh's (the hostile web's crawl peaked 5-10 MiB higher with foldBytes,
+// TestHostileWebBesideANormalSite; 20,000 testweb pages were indexed as fast).
+const pendingBytes = foldBytes / 4
+
 // foldBytes bounds the text one chunk of the index's refresh reads from the stage (besides
 // indexChunk documents): a chunk's text is held in memory until its FTS5 rows are written, and a
 // page may carry up to store.MaxIndexedTextBytes.
@@ -57,10 +63,6 @@ var (
 		// directly) becomes the URL's kept header.
 		`INSERT OR REPLACE INTO doc_headers (url_id, header)
 			SELECT url_id, header FROM staged WHERE url_id ` + inSet + ` AND header IS NOT NULL`,
-		// Only the flag: the text stays staged until the refresh writes it to fts. A row of
-		// the same size is overwritten in place, and SQLite leaves its overflow pages (the
-		// page's text) unwritten (issue 8: emptying links made every fold copy the text).
-		`UPDATE staged SET folded = 1 WHERE url_id ` + inSet,
 		// A folded document no longer waits as a link-only entry (foldChunk marks it dirty).
 		`DELETE FROM waiting WHERE url_id ` + inSet,
 	}
@@ -75,19 +77,19 @@ var (
 )
 
 // IndexPending implements store.Indexer, in transactions of at most indexChunk documents: it
-// folds staged documents into the link graph and the entries' metadata and marks the entries
-// whose anchor text changed dirty; the refresh writes their text to FTS5 (once per fetch) and
-// their anchor text (once per refresh however often it changed). Writing text to FTS5 during a
-// crawl, beside its fetches, raised the peak RSS of the hostile web's crawl from 233 to 250-264
-// MiB, past its bound of 256 (TestHostileWebBesideANormalSite), and did not make the crawl
-// faster: the one writer was busy either way.
+// folds staged documents into the link graph and the entries' metadata, marks the entries
+// whose anchor text changed dirty, and writes their own text to FTS5 (once per fetch, on the
+// text database's writer, beside the crawl's commits: attach.go); the refresh writes their
+// anchor text (once per refresh however often it changed). While one connection wrote both
+// the crawl and the index, the text waited for the refresh: writing it during the crawl made
+// the crawl's commits wait behind it and was no faster (issue 8).
 func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 	if s.readOnly {
 		return 0, fmt.Errorf("sqlite: index: %w", ErrReadOnly)
 	}
 	total := 0
 	for total < max {
-		n, err := s.indexStaged(ctx, min(indexChunk, max-total), foldBytes, false)
+		n, err := s.indexStaged(ctx, min(indexChunk, max-total), pendingBytes, true)
 		total += n
 		if err != nil || n == 0 {
 			return total, err
@@ -126,7 +128,7 @@ func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 		}
 	}
 	if !deferQueued {
-		if err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
+		if err := s.inIndexTx(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
 			for _, q := range wakeStatements {
 				if _, err := tx.ExecContext(ctx, q); err != nil {
 					return fmt.Errorf("refresh: waiting entries: %w", err)
@@ -168,6 +170,7 @@ func (s *Store) IndexLag(ctx context.Context) (int, error) {
 // stagedDoc is one row of staged, with its URL.
 type stagedDoc struct {
 	ownText
+	seq                      int64 // the staged row's version (staged.seq)
 	index, nosnippet, folded bool
 	unavailableAfter         time.Time
 	links                    []store.StagedLink
@@ -186,10 +189,23 @@ type stagedDoc struct {
 // written last.
 func (s *Store) indexStaged(ctx context.Context, limit, maxBytes int, withText bool) (int, error) {
 	var n int
-	err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
+	err := s.inIndexTx(ctx, func(ctx context.Context, tx writeTx, ack *func(context.Context, writeTx) error) error {
 		docs, err := readStaged(ctx, tx, limit, maxBytes, withText)
 		if err != nil || len(docs) == 0 {
 			return err
+		}
+		// In the crawl database once this is committed: the documents leave the stage (withText),
+		// or are marked folded; a document staged again meanwhile (another seq) stays.
+		versions := stagedVersions(docs)
+		*ack = func(ctx context.Context, tx writeTx) error {
+			q := sqlMarkFolded
+			if withText {
+				q = sqlUnstage
+			}
+			if _, err := tx.ExecContext(ctx, q, versions); err != nil {
+				return fmt.Errorf("index: staged documents: %w", err)
+			}
+			return nil
 		}
 		n = len(docs)
 		var ids, unfolded []int64
@@ -205,33 +221,48 @@ func (s *Store) indexStaged(ctx context.Context, limit, maxBytes int, withText b
 			}
 		}
 		// The rows are computed beside the statements below; wait is called before any return.
+		// With the text, they are written to the text database beside those statements, by
+		// its own writer (textStep): each document's row deleted, and inserted if it may be
+		// indexed (rule 27). text is called before any return.
 		wait := rowsOf(texts)
+		text := func() error { return nil }
+		if withText {
+			text = s.textStep(ctx, func(ctx context.Context, ttx writeTx) error {
+				return writeOwn(ctx, ttx, ids, wait())
+			})
+		}
 		err = foldDocs(ctx, tx, fold, unfolded)
-		var anchored map[int64]bool
+		var anchored, dirty map[int64]bool
 		if err == nil && withText {
 			anchored, err = existing(ctx, tx, sqlOldAnchorIDs, ids)
 		}
+		if err == nil && withText {
+			dirty, err = existing(ctx, tx, sqlDirtyIDs, ids)
+		}
 		rows := wait()
+		if terr := text(); err == nil {
+			err = terr
+		}
 		if err != nil || !withText {
 			return err
 		}
 		var dropAnchors []int64
-		var empty []anchorRow // a new entry's anchor text, until the refresh writes it
+		// A new entry's anchor text, until the refresh writes it; an entry marked dirty gets it
+		// from refreshDirty, after this in the same refresh (issue 8: the empty rows written here
+		// and replaced there were a third of the anchor rows written, and each one deleted).
+		var empty []anchorRow
 		for _, d := range docs {
 			switch {
 			case !d.index: // rule 27: not searchable, not even as a link-only entry
 				dropAnchors = append(dropAnchors, d.id)
-			case !anchored[d.id]:
+			case !anchored[d.id] && !dirty[d.id]:
 				empty = append(empty, anchorRow{id: d.id})
 			}
 		}
 		if err := setHashes(ctx, tx, rows); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM staged WHERE url_id `+inSet, idSet(ids)); err != nil {
-			return fmt.Errorf("index: unstage: %w", err)
-		}
-		return writeFTS(ctx, tx, ids, rows, dropAnchors, empty)
+		return writeAnchors(ctx, tx, dropAnchors, empty)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: index: %w", err)
@@ -267,6 +298,32 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64) er
 		return fmt.Errorf("index: documents: %w", err)
 	}
 	return nil
+}
+
+// sqlMarkFolded and sqlUnstage record in the crawl database that the staged documents named in
+// a JSON array of [url_id, seq] pairs (stagedVersions) were folded, or indexed with their text.
+// The fold sets only the flag: the text stays staged until the refresh writes it to fts. A row
+// of the same size is overwritten in place, and SQLite leaves its overflow pages (the page's
+// text) unwritten (issue 8: emptying links made every fold copy the text).
+const (
+	sqlMarkFolded = `UPDATE staged SET folded = 1
+		FROM (SELECT value ->> 0 AS id, value ->> 1 AS seq FROM json_each(?)) AS v
+		WHERE staged.seq = v.seq AND staged.url_id = v.id`
+	sqlUnstage = `DELETE FROM staged WHERE seq IN (SELECT s.seq FROM staged s
+		JOIN (SELECT value ->> 0 AS id, value ->> 1 AS seq FROM json_each(?)) AS v ON s.seq = v.seq AND s.url_id = v.id)`
+)
+
+// stagedVersions renders the [url_id, seq] pairs of docs as a JSON array.
+func stagedVersions(docs []stagedDoc) string {
+	b := make([]byte, 0, 2+44*len(docs))
+	b = append(b, '[')
+	for i, d := range docs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, "[%d,%d]", d.id, d.seq)
+	}
+	return string(append(b, ']'))
 }
 
 // sqlSetHashes sets content_hash of the docs rows named in a JSON array of [url_id, hash] pairs.
@@ -373,12 +430,13 @@ func oldInlinks(ctx context.Context, tx writeTx, set string) (map[int64]int, err
 // sqlReadUnfolded its documents not folded yet, without their text or URL, which the fold does
 // not use (it is read once, by the refresh).
 const (
-	sqlReadStaged = `SELECT s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links, s.folded,
+	sqlReadStaged = `SELECT s.seq, s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links, s.folded,
 			COALESCE(u.url, '')
 		FROM staged s LEFT JOIN urls u ON u.id = s.url_id ORDER BY s.seq LIMIT ?`
-	sqlReadUnfolded = `SELECT url_id, idx, '', '', '', nosnippet, unavailable_after, links, folded, ''
+	sqlReadUnfolded = `SELECT seq, url_id, idx, '', '', '', nosnippet, unavailable_after, links, folded, ''
 		FROM staged WHERE folded = 0 ORDER BY seq LIMIT ?`
 	sqlOldAnchorIDs = `SELECT rowid FROM fts_anchors WHERE rowid ` + inSet
+	sqlDirtyIDs     = `SELECT url_id FROM dirty WHERE url_id ` + inSet
 )
 
 // readStaged reads up to limit staged documents (all, or only those not folded yet), and stops
@@ -400,7 +458,7 @@ func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int, all bool) 
 		var idx, nosnippet int
 		var ua int64
 		var links []byte
-		if err := rows.Scan(&d.id, &idx, &d.title, &d.body, &d.headings, &nosnippet, &ua, &links, &d.folded, &d.url); err != nil {
+		if err := rows.Scan(&d.seq, &d.id, &idx, &d.title, &d.body, &d.headings, &nosnippet, &ua, &links, &d.folded, &d.url); err != nil {
 			return nil, fmt.Errorf("index: read staged: %w", err)
 		}
 		d.index, d.nosnippet, d.unavailableAfter = idx != 0, nosnippet != 0, fromUnix(ua)
@@ -422,9 +480,9 @@ func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int, all bool) 
 func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQueued bool, chunks int) (int, int64, error) {
 	var n int
 	var last int64
-	err := s.inTx(ctx, func(ctx context.Context, tx writeTx) error {
+	err := s.inIndexTx(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
 		for range chunks {
-			k, l, err := refreshChunk(ctx, tx, limit, from, deferQueued)
+			k, l, err := s.refreshChunk(ctx, tx, limit, from, deferQueued)
 			if err != nil || k == 0 {
 				return err
 			}
@@ -457,7 +515,7 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQu
 //
 // Reads and deletes are one statement for the whole chunk; FTS5 rows are written last, and no
 // statement of a next chunk in the same transaction opens a statement journal.
-func refreshChunk(ctx context.Context, tx writeTx, limit int, from int64, deferQueued bool) (int, int64, error) {
+func (s *Store) refreshChunk(ctx context.Context, tx writeTx, limit int, from int64, deferQueued bool) (int, int64, error) {
 	ids, err := queryIDs(ctx, tx, `SELECT url_id FROM dirty WHERE url_id >= ? ORDER BY url_id LIMIT ?`, from, limit)
 	if err != nil || len(ids) == 0 {
 		return 0, 0, err
@@ -493,8 +551,11 @@ func refreshChunk(ctx context.Context, tx writeTx, limit int, from int64, deferQ
 			}
 		default:
 			if p.had {
-				gone, drop = append(gone, id), append(drop, id)
+				gone = append(gone, id)
 			}
+			// Its text row goes even if it was no entry: the text database may hold one from
+			// an index transaction that did not commit (textStep), which nothing else removes.
+			drop = append(drop, id)
 			if p.hadAnchors {
 				dropAnchors = append(dropAnchors, id)
 			}
@@ -522,7 +583,17 @@ func refreshChunk(ctx context.Context, tx writeTx, limit int, from int64, deferQ
 	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
 		return 0, 0, fmt.Errorf("refresh: %w", err)
 	}
-	if err := writeFTS(ctx, tx, drop, own, dropAnchors, anchors); err != nil {
+	// A new link-only entry's row is deleted first: the text database may hold it already, if
+	// this step was done before and its index transaction did not commit.
+	for _, r := range own {
+		drop = append(drop, r.id)
+	}
+	if len(drop) > 0 {
+		if err := s.textStep(ctx, func(ctx context.Context, ttx writeTx) error { return writeOwn(ctx, ttx, drop, own) })(); err != nil {
+			return 0, 0, err
+		}
+	}
+	if err := writeAnchors(ctx, tx, dropAnchors, anchors); err != nil {
 		return 0, 0, err
 	}
 	return len(ids), ids[len(ids)-1], nil

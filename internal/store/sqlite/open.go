@@ -28,20 +28,43 @@ const (
 	// made a commit of a crawled page checkpoint every ~80 commits, rewriting the same index
 	// pages again and again; at 8,000 each page is written back once per ~650 commits.
 	DefaultCheckpointPages = 8_000
-	// writerCacheKiB is the writer connection's page cache. SQLite's 2 MiB made the crawl's
-	// inserts (URL IDs are hashes, so they land all over the index) and the indexer's reads
-	// miss the cache on most pages: a fifth of a crawl's CPU was read system calls. 32 MiB since
-	// pages are 8 KiB (pagesize.go): with 64 MiB of them the process held ~75 MB more (the C
-	// allocator's overhead per page cached is larger for 8 KiB pages), and 32 MiB gave the same
-	// crawl and indexing speed with less memory than 64 MiB of 4 KiB pages (BENCHMARKS.md, "Issue
-	// 11, branch search3").
-	writerCacheKiB = 32 << 10
+	// writerCacheKiB is the crawl writer's page cache. SQLite's 2 MiB made the crawl's inserts
+	// (URL IDs are hashes, so they land all over the index) miss the cache on most pages: a
+	// fifth of a crawl's CPU was read system calls (issue 8). It was 32 MiB while the same
+	// connection also wrote the search index; since the index has its own files and writers
+	// (attach.go) it writes urls, origins and staged only, and 8 MiB crawled 20,000 pages as fast
+	// as 32 with 35 MiB less RSS (BENCHMARKS.md, "Issue 8, three files").
+	writerCacheKiB = 8 << 10
 	// readerCacheKiB is each read connection's page cache. A search of a word in most of the
 	// index walks its match list (FTS5 doclist pages) two or three times, and looks up each
 	// candidate's row sizes; with SQLite's 2 MiB, every walk read the pages again (issue 11
 	// item 5: a tenth of a frequent word's search was read system calls). At most
-	// DefaultReaders (or Options.Readers) connections hold this much each.
+	// DefaultReaders (or Options.Readers) connections of a read-only store (search, serve,
+	// export) hold this much each, for the text database (attach.go), where the match lists of
+	// the pages' own text are.
 	readerCacheKiB = 32 << 10
+	// readerIndexCacheKiB is such a connection's page cache for the index database (the
+	// entries' metadata, links, and the shorter match lists of anchor text), and
+	// readerCrawlCacheKiB any read connection's for the crawl database (the URLs of results;
+	// the crawl's frontier).
+	readerIndexCacheKiB = 16 << 10
+	readerCrawlCacheKiB = 4 << 10
+	// crawlReaderTextCacheKiB and crawlReaderIndexCacheKiB are the caches of the read
+	// connections of the store a crawl writes: its frontier reads the crawl database only, and
+	// a search during the crawl (crawl --serve) is slower rather than every crawl larger.
+	// SQLite's page caches draw on one pool (the sum of their sizes): with 32 MiB for a
+	// crawl's reader, the index's writers held 35 MiB more during a crawl of 20,000 pages,
+	// whatever their own cache_size (issue 8).
+	crawlReaderTextCacheKiB  = 2 << 10
+	crawlReaderIndexCacheKiB = 2 << 10
+)
+
+// readerCaches are a read connection's page caches for the index and text databases, in KiB.
+type readerCaches struct{ index, text int }
+
+var (
+	searchReaders = readerCaches{index: readerIndexCacheKiB, text: readerCacheKiB}
+	crawlReaders  = readerCaches{index: crawlReaderIndexCacheKiB, text: crawlReaderTextCacheKiB}
 )
 
 // Options tune Open. The zero value uses the defaults.
@@ -72,6 +95,13 @@ type Store struct {
 	// writeMu serializes write transactions and guards stmts and wcache.
 	writeMu sync.Mutex
 	wcache  stmtCache
+	// iwrite is the index database's one writer connection (attach.go), pinned as iconn: the
+	// indexer's transactions run on it (inIndexTx), under indexMu, with icache. twrite is the
+	// text database's, pinned as tconn, used with tcache by textStep, under indexMu too.
+	iwrite, twrite *sql.DB
+	iconn, tconn   *sql.Conn
+	indexMu        sync.Mutex
+	icache, tcache stmtCache
 	// origins are the origin keys known to be in the file (Commit skips their insert).
 	origins *store.OriginSet
 	// readOnly: opened with Options.ReadOnly; write is nil and writes fail.
@@ -118,7 +148,7 @@ func dsn(path string, readOnly bool) string {
 		// directory can (issue 10). The writer set WAL mode; a reader must not (it is a write).
 		q.Set("mode", "ro")
 		q.Add("_pragma", "query_only(ON)")
-		q.Add("_pragma", "cache_size(-"+strconv.Itoa(readerCacheKiB)+")")
+		q.Add("_pragma", "cache_size(-"+strconv.Itoa(readerCrawlCacheKiB)+")")
 	} else {
 		// page_size takes effect only before the database's first write (pagesize.go), and
 		// setting WAL mode is one: the driver runs _journal_mode after every _pragma (which it
@@ -141,14 +171,20 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	if checkpoint <= 0 {
 		checkpoint = DefaultCheckpointPages
 	}
-	if s.write, err = sql.Open("sqlite", dsn(s.path, false)); err != nil {
+	ipath := indexPath(s.path)
+	// The crawl's writer sees the index and text databases only while the migrations run (they move
+	// tables into it): see wconn below.
+	if s.write, err = openAttached(dsn(s.path, false), attachIndex(s.path, nil, nil)...); err != nil {
 		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
 	s.write.SetMaxOpenConns(1)
 	if err := s.migrate(ctx); err != nil {
 		return err
 	}
-	if s.read, err = sql.Open("sqlite", dsn(s.path, true)); err != nil {
+	if err := checkIndexFiles(ctx, s.write, s.path); err != nil {
+		return err
+	}
+	if s.read, err = openAttached(dsn(s.path, true), attachIndex(s.path, &crawlReaders, nil)...); err != nil {
 		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
 	readers := opts.Readers
@@ -159,7 +195,36 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	if s.wconn, err = s.write.Conn(ctx); err != nil {
 		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
-	if err := tuneWriter(ctx, s, checkpoint); err != nil {
+	// The crawl's writer writes the crawl database only: BEGIN IMMEDIATE takes the write lock of
+	// every database attached, and the index database's is the indexer's.
+	for _, schema := range []string{indexSchemaName, textSchemaName} {
+		if _, err := s.wconn.ExecContext(ctx, `DETACH DATABASE `+schema); err != nil {
+			return fmt.Errorf("sqlite: open %s: %w", s.path, err)
+		}
+	}
+	if err := tuneWriter(ctx, s.wconn, s.path, checkpoint, writerCacheKiB); err != nil {
+		return err
+	}
+	if s.iwrite, err = openAttached(dsn(ipath, false), attachSQL(s.path, crawlSchemaName, true, false),
+		`PRAGMA `+crawlSchemaName+`.cache_size = -`+strconv.Itoa(crawlCacheKiB)); err != nil {
+		return fmt.Errorf("sqlite: open %s: %w", ipath, err)
+	}
+	s.iwrite.SetMaxOpenConns(1)
+	if s.iconn, err = s.iwrite.Conn(ctx); err != nil {
+		return fmt.Errorf("sqlite: open %s: %w", ipath, err)
+	}
+	if err := tuneWriter(ctx, s.iconn, ipath, checkpoint, indexCacheKiB); err != nil {
+		return err
+	}
+	tpath := textPath(s.path)
+	if s.twrite, err = sql.Open("sqlite", dsn(tpath, false)); err != nil {
+		return fmt.Errorf("sqlite: open %s: %w", tpath, err)
+	}
+	s.twrite.SetMaxOpenConns(1)
+	if s.tconn, err = s.twrite.Conn(ctx); err != nil {
+		return fmt.Errorf("sqlite: open %s: %w", tpath, err)
+	}
+	if err := tuneWriter(ctx, s.tconn, tpath, checkpoint, textCacheKiB); err != nil {
 		return err
 	}
 	if s.stmts, err = prepare(ctx, s.wconn); err != nil {
@@ -199,6 +264,11 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 	}
 	for v := version; v < len(migrations); v++ {
+		if q, ok := indexMigrations[v]; ok {
+			if err := s.migrateIndex(ctx, v, q); err != nil {
+				return err
+			}
+		}
 		tx, err := s.write.BeginTx(ctx, nil)
 		if err != nil {
 			return fmt.Errorf("sqlite: migrate to %d: %w", v+1, err)
@@ -219,6 +289,23 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
+// migrateIndex runs q, the part of step v+1 that writes the index database, in a transaction
+// of its own (see indexMigrations).
+func (s *Store) migrateIndex(ctx context.Context, v int, q string) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: migrate to %d: %w", v+1, err)
+	}
+	if _, err := tx.ExecContext(ctx, q); err != nil {
+		tx.Rollback()
+		return fmt.Errorf("sqlite: migrate to %d: index database: %w", v+1, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: migrate to %d: index database: %w", v+1, err)
+	}
+	return nil
+}
+
 func isNoTable(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "no such table")
 }
@@ -231,16 +318,20 @@ func (s *Store) Close() error {
 		s.stmts = nil
 	}
 	s.wcache.close()
-	if s.wconn != nil {
-		errs = append(errs, s.wconn.Close())
-		s.wconn = nil
+	s.icache.close()
+	s.tcache.close()
+	for _, c := range []*sql.Conn{s.wconn, s.iconn, s.tconn} {
+		if c != nil {
+			errs = append(errs, c.Close())
+		}
 	}
-	for _, db := range []*sql.DB{s.read, s.write} {
+	s.wconn, s.iconn, s.tconn = nil, nil, nil
+	for _, db := range []*sql.DB{s.read, s.write, s.iwrite, s.twrite} {
 		if db != nil {
 			errs = append(errs, db.Close())
 		}
 	}
-	s.read, s.write = nil, nil
+	s.read, s.write, s.iwrite, s.twrite = nil, nil, nil, nil
 	if s.lock != nil {
 		errs = append(errs, s.lock.Close()) // closing the descriptor releases the flock
 		s.lock = nil
@@ -260,28 +351,51 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*Store, error
 	}
 	s := &Store{path: path, readOnly: true}
 	name := dsn(path, true)
-	if _, err := os.Stat(path + "-shm"); errors.Is(err, os.ErrNotExist) && syscall.Access(filepath.Dir(path), accessWrite) != nil {
+	if noWAL(path) {
 		// No writer has the database open (a writer keeps the -shm file) and this user may not
 		// create the -shm file a WAL reader needs: read the file as it is, without locking
 		// (issue 10: a user who may only read the crawl can search it). A crawl that starts
 		// later is not seen until the store is opened again.
 		name += "&immutable=1"
 	}
+	if err := checkVersion(ctx, name, path); err != nil {
+		return nil, err
+	}
 	var err error
-	if s.read, err = sql.Open("sqlite", name); err != nil {
+	if s.read, err = openAttached(name, attachIndex(path, &searchReaders, noWAL)...); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	s.read.SetMaxOpenConns(max(opts.Readers, DefaultReaders))
-	var version int
-	if err := s.read.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&version); err != nil {
+	if err := checkIndexFiles(ctx, s.read, path); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("sqlite: open %s: read schema version: %w", path, err)
-	}
-	if version != len(migrations) {
-		s.Close()
-		return nil, fmt.Errorf("sqlite: open %s read-only: schema version %d, this program needs %d (run a crawl to upgrade it)", path, version, len(migrations))
+		return nil, err
 	}
 	return s, nil
+}
+
+// checkVersion checks that the crawl database (the dsn name, at path) has this program's
+// schema, before its index database is attached (an older one has none yet).
+func checkVersion(ctx context.Context, name, path string) error {
+	db, err := sql.Open("sqlite", name)
+	if err != nil {
+		return fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	defer db.Close()
+	var version int
+	if err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&version); err != nil {
+		return fmt.Errorf("sqlite: open %s: read schema version: %w", path, err)
+	}
+	if version != len(migrations) {
+		return fmt.Errorf("sqlite: open %s read-only: schema version %d, this program needs %d (run a crawl to upgrade it)", path, version, len(migrations))
+	}
+	return nil
+}
+
+// noWAL reports whether no writer has the database at path open (a writer keeps the -shm file)
+// and this user may not create the -shm file a WAL reader needs.
+func noWAL(path string) bool {
+	_, err := os.Stat(path + "-shm")
+	return errors.Is(err, os.ErrNotExist) && syscall.Access(filepath.Dir(path), accessWrite) != nil
 }
 
 // accessWrite is access(2)'s W_OK: may this process create files in a directory.

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 )
@@ -29,24 +30,23 @@ const checkpointPageBytes = 4 << 10
 // for pageSize pages).
 const smallPageWriterCacheKiB = 64 << 10
 
-// tuneWriter sets, for the database's page size, the writer connection's wal_autocheckpoint
-// to checkpointPages pages of checkpointPageBytes, and its page cache: writerCacheKiB, or
-// smallPageWriterCacheKiB for smaller pages.
-func tuneWriter(ctx context.Context, s *Store, checkpointPages int) error {
+// tuneWriter sets, for the page size of conn's main database (at path), the writer
+// connection's wal_autocheckpoint to checkpointPages pages of checkpointPageBytes, and its page
+// cache: cacheKiB, or smallPageWriterCacheKiB for smaller pages.
+func tuneWriter(ctx context.Context, conn *sql.Conn, path string, checkpointPages, cacheKiB int) error {
 	var ps int
-	if err := s.wconn.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&ps); err != nil {
-		return fmt.Errorf("sqlite: open %s: page size: %w", s.path, err)
+	if err := conn.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&ps); err != nil {
+		return fmt.Errorf("sqlite: open %s: page size: %w", path, err)
 	}
 	pages := max(checkpointPages*checkpointPageBytes/max(ps, 1), 1)
-	if _, err := s.wconn.ExecContext(ctx, `PRAGMA wal_autocheckpoint = `+strconv.Itoa(pages)); err != nil {
-		return fmt.Errorf("sqlite: open %s: wal_autocheckpoint: %w", s.path, err)
+	if _, err := conn.ExecContext(ctx, `PRAGMA wal_autocheckpoint = `+strconv.Itoa(pages)); err != nil {
+		return fmt.Errorf("sqlite: open %s: wal_autocheckpoint: %w", path, err)
 	}
-	cache := writerCacheKiB
 	if ps < pageSize {
-		cache = smallPageWriterCacheKiB
+		cacheKiB = smallPageWriterCacheKiB
 	}
-	if _, err := s.wconn.ExecContext(ctx, `PRAGMA cache_size = -`+strconv.Itoa(cache)); err != nil {
-		return fmt.Errorf("sqlite: open %s: cache_size: %w", s.path, err)
+	if _, err := conn.ExecContext(ctx, `PRAGMA cache_size = -`+strconv.Itoa(cacheKiB)); err != nil {
+		return fmt.Errorf("sqlite: open %s: cache_size: %w", path, err)
 	}
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 // crawl's indexing quadratic (209 pages/s against 931 at 20,000 pages).
 func TestIndexerStatementsUseIndexes(t *testing.T) {
 	db := emptyStoreForPlans(t)
-	stmts := append([]string{sqlOldTargets, sqlOldEntries, sqlPlanEntries, sqlOldAnchors, sqlOldAnchorIDs, sqlLinksTo, sqlDeleteDocs, sqlSetHashes}, foldStatements...)
+	stmts := append([]string{sqlOldTargets, sqlOldEntries, sqlPlanEntries, sqlOldAnchors, sqlOldAnchorIDs, sqlDirtyIDs, sqlLinksTo, sqlDeleteDocs, sqlSetHashes}, foldStatements...)
 	stmts = append(stmts, refreshStatements...)
 	// Issue 10: so does each read of a batch of EachPage (export --documents).
 	stmts = append(stmts, sqlPageHeaders, sqlPageStaged, sqlPageIndexed, sqlPageLinks, sqlURLsByID)
@@ -57,7 +57,7 @@ func emptyStoreForPlans(t *testing.T) *sql.DB {
 		t.Fatal(err)
 	}
 	s.Close()
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	db, err := openAttached("file:"+path+"?mode=ro", attachIndex(path, &searchReaders, nil)...)
 	if err != nil {
 		t.Fatal(err)
 	}

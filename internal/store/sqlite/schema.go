@@ -160,6 +160,69 @@ var migrations = []string{
 	INSERT INTO fts_anchors (fts_anchors, rank) VALUES ('automerge', 8);
 	INSERT INTO fts_anchors (fts_anchors, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);
 	UPDATE staged SET folded = 0 WHERE folded = 1;`,
+	// 15: the index moves to a database file of its own (attach.go, issue 8): indexMigrations[14]
+	// has copied its tables there, and this step drops them from the crawl database.
+	`DROP TABLE main.links;
+	DROP TABLE main.docs;
+	DROP TABLE main.dirty;
+	DROP TABLE main.waiting;
+	DROP TABLE main.doc_headers;
+	DROP TABLE main.fts;
+	DROP TABLE main.fts_anchors;`,
+}
+
+// indexMigrations are run before the step of the same index in migrations, each in its own
+// transaction that writes only the index database (attached as idx).
+var indexMigrations = map[int]string{
+	// Before step 15: the index moves to database files of its own (attach.go), each with its own
+	// writer, so that the index is built beside the crawl's commits instead of between them
+	// (issue 8): fts to the text database (txt), the rest to the index database (idx). In WAL
+	// mode a transaction over several files is atomic in each, not across them, so the copy is a
+	// transaction that writes only those two; step 15 then drops the tables from the crawl
+	// database. A crash between the commits of the copy's two files, or after the copy, leaves
+	// the crawl database's tables in place: the copy runs again. After a crash between the two the copy runs again, from
+	// the crawl database's tables, and first drops what the earlier attempt made.
+	14: `DROP TABLE IF EXISTS idx.links;
+	DROP TABLE IF EXISTS idx.docs;
+	DROP TABLE IF EXISTS idx.dirty;
+	DROP TABLE IF EXISTS idx.waiting;
+	DROP TABLE IF EXISTS idx.doc_headers;
+	DROP TABLE IF EXISTS txt.fts;
+	DROP TABLE IF EXISTS idx.fts_anchors;
+	CREATE TABLE idx.docs (
+		url_id INTEGER PRIMARY KEY,
+		link_only INTEGER NOT NULL DEFAULT 0,
+		nosnippet INTEGER NOT NULL DEFAULT 0,
+		unavailable_after INTEGER NOT NULL DEFAULT 0,
+		inlinks INTEGER NOT NULL DEFAULT 0,
+		content_hash INTEGER NOT NULL DEFAULT 0
+	);
+	INSERT INTO idx.docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)
+		SELECT url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash FROM main.docs;
+	CREATE TABLE idx.links (
+		from_id INTEGER NOT NULL,
+		to_id INTEGER NOT NULL,
+		anchor TEXT NOT NULL DEFAULT '',
+		fragment INTEGER NOT NULL DEFAULT 0,
+		PRIMARY KEY (from_id, to_id, anchor)
+	) WITHOUT ROWID;
+	INSERT INTO idx.links (from_id, to_id, anchor, fragment) SELECT from_id, to_id, anchor, fragment FROM main.links;
+	CREATE INDEX idx.links_to ON links (to_id);
+	CREATE TABLE idx.dirty (url_id INTEGER PRIMARY KEY);
+	INSERT INTO idx.dirty (url_id) SELECT url_id FROM main.dirty;
+	CREATE TABLE idx.waiting (url_id INTEGER PRIMARY KEY);
+	INSERT INTO idx.waiting (url_id) SELECT url_id FROM main.waiting;
+	CREATE TABLE idx.doc_headers (url_id INTEGER PRIMARY KEY, header BLOB NOT NULL);
+	INSERT INTO idx.doc_headers (url_id, header) SELECT url_id, header FROM main.doc_headers;
+	CREATE VIRTUAL TABLE txt.fts USING fts5(title, headings, body, urlwords, idents, tokenize = 'porter unicode61 remove_diacritics 2');
+	INSERT INTO txt.fts (fts, rank) VALUES ('automerge', 8);
+	INSERT INTO txt.fts (fts, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);
+	INSERT INTO txt.fts (rowid, title, headings, body, urlwords, idents)
+		SELECT rowid, title, headings, body, urlwords, idents FROM main.fts;
+	CREATE VIRTUAL TABLE idx.fts_anchors USING fts5(anchors, tokenize = 'porter unicode61 remove_diacritics 2');
+	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('automerge', 8);
+	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);
+	INSERT INTO idx.fts_anchors (rowid, anchors) SELECT rowid, anchors FROM main.fts_anchors;`,
 }
 
 // ftsHashSize is the FTS5 'hashsize' of the search index (migration 11): the terms of this many

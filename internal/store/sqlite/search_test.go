@@ -128,15 +128,30 @@ func TestSearchSnippetsSeekResults(t *testing.T) {
 	}
 }
 
-// Issue 11 item 5: read connections keep readerCacheKiB of pages, so the repeated walks of a
-// frequent word's match list in one search read its pages once.
+// Issue 11 item 5: the read connections of a read-only store (search, serve) keep
+// readerCacheKiB of the text database's pages, so the repeated walks of a frequent word's match
+// list in one search read its pages once; since the index is in files of its own (issue 8),
+// each file attached has its own cache, and the text database's must be the large one. A
+// crawl's own readers keep less (crawlReaders): its frontier reads the crawl database.
 func TestReadConnectionsCachePages(t *testing.T) {
-	s, _ := openTemp(t)
-	var kib int
-	if err := s.read.QueryRowContext(t.Context(), "PRAGMA cache_size").Scan(&kib); err != nil {
+	s, path := openTemp(t)
+	ro, err := Open(t.Context(), path, Options{ReadOnly: true})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if kib != -readerCacheKiB {
-		t.Errorf("a read connection's cache_size is %d, want %d (KiB)", kib, -readerCacheKiB)
+	defer ro.Close()
+	for _, c := range []struct {
+		store *Store
+		want  readerCaches
+	}{{ro, readerCaches{index: readerIndexCacheKiB, text: readerCacheKiB}}, {s, readerCaches{index: crawlReaderIndexCacheKiB, text: crawlReaderTextCacheKiB}}} {
+		for schema, want := range map[string]int{"main": readerCrawlCacheKiB, indexSchemaName: c.want.index, textSchemaName: c.want.text} {
+			var kib int
+			if err := c.store.read.QueryRowContext(t.Context(), "PRAGMA "+schema+".cache_size").Scan(&kib); err != nil {
+				t.Fatal(err)
+			}
+			if kib != -want {
+				t.Errorf("read-only %v: a read connection's cache_size of %s is %d, want %d (KiB)", c.store.readOnly, schema, kib, -want)
+			}
+		}
 	}
 }

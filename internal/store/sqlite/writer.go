@@ -98,18 +98,88 @@ func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx writeT
 		return fmt.Errorf("begin: %w", err)
 	}
 	if err := fn(ctx, writeTx{Conn: s.wconn, cache: &s.wcache}); err != nil {
-		return errors.Join(err, s.rollback(ctx))
+		return errors.Join(err, rollback(ctx, s.wconn))
 	}
 	if _, err := s.wconn.ExecContext(ctx, "COMMIT"); err != nil {
-		return errors.Join(fmt.Errorf("commit: %w", err), s.rollback(ctx))
+		return errors.Join(fmt.Errorf("commit: %w", err), rollback(ctx, s.wconn))
 	}
 	return nil
 }
 
+// inIndexTx is inTx on the index database's writer (attach.go): the indexer's transactions,
+// one at a time (indexMu), beside the crawl's (writeMu). fn writes the index database only
+// (the crawl database is attached read-only). Then, once fn's transaction is committed and if
+// fn set it, *ack runs in a transaction of the crawl's writer (inTx), still under indexMu: it
+// records in the crawl database what was indexed (a staged document folded, or unstaged).
+// A crash between the two commits leaves the crawl database as it was, and the indexer does
+// the same work again: every step of the indexer is idempotent. Lock order: indexMu, then
+// writeMu.
+func (s *Store) inIndexTx(ctx context.Context, fn func(ctx context.Context, tx writeTx, ack *func(context.Context, writeTx) error) error) error {
+	if s.readOnly {
+		return ErrReadOnly
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	ctx = context.WithoutCancel(ctx)
+	var ack func(context.Context, writeTx) error
+	if _, err := s.iconn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(ctx, writeTx{Conn: s.iconn, cache: &s.icache}, &ack); err != nil {
+		return errors.Join(err, rollback(ctx, s.iconn))
+	}
+	if _, err := s.iconn.ExecContext(ctx, "COMMIT"); err != nil {
+		return errors.Join(fmt.Errorf("commit: %w", err), rollback(ctx, s.iconn))
+	}
+	if ack == nil {
+		return nil
+	}
+	if err := s.inTx(ctx, ack); err != nil {
+		return fmt.Errorf("record what was indexed: %w", err)
+	}
+	return nil
+}
+
+// textStep runs fn in a transaction of the text database's writer (attach.go), on a goroutine
+// of its own, beside the caller's transaction of the index database: the rows of the entries'
+// own text are written while the index's statements run. It returns the function that waits
+// for that transaction to end and returns its error; the caller must call it, before its own
+// commit, so that the text database always commits first (a crash between the two commits
+// leaves the indexer to do the same step again, and each step rewrites the rows it decided).
+// Called under indexMu, which guards tconn and tcache.
+func (s *Store) textStep(ctx context.Context, fn func(context.Context, writeTx) error) (wait func() error) {
+	done := make(chan error, 1)
+	go func() {
+		done <- func() error {
+			if _, err := s.tconn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+				return fmt.Errorf("text database: begin: %w", err)
+			}
+			if err := fn(ctx, writeTx{Conn: s.tconn, cache: &s.tcache}); err != nil {
+				return errors.Join(fmt.Errorf("text database: %w", err), rollback(ctx, s.tconn))
+			}
+			if _, err := s.tconn.ExecContext(ctx, "COMMIT"); err != nil {
+				return errors.Join(fmt.Errorf("text database: commit: %w", err), rollback(ctx, s.tconn))
+			}
+			return nil
+		}()
+	}()
+	var err error
+	waited := false
+	return func() error {
+		if !waited {
+			err, waited = <-done, true
+		}
+		return err
+	}
+}
+
 // rollback ends the writer's failed transaction. SQLite has already rolled it back after some
 // errors (an interrupt, a full disk, an I/O error); that is not a second error.
-func (s *Store) rollback(ctx context.Context) error {
-	_, err := s.wconn.ExecContext(ctx, "ROLLBACK")
+func rollback(ctx context.Context, conn *sql.Conn) error {
+	_, err := conn.ExecContext(ctx, "ROLLBACK")
 	if err != nil && !strings.Contains(err.Error(), "no transaction is active") {
 		return fmt.Errorf("rollback: %w", err)
 	}
