@@ -4,37 +4,53 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fractle/mandelbot/internal/store/sqlite"
 )
 
-// dbFile is one file of a SQLite database and its size.
+// dbFile is one file of a SQLite store and its size.
 type dbFile struct {
-	Name string // the suffix: "" for the database itself, "-wal", "-shm"
+	Name string // the file's name ("crawl.db-wal"), or "pg" for a PostgreSQL schema
 	Size int64  // -1 when the file does not exist
 }
 
-// dbFiles returns the sizes of the database at path and of its WAL and shared-memory files.
+// dbFiles returns the sizes of the databases of the SQLite store at path (sqlite.Files: the
+// crawl, index and text databases) and of their WAL and shared-memory files.
 func dbFiles(path string) ([]dbFile, error) {
 	var out []dbFile
-	for _, suffix := range []string{"", "-wal", "-shm"} {
-		f := dbFile{Name: suffix, Size: -1}
-		fi, err := os.Stat(path + suffix)
-		switch {
-		case err == nil:
-			f.Size = fi.Size()
-		case !errors.Is(err, fs.ErrNotExist):
-			return nil, err
+	for _, db := range sqlite.Files(path) {
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			f, err := fileSize(db + suffix)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, f)
 		}
-		out = append(out, f)
 	}
 	return out, nil
 }
 
-// dataBytes is the size of the database file plus its WAL: what the index holds on disk (the
-// shared-memory file is an index of the WAL, rebuilt at will).
+// fileSize is the size of the file at path, -1 if there is none.
+func fileSize(path string) (dbFile, error) {
+	f := dbFile{Name: filepath.Base(path), Size: -1}
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil:
+		f.Size = fi.Size()
+	case !errors.Is(err, fs.ErrNotExist):
+		return f, err
+	}
+	return f, nil
+}
+
+// dataBytes is the size of the database files plus their WALs: what the store holds on disk (a
+// shared-memory file is an index of a WAL, rebuilt at will).
 func dataBytes(files []dbFile) int64 {
 	var n int64
 	for _, f := range files {
-		if f.Size > 0 && f.Name != "-shm" {
+		if f.Size > 0 && !strings.HasSuffix(f.Name, "-shm") {
 			n += f.Size
 		}
 	}

@@ -28,7 +28,7 @@ func TestDBFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if files[1].Size != -1 || dataBytes(files) != 4096 {
+	if len(files) != 9 || files[0].Name != "crawl.db" || files[1].Name != "crawl.db-wal" || files[1].Size != -1 || dataBytes(files) != 4096 {
 		t.Errorf("after the WAL is gone: %+v", files)
 	}
 }

@@ -39,7 +39,12 @@ func report(out io.Writer, m measurement) error {
 		Header: []string{"file", "after build, bytes", "after close, bytes"},
 		Right:  []bool{false, true, true},
 	}
-	name := map[string]string{"": "crawl.db", "-wal": "crawl.db-wal", "-shm": "crawl.db-shm", "pg": "PostgreSQL schema (tables, indexes, TOAST)"}
+	name := func(f string) string {
+		if f == "pg" {
+			return "PostgreSQL schema (tables, indexes, TOAST)"
+		}
+		return f
+	}
 	sz := func(n int64) string {
 		if n < 0 {
 			return "-"
@@ -47,7 +52,7 @@ func report(out io.Writer, m measurement) error {
 		return strconv.FormatInt(n, 10)
 	}
 	for i, f := range m.built {
-		size.Add(name[f.Name], sz(f.Size), sz(m.closed[i].Size))
+		size.Add(name(f.Name), sz(f.Size), sz(m.closed[i].Size))
 	}
 	db1, db2 := dataBytes(m.built), dataBytes(m.closed)
 	size.Add("database + WAL", sz(db1), sz(db2))
