@@ -26,10 +26,13 @@ const indexChunk = 2000
 const catchUpChunks = 3
 
 // pendingBytes bounds the text one chunk of IndexPending reads from the stage: it writes the
-// text during the crawl, when the crawl's own buffers are at their peak, so its chunks hold a
-// quarter of a refresh's (the hostile web's crawl peaked 5-10 MiB higher with foldBytes,
-// TestHostileWebBesideANormalSite; 20,000 testweb pages were indexed as fast).
-const pendingBytes = foldBytes / 4
+// text during the crawl, when the crawl's own buffers are at their peak, and each byte of a
+// chunk is held about three times over (Go's copy, the statement's, FTS5's pending terms)
+// until its transaction ends. With chunks of 2 MiB the hostile web's crawl peaked at 259 MiB
+// under CI's load, against its bound of 256 (TestHostileWebBesideANormalSite); with 1 MiB at 250,
+// as base did (249). Smaller chunks cost more than they save: at 512 KiB a crawl of 20,000
+// testweb pages took 9.1 s instead of 7.4-7.9 (more transactions, and FTS5 segments to merge).
+const pendingBytes = foldBytes / 8
 
 // foldBytes bounds the text one chunk of the index's refresh reads from the stage (besides
 // indexChunk documents): a chunk's text is held in memory until its FTS5 rows are written, and a
