@@ -21,6 +21,25 @@ func idSet(ids []int64) string {
 	return string(append(b, ']'))
 }
 
+// pairSet renders n pairs of integers as a JSON array of two-element arrays, for
+// `json_each(?)` with `value ->> 0` and `value ->> 1`.
+func pairSet(n int, pair func(i int) (int64, int64)) string {
+	b := make([]byte, 0, 2+44*n)
+	b = append(b, '[')
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		x, y := pair(i)
+		b = append(b, '[')
+		b = strconv.AppendInt(b, x, 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, y, 10)
+		b = append(b, ']')
+	}
+	return string(append(b, ']'))
+}
+
 // inSet is the SQL of a membership test against an idSet parameter.
 const inSet = `IN (SELECT value FROM json_each(?))`
 

@@ -318,15 +318,7 @@ const (
 
 // stagedVersions renders the [url_id, seq] pairs of docs as a JSON array.
 func stagedVersions(docs []stagedDoc) string {
-	b := make([]byte, 0, 2+44*len(docs))
-	b = append(b, '[')
-	for i, d := range docs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = fmt.Appendf(b, "[%d,%d]", d.id, d.seq)
-	}
-	return string(append(b, ']'))
+	return pairSet(len(docs), func(i int) (int64, int64) { return docs[i].id, docs[i].seq })
 }
 
 // sqlSetHashes sets content_hash of the docs rows named in a JSON array of [url_id, hash] pairs.
@@ -340,16 +332,8 @@ func setHashes(ctx context.Context, tx writeTx, rows []ownRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	b := make([]byte, 0, 2+44*len(rows))
-	b = append(b, '[')
-	for i, r := range rows {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = fmt.Appendf(b, "[%d,%d]", r.id, int64(r.hash))
-	}
-	b = append(b, ']')
-	if _, err := tx.ExecContext(ctx, sqlSetHashes, string(b)); err != nil {
+	hashes := pairSet(len(rows), func(i int) (int64, int64) { return rows[i].id, int64(rows[i].hash) })
+	if _, err := tx.ExecContext(ctx, sqlSetHashes, hashes); err != nil {
 		return fmt.Errorf("index: content hashes: %w", err)
 	}
 	return nil

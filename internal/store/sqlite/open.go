@@ -33,7 +33,7 @@ const (
 	// fifth of a crawl's CPU was read system calls (issue 8). It was 32 MiB while the same
 	// connection also wrote the search index; since the index has its own files and writers
 	// (attach.go) it writes urls, origins and staged only, and 8 MiB crawled 20,000 pages as fast
-	// as 32 with 35 MiB less RSS (BENCHMARKS.md, "Issue 8, three files").
+	// as 32 with 35 MiB less RSS (BENCHMARKS.md, "Issue 8, 2026-11-25, fifth part").
 	writerCacheKiB = 8 << 10
 	// readerCacheKiB is each read connection's page cache. A search of a word in most of the
 	// index walks its match list (FTS5 doclist pages) two or three times, and looks up each
@@ -205,26 +205,11 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	if err := tuneWriter(ctx, s.wconn, s.path, checkpoint, writerCacheKiB); err != nil {
 		return err
 	}
-	if s.iwrite, err = openAttached(dsn(ipath, false), attachSQL(s.path, crawlSchemaName, true, false),
-		`PRAGMA `+crawlSchemaName+`.cache_size = -`+strconv.Itoa(crawlCacheKiB)); err != nil {
-		return fmt.Errorf("sqlite: open %s: %w", ipath, err)
-	}
-	s.iwrite.SetMaxOpenConns(1)
-	if s.iconn, err = s.iwrite.Conn(ctx); err != nil {
-		return fmt.Errorf("sqlite: open %s: %w", ipath, err)
-	}
-	if err := tuneWriter(ctx, s.iconn, ipath, checkpoint, indexCacheKiB); err != nil {
+	if s.iwrite, s.iconn, err = openWriter(ctx, ipath, checkpoint, indexCacheKiB,
+		attachSQL(s.path, crawlSchemaName, true, false), `PRAGMA `+crawlSchemaName+`.cache_size = -`+strconv.Itoa(crawlCacheKiB)); err != nil {
 		return err
 	}
-	tpath := textPath(s.path)
-	if s.twrite, err = sql.Open("sqlite", dsn(tpath, false)); err != nil {
-		return fmt.Errorf("sqlite: open %s: %w", tpath, err)
-	}
-	s.twrite.SetMaxOpenConns(1)
-	if s.tconn, err = s.twrite.Conn(ctx); err != nil {
-		return fmt.Errorf("sqlite: open %s: %w", tpath, err)
-	}
-	if err := tuneWriter(ctx, s.tconn, tpath, checkpoint, textCacheKiB); err != nil {
+	if s.twrite, s.tconn, err = openWriter(ctx, textPath(s.path), checkpoint, textCacheKiB); err != nil {
 		return err
 	}
 	if s.stmts, err = prepare(ctx, s.wconn); err != nil {
@@ -236,6 +221,22 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	}
 	s.origins = store.NewOriginSet(known)
 	return nil
+}
+
+// openWriter opens the one writer connection of the database at path (running setup on it),
+// pinned, with its checkpoint threshold and page cache of cacheKiB (tuneWriter). The caller
+// closes both, also when err is not nil.
+func openWriter(ctx context.Context, path string, checkpoint, cacheKiB int, setup ...string) (*sql.DB, *sql.Conn, error) {
+	db, err := openAttached(dsn(path, false), setup...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return db, nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	return db, conn, tuneWriter(ctx, conn, path, checkpoint, cacheKiB)
 }
 
 // ErrOldIDs reports a store written by a Mandelbot whose URL IDs were sequence numbers (schema 4

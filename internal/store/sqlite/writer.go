@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // writeTx is a write transaction on the Store's one writer connection. It runs statements like
@@ -93,15 +94,20 @@ func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx writeT
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	ctx = context.WithoutCancel(ctx)
-	if _, err := s.wconn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+	return runTx(context.WithoutCancel(ctx), writeTx{Conn: s.wconn, cache: &s.wcache}, fn)
+}
+
+// runTx runs fn in a transaction of tx's connection: BEGIN IMMEDIATE, then COMMIT when fn
+// returns nil and ROLLBACK otherwise. The caller holds the lock that guards the connection.
+func runTx(ctx context.Context, tx writeTx, fn func(ctx context.Context, tx writeTx) error) error {
+	if _, err := tx.Conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if err := fn(ctx, writeTx{Conn: s.wconn, cache: &s.wcache}); err != nil {
-		return errors.Join(err, rollback(ctx, s.wconn))
+	if err := fn(ctx, tx); err != nil {
+		return errors.Join(err, rollback(ctx, tx.Conn))
 	}
-	if _, err := s.wconn.ExecContext(ctx, "COMMIT"); err != nil {
-		return errors.Join(fmt.Errorf("commit: %w", err), rollback(ctx, s.wconn))
+	if _, err := tx.Conn.ExecContext(ctx, "COMMIT"); err != nil {
+		return errors.Join(fmt.Errorf("commit: %w", err), rollback(ctx, tx.Conn))
 	}
 	return nil
 }
@@ -125,14 +131,11 @@ func (s *Store) inIndexTx(ctx context.Context, fn func(ctx context.Context, tx w
 	defer s.indexMu.Unlock()
 	ctx = context.WithoutCancel(ctx)
 	var ack func(context.Context, writeTx) error
-	if _, err := s.iconn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(ctx, writeTx{Conn: s.iconn, cache: &s.icache}, &ack); err != nil {
-		return errors.Join(err, rollback(ctx, s.iconn))
-	}
-	if _, err := s.iconn.ExecContext(ctx, "COMMIT"); err != nil {
-		return errors.Join(fmt.Errorf("commit: %w", err), rollback(ctx, s.iconn))
+	err := runTx(ctx, writeTx{Conn: s.iconn, cache: &s.icache}, func(ctx context.Context, tx writeTx) error {
+		return fn(ctx, tx, &ack)
+	})
+	if err != nil {
+		return err
 	}
 	if ack == nil {
 		return nil
@@ -153,27 +156,12 @@ func (s *Store) inIndexTx(ctx context.Context, fn func(ctx context.Context, tx w
 func (s *Store) textStep(ctx context.Context, fn func(context.Context, writeTx) error) (wait func() error) {
 	done := make(chan error, 1)
 	go func() {
-		done <- func() error {
-			if _, err := s.tconn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-				return fmt.Errorf("text database: begin: %w", err)
-			}
-			if err := fn(ctx, writeTx{Conn: s.tconn, cache: &s.tcache}); err != nil {
-				return errors.Join(fmt.Errorf("text database: %w", err), rollback(ctx, s.tconn))
-			}
-			if _, err := s.tconn.ExecContext(ctx, "COMMIT"); err != nil {
-				return errors.Join(fmt.Errorf("text database: commit: %w", err), rollback(ctx, s.tconn))
-			}
-			return nil
-		}()
-	}()
-	var err error
-	waited := false
-	return func() error {
-		if !waited {
-			err, waited = <-done, true
+		if err := runTx(ctx, writeTx{Conn: s.tconn, cache: &s.tcache}, fn); err != nil {
+			done <- fmt.Errorf("text database: %w", err)
 		}
-		return err
-	}
+		close(done)
+	}()
+	return sync.OnceValue(func() error { return <-done })
 }
 
 // rollback ends the writer's failed transaction. SQLite has already rolled it back after some
