@@ -88,6 +88,9 @@ type crawl struct {
 	loads   chan loadReq
 	loaded  chan loadResp
 	index   chan indexed
+	// indexWake wakes the indexer (buffered, one; sends never block) when indexWaker says so.
+	indexWake chan struct{}
+	waker     indexWaker
 
 	backlog      []write // writes not handed to the writer yet, oldest first (maxBacklog)
 	backlogBytes int     // their writeBytes
@@ -161,6 +164,7 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	c.loads = make(chan loadReq, loadQueue)
 	c.loaded = make(chan loadResp, loadQueue)
 	c.index = make(chan indexed, 1)
+	c.indexWake = make(chan struct{}, 1)
 	var wg sync.WaitGroup
 	for range c.opts.Concurrency {
 		wg.Add(1)
@@ -180,7 +184,7 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	stopKeeper := make(chan struct{})
 	go c.keeper.run(saveCtx, c.opts.Clock, stopKeeper, c.lost, c.renewErrs)
 	stopIndex := make(chan struct{})
-	go indexer(saveCtx, st, stopIndex, c.index)
+	go indexer(saveCtx, st, foldEvery, stopIndex, c.indexWake, c.index)
 
 	c.loop(ctx, cancelWork)
 

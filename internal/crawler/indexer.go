@@ -25,6 +25,36 @@ const (
 	MaxIndexLag  = 100_000
 )
 
+// The crawl wakes an idle indexer (one waiting out foldEvery) once indexWakeDocs documents, or
+// indexWakeBytes of their text, were committed since the last wake-up: about one indexing
+// transaction's worth (the SQLite store reads 1 MiB of text per transaction), so that the index
+// keeps up during a short or slow crawl instead of taking it all after the last request, and
+// the indexer's transactions stay as large as when it is busy (issue 8: a one-site crawl of
+// 1,171 pages was over before the indexer's first wait ended, and then spent a third of its
+// time catching up).
+const (
+	indexWakeDocs  = indexBatch / 4
+	indexWakeBytes = 1 << 20
+)
+
+// indexWaker counts what was committed since the indexer was last woken. The zero value is
+// ready; it is the scheduler's, not safe for concurrent use.
+type indexWaker struct {
+	docs, bytes int
+}
+
+// add counts docs committed documents holding bytes of text, and reports whether the indexer is
+// to be woken now (the counts start again from zero).
+func (w *indexWaker) add(docs, bytes int) bool {
+	w.docs += docs
+	w.bytes += bytes
+	if w.docs < indexWakeDocs && w.bytes < indexWakeBytes {
+		return false
+	}
+	*w = indexWaker{}
+	return true
+}
+
 // indexed reports progress of the indexer: how many committed documents are not searchable yet
 // (store.Indexer.IndexLag, read after a step), or the error that stopped it.
 type indexed struct {
@@ -33,10 +63,11 @@ type indexed struct {
 }
 
 // indexer indexes until stop is closed, then brings the index fully up to date (RefreshIndex)
-// and returns, closing out. When a fold finds less than a full batch it waits foldEvery before
-// the next, so that its transactions do not crowd the crawl's commits. foldEvery and
-// refreshEvery are wall-clock times: they space out disk work, they decide no crawl policy.
-func indexer(ctx context.Context, st store.Indexer, stop <-chan struct{}, out chan<- indexed) {
+// and returns, closing out. When a fold finds less than a full batch it waits for a wake-up (a
+// receive from wake: indexWaker) or for every (foldEvery in a crawl) before the next, so that its
+// transactions do not crowd the crawl's commits. every and refreshEvery are wall-clock times:
+// they space out disk work, they decide no crawl policy.
+func indexer(ctx context.Context, st store.Indexer, every time.Duration, stop, wake <-chan struct{}, out chan<- indexed) {
 	defer close(out)
 	lastRefresh := time.Now()
 	for {
@@ -67,7 +98,8 @@ func indexer(ctx context.Context, st store.Indexer, stop <-chan struct{}, out ch
 			continue
 		}
 		select {
-		case <-time.After(foldEvery):
+		case <-time.After(every):
+		case <-wake:
 		case <-stop:
 			_, err := st.RefreshIndex(ctx)
 			if err != nil {

@@ -159,7 +159,8 @@ func (c *crawl) robotsResult(r result, now time.Time) {
 }
 
 // handleAck acts on durable writes: the frontier may now act on robots.txt decisions and pauses,
-// and refill those origins; the indexer has documents to fold in.
+// and refill those origins; the indexer has documents to fold in (and is woken when they are
+// about a transaction's worth).
 func (c *crawl) handleAck(a ack) {
 	now := c.opts.Clock.Now()
 	c.pendingWrites -= len(a.origins)
@@ -178,6 +179,12 @@ func (c *crawl) handleAck(a ack) {
 	}
 	c.countAdded(a.added)
 	c.indexLag += a.docs // until the indexer's next report
+	if a.err == nil && c.waker.add(a.docs, a.docBytes) {
+		select {
+		case c.indexWake <- struct{}{}:
+		default: // a wake-up is pending already
+		}
+	}
 }
 
 // countAdded counts URLs the store recorded as new.

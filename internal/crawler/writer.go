@@ -26,6 +26,7 @@ type ack struct {
 	overflow []string
 	added    []store.URL
 	docs     int      // documents committed (staged for the indexer)
+	docBytes int      // their text, title and headings
 	newURLs  int      // new URLs the group's writes carried (crawl.pendingNew), committed or not
 	lost     []string // origins whose lease was lost: their outcomes were dropped (commitFenced)
 	err      error
@@ -65,7 +66,7 @@ func MaxRepeatedAfterKill(concurrency int) int { return 2*concurrency + maxBackl
 func writeBytes(w write) int {
 	n := 0
 	for _, d := range w.batch.Documents {
-		n += len(d.Title) + len(d.Text) + len(d.Headings)
+		n += textBytes(d)
 	}
 	for _, l := range w.batch.Links {
 		n += len(l.To) + len(l.Anchor)
@@ -75,6 +76,9 @@ func writeBytes(w write) int {
 	}
 	return n
 }
+
+// textBytes is the size of a document's text, title and headings.
+func textBytes(d store.Document) int { return len(d.Title) + len(d.Text) + len(d.Headings) }
 
 // writer commits writes in groups, fenced as owner (commitFenced), and acknowledges each group
 // in order; a group that names WARC records is committed only after archive.Sync. It stops when in is closed, after committing everything it received. The commit
@@ -133,6 +137,9 @@ func commitGroup(ctx context.Context, st store.Queue, owner string, archive Arch
 		a.overflow = append(a.overflow, w.overflow...)
 	}
 	a.docs = len(b.Documents)
+	for _, d := range b.Documents {
+		a.docBytes += textBytes(d)
+	}
 	a.newURLs = len(b.New)
 	if archived {
 		// The store names only durable WARC records (issue 13): a failed sync commits nothing.
