@@ -91,6 +91,9 @@ type crawl struct {
 	// indexWake wakes the indexer (buffered, one; sends never block) when indexWaker says so.
 	indexWake chan struct{}
 	waker     indexWaker
+	// flush makes the writer commit the group it gathers at once (buffered, one; sends never
+	// block): the crawl has nothing to do but wait for it.
+	flush chan struct{}
 
 	backlog      []write // writes not handed to the writer yet, oldest first (maxBacklog)
 	backlogBytes int     // their writeBytes
@@ -165,6 +168,7 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	c.loaded = make(chan loadResp, loadQueue)
 	c.index = make(chan indexed, 1)
 	c.indexWake = make(chan struct{}, 1)
+	c.flush = make(chan struct{}, 1)
 	var wg sync.WaitGroup
 	for range c.opts.Concurrency {
 		wg.Add(1)
@@ -178,7 +182,7 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	}
 	// Outcomes already received are saved, and indexed, even when ctx is canceled.
 	saveCtx := context.WithoutCancel(ctx)
-	go writer(saveCtx, st, c.opts.Owner, c.opts.Archive, c.writes, c.acks)
+	go writer(saveCtx, st, c.opts.Owner, c.opts.Archive, commitWindow, c.writes, c.flush, c.acks)
 	go loader{queue: st, keeper: c.keeper}.run(saveCtx, c.loads, c.loaded)
 	c.lost, c.renewErrs = make(chan []string, 1), make(chan error, 1)
 	stopKeeper := make(chan struct{})
@@ -319,6 +323,7 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 				}
 				break
 			}
+			c.flushIfIdle()
 			c.wait(ctx, step.Until, deadline, idle)
 		}
 		c.progress()
@@ -517,6 +522,21 @@ func (c *crawl) handed() {
 // backlogFull reports whether the backlog holds so much that no request may be sent.
 func (c *crawl) backlogFull() bool {
 	return len(c.backlog) >= maxBacklog || c.backlogBytes >= maxBacklogBytes
+}
+
+// flushIfIdle asks the writer to commit what it gathers now, not at the end of its commit
+// window, when the crawl is about to wait with no request in flight and outcomes not durable:
+// their commit is all it waits for (a robots.txt decision, a pause, or a one-site crawl's refill
+// from the store, which waits until every outcome of the origin is durable). With requests in
+// flight, the window gathers their outcomes into the same commit.
+func (c *crawl) flushIfIdle() {
+	if c.inflight > 0 || c.pendingWrites == 0 {
+		return
+	}
+	select {
+	case c.flush <- struct{}{}:
+	default: // asked already
+	}
 }
 
 // wait blocks until an outcome arrives, the frontier's next due time, the deadline, or ctx ends.

@@ -80,17 +80,20 @@ func writeBytes(w write) int {
 // textBytes is the size of a document's text, title and headings.
 func textBytes(d store.Document) int { return len(d.Title) + len(d.Text) + len(d.Headings) }
 
-// writer commits writes in groups, fenced as owner (commitFenced), and acknowledges each group
-// in order; a group that names WARC records is committed only after archive.Sync. It stops when in is closed, after committing everything it received. The commit
+// writer commits writes in groups gathered for at most window (commitWindow in a crawl), fenced
+// as owner (commitFenced), and acknowledges each group in order; a group that names WARC records
+// is committed only after archive.Sync. A receive from flush ends the gathering at once (the
+// crawl waits for nothing else: crawl.flushIfIdle); one sent while no group gathers ends the
+// next one's. It stops when in is closed, after committing everything it received. The commit
 // window is wall-clock time (it batches disk writes); it decides no policy.
-func writer(ctx context.Context, st store.Queue, owner string, archive Archive, in <-chan write, out chan<- ack) {
+func writer(ctx context.Context, st store.Queue, owner string, archive Archive, window time.Duration, in <-chan write, flush <-chan struct{}, out chan<- ack) {
 	defer close(out)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for w := range in {
 		group := []write{w}
 		urgent := w.urgent
-		timer.Reset(commitWindow)
+		timer.Reset(window)
 	gather:
 		for len(group) < commitGroupMax {
 			if urgent {
@@ -114,6 +117,8 @@ func writer(ctx context.Context, st store.Queue, owner string, archive Archive, 
 				group = append(group, w)
 				urgent = urgent || w.urgent
 			case <-timer.C:
+				break gather
+			case <-flush:
 				break gather
 			}
 		}
