@@ -87,18 +87,7 @@ var (
 // the crawl and the index, the text waited for the refresh: writing it during the crawl made
 // the crawl's commits wait behind it and was no faster (issue 8).
 func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
-	if s.readOnly {
-		return 0, fmt.Errorf("sqlite: index: %w", ErrReadOnly)
-	}
-	total := 0
-	for total < max {
-		n, err := s.indexStaged(ctx, min(indexChunk, max-total), pendingBytes, true)
-		total += n
-		if err != nil || n == 0 {
-			return total, err
-		}
-	}
-	return total, nil
+	return s.indexStaged(ctx, max, pendingBytes)
 }
 
 // RefreshIndex implements store.Indexer: every staged document, then every dirty entry.
@@ -119,16 +108,9 @@ func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 	if s.readOnly {
 		return 0, fmt.Errorf("sqlite: refresh index: %w", ErrReadOnly)
 	}
-	total := 0
-	for {
-		n, err := s.indexStaged(ctx, indexChunk, foldBytes, true)
-		total += n
-		if err != nil {
-			return total, err
-		}
-		if n == 0 {
-			break
-		}
+	total, err := s.indexStaged(ctx, math.MaxInt, foldBytes)
+	if err != nil {
+		return total, err
 	}
 	if !deferQueued {
 		if err := s.inIndexTx(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
@@ -179,98 +161,178 @@ type stagedDoc struct {
 	links                    []store.StagedLink
 }
 
-// indexStaged goes through up to limit staged documents (and about maxBytes of their text), in
-// commit order, in one transaction. It folds those not folded yet: their outgoing links replace
-// the old ones, the targets of old and new links are marked dirty (their anchor text changed),
-// and each document's metadata row is written; a document that was an entry keeps its inlinks,
-// one that was none is marked dirty, for the refresh to write its anchor text. Unless withText,
-// that is all (IndexPending), and the documents stay staged, folded. withText (the refresh),
-// it also writes each document's fts row (its own text, tokenized once per fetch; an empty
-// fts_anchors row for a new entry) and the documents leave the stage; a document that may not be
-// indexed (rule 27) leaves the index, anchor text and all. Every step is one statement for the
-// whole chunk (or a few multi-row ones), not one per document or link; the FTS5 rows are
-// written last.
-func (s *Store) indexStaged(ctx context.Context, limit, maxBytes int, withText bool) (int, error) {
-	var n int
-	err := s.inIndexTx(ctx, func(ctx context.Context, tx writeTx, ack *func(context.Context, writeTx) error) error {
-		docs, err := readStaged(ctx, tx, limit, maxBytes, withText)
-		if err != nil || len(docs) == 0 {
-			return err
-		}
-		// In the crawl database once this is committed: the documents leave the stage (withText),
-		// or are marked folded; a document staged again meanwhile (another seq) stays.
-		versions := stagedVersions(docs)
-		*ack = func(ctx context.Context, tx writeTx) error {
-			q := sqlMarkFolded
-			if withText {
-				q = sqlUnstage
-			}
-			if _, err := tx.ExecContext(ctx, q, versions); err != nil {
-				return fmt.Errorf("index: staged documents: %w", err)
-			}
-			return nil
-		}
-		n = len(docs)
-		var ids, unfolded []int64
-		var texts []ownText
-		var fold []stagedDoc
-		for _, d := range docs {
-			ids = append(ids, d.id)
-			if !d.folded {
-				unfolded, fold = append(unfolded, d.id), append(fold, d)
-			}
-			if withText && d.index {
-				texts = append(texts, d.ownText)
-			}
-		}
-		// The rows are computed beside the statements below; wait is called before any return.
-		// With the text, they are written to the text database beside those statements, by
-		// its own writer (textStep): each document's row deleted, and inserted if it may be
-		// indexed (rule 27). text is called before any return.
-		wait := rowsOf(texts)
-		text := func() error { return nil }
-		if withText {
-			text = s.textStep(ctx, func(ctx context.Context, ttx writeTx) error {
-				return writeOwn(ctx, ttx, ids, wait())
-			})
-		}
-		err = foldDocs(ctx, tx, fold, unfolded)
-		var anchored, dirty map[int64]bool
-		if err == nil && withText {
-			anchored, err = existing(ctx, tx, sqlOldAnchorIDs, ids)
-		}
-		if err == nil && withText {
-			dirty, err = existing(ctx, tx, sqlDirtyIDs, ids)
-		}
-		rows := wait()
-		if terr := text(); err == nil {
-			err = terr
-		}
-		if err != nil || !withText {
-			return err
-		}
-		var dropAnchors []int64
-		// A new entry's anchor text, until the refresh writes it; an entry marked dirty gets it
-		// from refreshDirty, after this in the same refresh (issue 8: the empty rows written here
-		// and replaced there were a third of the anchor rows written, and each one deleted).
-		var empty []anchorRow
-		for _, d := range docs {
-			switch {
-			case !d.index: // rule 27: not searchable, not even as a link-only entry
-				dropAnchors = append(dropAnchors, d.id)
-			case !anchored[d.id] && !dirty[d.id]:
-				empty = append(empty, anchorRow{id: d.id})
-			}
-		}
-		if err := setHashes(ctx, tx, rows); err != nil {
-			return err
-		}
-		return writeAnchors(ctx, tx, dropAnchors, empty)
-	})
-	if err != nil {
+// indexStaged indexes up to max staged documents, in commit order, in chunks of at most
+// indexChunk documents and about maxBytes of their text, each in one transaction of the index
+// database, and returns how many it indexed. For each chunk it folds the documents not folded
+// yet: their outgoing links replace the old ones, the targets of old and new links are marked
+// dirty (their anchor text changed), and each document's metadata row is written; a document
+// that was an entry keeps its inlinks, one that was none is marked dirty, for the refresh to
+// write its anchor text. It writes each document's fts row (its own text, tokenized once per
+// fetch) on the text database's writer, and an empty fts_anchors row for a new entry not dirty;
+// a document that may not be indexed (rule 27) leaves the index, anchor text and all. Then the
+// documents leave the stage. Every step is one statement for the whole chunk (or a few
+// multi-row ones), not one per document or link; the FTS5 rows are written last.
+//
+// The chunks are pipelined (issue 8: the text writer, the indexer's longest step, stood idle a
+// third of the time): once a chunk's text is written, the next chunk is read, in the same
+// transaction, and its text written while the chunk's own transaction ends and the crawl
+// database records it (inIndexTx's order holds for each chunk: text, index, crawl). At most one
+// chunk's text is held at a time: a chunk's is dropped before the next is read. indexMu is held
+// throughout: it guards the text writer.
+func (s *Store) indexStaged(ctx context.Context, max, maxBytes int) (int, error) {
+	if s.readOnly {
+		return 0, fmt.Errorf("sqlite: index: %w", ErrReadOnly)
+	}
+	if err := ctx.Err(); err != nil {
 		return 0, fmt.Errorf("sqlite: index: %w", err)
 	}
-	return n, nil
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	ctx = context.WithoutCancel(ctx)
+	total := 0
+	after := int64(math.MinInt64) // the last seq read: the stage is read in seq order
+	var next *stagedChunk         // read ahead, its text being written
+	defer func() {
+		if next != nil {
+			_ = next.text() // the text writer's transaction ends before indexMu is released
+		}
+	}()
+	read := func(ctx context.Context, tx writeTx, limit int) (*stagedChunk, error) {
+		docs, err := readStaged(ctx, tx, min(limit, indexChunk), maxBytes, after)
+		if err != nil || len(docs) == 0 {
+			return nil, err
+		}
+		after = docs[len(docs)-1].seq
+		return s.startText(ctx, docs), nil
+	}
+	for total < max {
+		cur := next
+		next = nil
+		err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, ack *func(context.Context, writeTx) error) error {
+			if cur == nil {
+				var err error
+				if cur, err = read(ctx, tx, max-total); err != nil || cur == nil {
+					return err
+				}
+			}
+			// In the crawl database once this is committed: the documents leave the stage; a
+			// document staged again meanwhile (another seq) stays.
+			versions := stagedVersions(cur.docs)
+			*ack = func(ctx context.Context, tx writeTx) error {
+				if _, err := tx.ExecContext(ctx, sqlUnstage, versions); err != nil {
+					return fmt.Errorf("index: staged documents: %w", err)
+				}
+				return nil
+			}
+			err := cur.fold(ctx, tx)
+			rows := cur.rows()
+			if terr := cur.text(); err == nil {
+				err = terr
+			}
+			if err != nil {
+				return err
+			}
+			cur.dropText(rows)
+			if n := total + len(cur.docs); n < max {
+				if next, err = read(ctx, tx, max-n); err != nil {
+					return err
+				}
+			}
+			return cur.tail(ctx, tx, rows)
+		})
+		if err != nil {
+			return total, fmt.Errorf("sqlite: index: %w", err)
+		}
+		if cur == nil {
+			break // the stage is empty
+		}
+		total += len(cur.docs) // with nothing read ahead, the next chunk is read afresh
+	}
+	return total, nil
+}
+
+// stagedChunk is one chunk of the stage on its way into the index (indexStaged): its documents
+// and, from startText on, their fts rows being computed and written by the text writer.
+type stagedChunk struct {
+	docs []stagedDoc
+	ids  []int64
+	rows func() []ownRow // the rows, once computed (rowsOf)
+	text func() error    // waits for the text writer's transaction to end (textStep)
+	// Read in the index transaction (fold), for the empty anchor rows (tail).
+	anchored, dirty map[int64]bool
+}
+
+// startText computes the fts rows of docs and writes them, each document's row deleted and
+// inserted if it may be indexed (rule 27), in a transaction of the text writer, beside the
+// caller's; the caller must call text before its own commit, and before releasing indexMu.
+func (s *Store) startText(ctx context.Context, docs []stagedDoc) *stagedChunk {
+	c := &stagedChunk{docs: docs}
+	var texts []ownText
+	for _, d := range docs {
+		c.ids = append(c.ids, d.id)
+		if d.index {
+			texts = append(texts, d.ownText)
+		}
+	}
+	c.rows = rowsOf(texts)
+	c.text = s.textStep(ctx, func(ctx context.Context, ttx writeTx) error {
+		return writeOwn(ctx, ttx, c.ids, c.rows())
+	})
+	return c
+}
+
+// fold folds the chunk's documents not folded yet and reads which of its entries have anchor
+// rows or are dirty, in tx, while the text writer writes their text.
+func (c *stagedChunk) fold(ctx context.Context, tx writeTx) error {
+	var unfolded []int64
+	var fold []stagedDoc
+	for _, d := range c.docs {
+		if !d.folded {
+			unfolded, fold = append(unfolded, d.id), append(fold, d)
+		}
+	}
+	err := foldDocs(ctx, tx, fold, unfolded)
+	if err == nil {
+		c.anchored, err = existing(ctx, tx, sqlOldAnchorIDs, c.ids)
+	}
+	if err == nil {
+		c.dirty, err = existing(ctx, tx, sqlDirtyIDs, c.ids)
+	}
+	return err
+}
+
+// dropText lets the chunk's text go once it is written (rows keep their IDs and hashes): the
+// next chunk is read meanwhile.
+func (c *stagedChunk) dropText(rows []ownRow) {
+	for i := range c.docs {
+		c.docs[i].ownText = ownText{id: c.docs[i].id}
+		c.docs[i].links = nil
+	}
+	for i := range rows {
+		rows[i] = ownRow{id: rows[i].id, hash: rows[i].hash}
+	}
+}
+
+// tail writes the content hashes of the rows written, and the anchor rows: none for a document
+// that may not be indexed (rule 27: not searchable, not even as a link-only entry), an empty one
+// for a new entry until the refresh writes its anchor text; an entry marked dirty gets it from
+// refreshDirty, after this in the same refresh (issue 8: the empty rows written here and
+// replaced there were a third of the anchor rows written, and each one deleted).
+func (c *stagedChunk) tail(ctx context.Context, tx writeTx, rows []ownRow) error {
+	var dropAnchors []int64
+	var empty []anchorRow
+	for _, d := range c.docs {
+		switch {
+		case !d.index:
+			dropAnchors = append(dropAnchors, d.id)
+		case !c.anchored[d.id] && !c.dirty[d.id]:
+			empty = append(empty, anchorRow{id: d.id})
+		}
+	}
+	if err := setHashes(ctx, tx, rows); err != nil {
+		return err
+	}
+	return writeAnchors(ctx, tx, dropAnchors, empty)
 }
 
 // foldDocs folds docs (whose IDs are ids) and writes their metadata rows: see indexStaged.
@@ -303,18 +365,12 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64) er
 	return nil
 }
 
-// sqlMarkFolded and sqlUnstage record in the crawl database that the staged documents named in
-// a JSON array of [url_id, seq] pairs (stagedVersions) were folded, or indexed with their text.
-// The fold sets only the flag: the text stays staged until the refresh writes it to fts. A row
-// of the same size is overwritten in place, and SQLite leaves its overflow pages (the page's
-// text) unwritten (issue 8: emptying links made every fold copy the text).
-const (
-	sqlMarkFolded = `UPDATE staged SET folded = 1
-		FROM (SELECT value ->> 0 AS id, value ->> 1 AS seq FROM json_each(?)) AS v
-		WHERE staged.seq = v.seq AND staged.url_id = v.id`
-	sqlUnstage = `DELETE FROM staged WHERE seq IN (SELECT s.seq FROM staged s
+// sqlUnstage records in the crawl database that the staged documents named in a JSON array of
+// [url_id, seq] pairs (stagedVersions) were indexed with their text: they leave the stage. (A
+// row staged folded, by a version that folded first and wrote the text later, is indexed like
+// any other; only its fold is skipped.)
+const sqlUnstage = `DELETE FROM staged WHERE seq IN (SELECT s.seq FROM staged s
 		JOIN (SELECT value ->> 0 AS id, value ->> 1 AS seq FROM json_each(?)) AS v ON s.seq = v.seq AND s.url_id = v.id)`
-)
 
 // stagedVersions renders the [url_id, seq] pairs of docs as a JSON array.
 func stagedVersions(docs []stagedDoc) string {
@@ -413,27 +469,20 @@ func oldInlinks(ctx context.Context, tx writeTx, set string) (map[int64]int, err
 	return out, nil
 }
 
-// sqlReadStaged reads the stage in commit order, with each document's URL (for its words);
-// sqlReadUnfolded its documents not folded yet, without their text or URL, which the fold does
-// not use (it is read once, by the refresh).
+// sqlReadStaged reads the stage in commit order from a seq on, with each document's URL (for
+// its words).
 const (
 	sqlReadStaged = `SELECT s.seq, s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links, s.folded,
 			COALESCE(u.url, '')
-		FROM staged s LEFT JOIN urls u ON u.id = s.url_id ORDER BY s.seq LIMIT ?`
-	sqlReadUnfolded = `SELECT seq, url_id, idx, '', '', '', nosnippet, unavailable_after, links, folded, ''
-		FROM staged WHERE folded = 0 ORDER BY seq LIMIT ?`
+		FROM staged s LEFT JOIN urls u ON u.id = s.url_id WHERE s.seq > ? ORDER BY s.seq LIMIT ?`
 	sqlOldAnchorIDs = `SELECT rowid FROM fts_anchors WHERE rowid ` + inSet
 	sqlDirtyIDs     = `SELECT url_id FROM dirty WHERE url_id ` + inSet
 )
 
-// readStaged reads up to limit staged documents (all, or only those not folded yet), and stops
-// after the one that brings their text to maxBytes.
-func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int, all bool) ([]stagedDoc, error) {
-	q := sqlReadUnfolded
-	if all {
-		q = sqlReadStaged
-	}
-	rows, err := tx.QueryContext(ctx, q, limit)
+// readStaged reads up to limit staged documents with a seq above after, and stops after the one
+// that brings their text to maxBytes.
+func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int, after int64) ([]stagedDoc, error) {
+	rows, err := tx.QueryContext(ctx, sqlReadStaged, after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("index: read staged: %w", err)
 	}

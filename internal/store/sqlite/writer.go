@@ -129,7 +129,11 @@ func (s *Store) inIndexTx(ctx context.Context, fn func(ctx context.Context, tx w
 	}
 	s.indexMu.Lock()
 	defer s.indexMu.Unlock()
-	ctx = context.WithoutCancel(ctx)
+	return s.indexTxLocked(context.WithoutCancel(ctx), fn)
+}
+
+// indexTxLocked is inIndexTx for a caller that holds indexMu.
+func (s *Store) indexTxLocked(ctx context.Context, fn func(ctx context.Context, tx writeTx, ack *func(context.Context, writeTx) error) error) error {
 	var ack func(context.Context, writeTx) error
 	err := runTx(ctx, writeTx{Conn: s.iconn, cache: &s.icache}, func(ctx context.Context, tx writeTx) error {
 		return fn(ctx, tx, &ack)
