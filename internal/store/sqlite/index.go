@@ -180,15 +180,11 @@ type stagedDoc struct {
 // chunk's text is held at a time: a chunk's is dropped before the next is read. indexMu is held
 // throughout: it guards the text writer.
 func (s *Store) indexStaged(ctx context.Context, max, maxBytes int) (int, error) {
-	if s.readOnly {
-		return 0, fmt.Errorf("sqlite: index: %w", ErrReadOnly)
-	}
-	if err := ctx.Err(); err != nil {
+	ctx, unlock, err := s.lockIndex(ctx)
+	if err != nil {
 		return 0, fmt.Errorf("sqlite: index: %w", err)
 	}
-	s.indexMu.Lock()
-	defer s.indexMu.Unlock()
-	ctx = context.WithoutCancel(ctx)
+	defer unlock()
 	total := 0
 	after := int64(math.MinInt64) // the last seq read: the stage is read in seq order
 	var next *stagedChunk         // read ahead, its text being written
@@ -367,8 +363,8 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64) er
 
 // sqlUnstage records in the crawl database that the staged documents named in a JSON array of
 // [url_id, seq] pairs (stagedVersions) were indexed with their text: they leave the stage. (A
-// row staged folded, by a version that folded first and wrote the text later, is indexed like
-// any other; only its fold is skipped.)
+// row marked folded by an earlier version of this package, which folded the stage first and
+// wrote its text at the refresh, is indexed like any other; only its fold is skipped.)
 const sqlUnstage = `DELETE FROM staged WHERE seq IN (SELECT s.seq FROM staged s
 		JOIN (SELECT value ->> 0 AS id, value ->> 1 AS seq FROM json_each(?)) AS v ON s.seq = v.seq AND s.url_id = v.id)`
 

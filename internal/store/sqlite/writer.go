@@ -121,15 +121,27 @@ func runTx(ctx context.Context, tx writeTx, fn func(ctx context.Context, tx writ
 // the same work again: every step of the indexer is idempotent. Lock order: indexMu, then
 // writeMu.
 func (s *Store) inIndexTx(ctx context.Context, fn func(ctx context.Context, tx writeTx, ack *func(context.Context, writeTx) error) error) error {
-	if s.readOnly {
-		return ErrReadOnly
-	}
-	if err := ctx.Err(); err != nil {
+	ctx, unlock, err := s.lockIndex(ctx)
+	if err != nil {
 		return err
 	}
+	defer unlock()
+	return s.indexTxLocked(ctx, fn)
+}
+
+// lockIndex takes indexMu, which guards the index and text writers, for one step of the
+// indexer, and returns ctx without its cancellation (a step begun is finished: its commits are
+// ordered, see inIndexTx) and the function that releases indexMu. It takes nothing, and says
+// why, when the store is read-only or ctx has ended.
+func (s *Store) lockIndex(ctx context.Context) (context.Context, func(), error) {
+	if s.readOnly {
+		return nil, nil, ErrReadOnly
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	s.indexMu.Lock()
-	defer s.indexMu.Unlock()
-	return s.indexTxLocked(context.WithoutCancel(ctx), fn)
+	return context.WithoutCancel(ctx), s.indexMu.Unlock, nil
 }
 
 // indexTxLocked is inIndexTx for a caller that holds indexMu.
