@@ -538,9 +538,10 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQu
 //   - a document (folded) gets its inlinks, and its anchor text if that changed;
 //   - a URL never fetched becomes (or stays) a link-only entry while links point to it: its
 //     URL's words in fts, its anchor text in fts_anchors. Unless deferQueued and the URL is
-//     queued: then the entry moves to waiting, unwritten, until RefreshIndex or the fold of the
-//     URL's document (it will most likely be fetched first, and a link-only entry written now
-//     would only be replaced then: most of a large crawl's index work, issue 8);
+//     queued and no entry yet: then it moves to waiting, unwritten and its links unread, until
+//     RefreshIndex or the fold of the URL's document (it will most likely be fetched first, and
+//     a link-only entry written now would only be replaced then: most of a large crawl's index
+//     work, issue 8);
 //   - any other entry leaves the index: a link-only entry nothing links to any more, and a URL
 //     fetched without a document (noindex, not 2xx, a sitemap; or its document not folded yet,
 //     when the fold marks it dirty again).
@@ -553,7 +554,7 @@ func (s *Store) refreshChunk(ctx context.Context, tx writeTx, limit int, from in
 		return 0, 0, err
 	}
 	set := idSet(ids)
-	plans, err := planEntries(ctx, tx, set)
+	plans, err := planEntries(ctx, tx, ids, deferQueued)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -571,7 +572,7 @@ func (s *Store) refreshChunk(ctx context.Context, tx writeTx, limit int, from in
 		}
 		linkOnly := !p.wasDoc && !p.fetched && p.inlinks > 0
 		switch {
-		case linkOnly && deferQueued && p.queued && !p.had:
+		case p.deferred:
 			waiting = append(waiting, []any{id})
 			continue
 		case p.wasDoc:
@@ -643,13 +644,16 @@ type plan struct {
 	anchors          string // its anchor text now (readAnchors)
 	oldAnchors       string // its fts_anchors row, if hadAnchors
 	hadAnchors       bool
+	deferred         bool // left waiting (planEntries with deferQueued): its links were not read
 }
 
-// planEntries reads what each entry of the id set is and what it must be now, in a few queries
-// for the whole set.
-func planEntries(ctx context.Context, tx writeTx, set string) (map[int64]*plan, error) {
+// planEntries reads what each entry of ids is and what it must be now, in a few queries for the
+// whole set. With deferQueued, a queued URL that is no entry yet is deferred (plan.deferred) and
+// only its URL's row is read: whether links point to it is for the refresh that writes it (at 200,000
+// pages most dirty entries are such URLs, and reading their links took most of a refresh; issue 8).
+func planEntries(ctx context.Context, tx writeTx, ids []int64, deferQueued bool) (map[int64]*plan, error) {
 	plans := map[int64]*plan{}
-	rows, err := tx.QueryContext(ctx, sqlPlanEntries, set)
+	rows, err := tx.QueryContext(ctx, sqlPlanEntries, idSet(ids))
 	if err != nil {
 		return nil, fmt.Errorf("refresh: read entries: %w", err)
 	}
@@ -666,11 +670,19 @@ func planEntries(ctx context.Context, tx writeTx, set string) (map[int64]*plan, 
 		p.wasDoc = p.had && linkOnly.Int64 == 0
 		p.fetched, p.queued = fetchedAt != 0 || kind != 0, store.State(state) == store.StateQueued
 		p.nosnippet, p.unavailableAfter, p.hash = nosnippet.Int64, ua.Int64, hash.Int64
+		p.deferred = deferQueued && p.queued && !p.had && !p.fetched
 		plans[id] = p
 	}
 	if err := rows.Close(); err != nil {
 		return nil, fmt.Errorf("refresh: read entries: %w", err)
 	}
+	var read []int64
+	for _, id := range ids {
+		if p := plans[id]; p != nil && !p.deferred {
+			read = append(read, id)
+		}
+	}
+	set := idSet(read)
 	rows, err = tx.QueryContext(ctx, sqlOldAnchors, set)
 	if err != nil {
 		return nil, fmt.Errorf("refresh: read anchors: %w", err)
