@@ -34,6 +34,11 @@ const catchUpChunks = 3
 // testweb pages took 9.1 s instead of 7.4-7.9 (more transactions, and FTS5 segments to merge).
 const pendingBytes = foldBytes / 8
 
+// behindDocs is the stage's size from which IndexPending reads chunks of foldBytes rather than
+// pendingBytes: the indexer is then behind by a few chunks of indexChunk documents, and a
+// crawl of small pages (the hostile web's) never gets there.
+const behindDocs = 4 * indexChunk
+
 // foldBytes bounds the text one chunk of the index's refresh reads from the stage (besides
 // indexChunk documents): a chunk's text is held in memory until its FTS5 rows are written, and a
 // page may carry up to store.MaxIndexedTextBytes.
@@ -86,8 +91,27 @@ var (
 // anchor text (once per refresh however often it changed). While one connection wrote both
 // the crawl and the index, the text waited for the refresh: writing it during the crawl made
 // the crawl's commits wait behind it and was no faster (issue 8).
+//
+// While behindDocs documents or more wait, its chunks read up to foldBytes of text, as the
+// refresh's do: with URL IDs that are hashes, a chunk's links and rows land on pages all over
+// the index, and each commit writes each page it touched once, so larger transactions write
+// fewer pages per document once the index is large (issue 8: at 1,000,000 pages an indexer that
+// wrote its backlog only in chunks of pendingBytes trailed the crawl by 98,000 documents, near
+// crawler.MaxIndexLag, past which the crawl waits for it).
 func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
-	return s.indexStaged(ctx, max, pendingBytes)
+	lag, err := s.IndexLag(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return s.indexStaged(ctx, max, pendingChunkBytes(lag))
+}
+
+// pendingChunkBytes is how much text one chunk of IndexPending reads with lag documents staged.
+func pendingChunkBytes(lag int) int {
+	if lag >= behindDocs {
+		return foldBytes
+	}
+	return pendingBytes
 }
 
 // RefreshIndex implements store.Indexer: every staged document, then every dirty entry.
