@@ -51,14 +51,14 @@ const indexSchema = `
 
 // ownText is a document's own text as the fold reads it from the stage.
 type ownText struct {
-	id                         int64
+	id, num                    int64 // URL ID, and the entry's number (nums.go)
 	url, title, headings, body string
 }
 
-// ownRow is an entry's fts row as written, with a document's content hash (0 for a link-only
-// entry, which has only its URL's words).
+// ownRow is an entry's fts row as written, under its number (nums.go), with a document's
+// content hash (0 for a link-only entry, which has only its URL's words).
 type ownRow struct {
-	id                                      int64
+	id, num                                 int64 // URL ID, and the row's rowid
 	title, headings, body, urlwords, idents string
 	hash                                    uint64 // index.ContentHash
 }
@@ -66,14 +66,16 @@ type ownRow struct {
 // row computes the document's fts row: text without control characters, the URL's words, the
 // identifier parts, and the content hash.
 func (d ownText) row() ownRow {
-	r := ownRow{id: d.id, title: noControls(d.title), headings: noControls(d.headings), body: noControls(d.body),
+	r := ownRow{id: d.id, num: d.num, title: noControls(d.title), headings: noControls(d.headings), body: noControls(d.body),
 		urlwords: urlWords(d.url), idents: index.IdentifierParts(d.title, d.headings, d.body)}
 	r.hash = index.ContentHash(r.title, r.body)
 	return r
 }
 
 // linkOnlyRow is the fts row of a link-only entry: its URL's words.
-func linkOnlyRow(id int64, url string) ownRow { return ownRow{id: id, urlwords: urlWords(url)} }
+func linkOnlyRow(id, num int64, url string) ownRow {
+	return ownRow{id: id, num: num, urlwords: urlWords(url)}
+}
 
 // maxRowWorkers bounds the goroutines that compute one chunk's FTS5 rows.
 const maxRowWorkers = 4
@@ -106,29 +108,31 @@ func rowsOf(docs []ownText) (wait func() []ownRow) {
 // insert writes the row; see writeFTS for when.
 func (r ownRow) insert(ctx context.Context, tx writeTx) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO fts (rowid, title, headings, body, urlwords, idents) VALUES (?, ?, ?, ?, ?, ?)`,
-		r.id, r.title, r.headings, r.body, r.urlwords, r.idents); err != nil {
+		r.num, r.title, r.headings, r.body, r.urlwords, r.idents); err != nil {
 		return fmt.Errorf("index: entry %d: %w", r.id, err)
 	}
 	return nil
 }
 
-// anchorRow is an entry's fts_anchors row: the anchor text of links to it (readAnchors).
+// anchorRow is an entry's fts_anchors row, under its number (nums.go): the anchor text of links
+// to it (readAnchors).
 type anchorRow struct {
-	id   int64
+	num  int64
 	text string
 }
 
-// writeOwn removes the fts rows of drop and inserts rows (in the text database), and
+// writeOwn removes the fts rows of drop (numbers) and inserts rows (in the text database), and
 // writeAnchors does the same in fts_anchors with drop and anchors: each is the last statements
 // of its transaction. Any statement that opens a statement journal makes FTS5 write its
 // pending terms out as a segment of their own, so nothing else may come between (issue 8:
 // writing FTS5 rows last was 2.3-2.6x faster). And FTS5 writes its pending terms out whenever a
-// row's ID is lower than the last one written (or the same, but not right after its delete):
-// URL IDs are hashes, so the rows of each table go in ID order, each ID's delete just before
-// its insert, or every row became a segment of its own and merging them was most of the crawl's
-// CPU. Both sort copies of their slices: the caller's are read meanwhile by the other writer.
+// row's rowid is lower than the last one written (or the same, but not right after its delete):
+// the rows of each table go in rowid order (the entries' numbers), each rowid's delete just
+// before its insert, or every row became a segment of its own and merging them was most of the
+// crawl's CPU. Both sort copies of their slices: the caller's are read meanwhile by the other
+// writer.
 func writeOwn(ctx context.Context, tx writeTx, drop []int64, rows []ownRow) error {
-	err := inIDOrder(slices.Clone(drop), slices.Clone(rows), func(r ownRow) int64 { return r.id }, func(id int64) error {
+	err := inIDOrder(slices.Clone(drop), slices.Clone(rows), func(r ownRow) int64 { return r.num }, func(id int64) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid = ?`, id)
 		return err
 	}, func(r ownRow) error { return r.insert(ctx, tx) })
@@ -140,11 +144,11 @@ func writeOwn(ctx context.Context, tx writeTx, drop []int64, rows []ownRow) erro
 
 // writeAnchors: see writeOwn.
 func writeAnchors(ctx context.Context, tx writeTx, drop []int64, anchors []anchorRow) error {
-	err := inIDOrder(slices.Clone(drop), slices.Clone(anchors), func(a anchorRow) int64 { return a.id }, func(id int64) error {
+	err := inIDOrder(slices.Clone(drop), slices.Clone(anchors), func(a anchorRow) int64 { return a.num }, func(id int64) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM fts_anchors WHERE rowid = ?`, id)
 		return err
 	}, func(a anchorRow) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO fts_anchors (rowid, anchors) VALUES (?, ?)`, a.id, noControls(a.text))
+		_, err := tx.ExecContext(ctx, `INSERT INTO fts_anchors (rowid, anchors) VALUES (?, ?)`, a.num, noControls(a.text))
 		return err
 	})
 	if err != nil {

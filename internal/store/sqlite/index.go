@@ -50,11 +50,12 @@ const foldBytes = 8 << 20
 const (
 	sqlOldTargets = `SELECT DISTINCT to_id FROM links WHERE from_id ` + inSet
 	sqlDeleteDocs = `DELETE FROM docs WHERE url_id ` + inSet
+	sqlInsertDocs = `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash, num)`
 	// sqlOldEntries reads the entries the fold replaces: a document keeps its inlinks, and one
 	// that was no entry (never linked, or waiting) gets its anchor text at the next refresh.
 	sqlOldEntries  = `SELECT url_id, inlinks FROM docs WHERE url_id ` + inSet
 	sqlPlanEntries = `SELECT u.id, u.url, u.fetched_at, u.kind, u.state, d.url_id IS NOT NULL, d.link_only,
-			d.nosnippet, d.unavailable_after, d.content_hash
+			d.nosnippet, d.unavailable_after, d.content_hash, d.num
 		FROM urls u LEFT JOIN docs d ON d.url_id = u.id
 		WHERE u.id ` + inSet
 	sqlOldAnchors = `SELECT rowid, anchors FROM fts_anchors WHERE rowid ` + inSet
@@ -178,7 +179,8 @@ func (s *Store) IndexLag(ctx context.Context) (int, error) {
 
 // stagedDoc is one row of staged, with its URL.
 type stagedDoc struct {
-	ownText
+	ownText                        // num: the entry's number once indexed (nums.go)
+	oldNum                   int64 // its number as an entry before this fold, 0 if none
 	seq                      int64 // the staged row's version (staged.seq)
 	index, nosnippet, folded bool
 	unavailableAfter         time.Time
@@ -223,7 +225,11 @@ func (s *Store) indexStaged(ctx context.Context, max, maxBytes int) (int, error)
 			return nil, err
 		}
 		after = docs[len(docs)-1].seq
-		return s.startText(ctx, docs), nil
+		nums, err := numberDocs(ctx, tx, docs)
+		if err != nil {
+			return nil, err
+		}
+		return s.startText(ctx, docs, nums), nil
 	}
 	for total < max {
 		cur := next
@@ -282,23 +288,60 @@ type stagedChunk struct {
 	anchored, dirty map[int64]bool
 }
 
-// startText computes the fts rows of docs and writes them, each document's row deleted and
-// inserted if it may be indexed (rule 27), in a transaction of the text writer, beside the
-// caller's; the caller must call text before its own commit, and before releasing indexMu.
-func (s *Store) startText(ctx context.Context, docs []stagedDoc) *stagedChunk {
+// startText computes the fts rows of docs (numbered: numberDocs) and writes them, each
+// document's old row deleted and its row inserted if it may be indexed (rule 27), in a
+// transaction of the text writer, beside the caller's, after the orphans of nums; the caller
+// must call text before its own commit, and before releasing indexMu.
+func (s *Store) startText(ctx context.Context, docs []stagedDoc, nums *numbers) *stagedChunk {
 	c := &stagedChunk{docs: docs}
 	var texts []ownText
+	var drop []int64
 	for _, d := range docs {
 		c.ids = append(c.ids, d.id)
+		if d.oldNum != 0 {
+			drop = append(drop, d.oldNum)
+		}
 		if d.index {
 			texts = append(texts, d.ownText)
 		}
 	}
 	c.rows = rowsOf(texts)
 	c.text = s.textStep(ctx, func(ctx context.Context, ttx writeTx) error {
-		return writeOwn(ctx, ttx, c.ids, c.rows())
+		if err := nums.dropOrphans(ctx, ttx); err != nil {
+			return err
+		}
+		return writeOwn(ctx, ttx, drop, c.rows())
 	})
 	return c
+}
+
+// numberDocs reads the numbers of the entries docs were (oldNum) and gives each document that
+// may be indexed its number (num): its old one, or a new one. It returns where numbering stood.
+func numberDocs(ctx context.Context, tx writeTx, docs []stagedDoc) (*numbers, error) {
+	nums, err := newNumbers(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(docs))
+	for i, d := range docs {
+		ids[i] = d.id
+	}
+	old, err := readNums(ctx, tx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	for i := range docs {
+		d := &docs[i]
+		d.oldNum = old[d.id]
+		switch {
+		case !d.index:
+		case d.oldNum != 0:
+			d.num = d.oldNum
+		default:
+			d.num = nums.next()
+		}
+	}
+	return nums, nil
 }
 
 // fold folds the chunk's documents not folded yet and reads which of its entries have anchor
@@ -313,7 +356,7 @@ func (c *stagedChunk) fold(ctx context.Context, tx writeTx) error {
 	}
 	err := foldDocs(ctx, tx, fold, unfolded)
 	if err == nil {
-		c.anchored, err = existing(ctx, tx, sqlOldAnchorIDs, c.ids)
+		c.anchored, err = c.hadAnchors(ctx, tx)
 	}
 	if err == nil {
 		c.dirty, err = existing(ctx, tx, sqlDirtyIDs, c.ids)
@@ -321,15 +364,37 @@ func (c *stagedChunk) fold(ctx context.Context, tx writeTx) error {
 	return err
 }
 
+// hadAnchors reads which of the chunk's documents have an fts_anchors row (under their old
+// number), by URL ID.
+func (c *stagedChunk) hadAnchors(ctx context.Context, tx writeTx) (map[int64]bool, error) {
+	var nums []int64
+	for _, d := range c.docs {
+		if d.oldNum != 0 {
+			nums = append(nums, d.oldNum)
+		}
+	}
+	found, err := existing(ctx, tx, sqlOldAnchorIDs, nums)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]bool, len(found))
+	for _, d := range c.docs {
+		if d.oldNum != 0 && found[d.oldNum] {
+			out[d.id] = true
+		}
+	}
+	return out, nil
+}
+
 // dropText lets the chunk's text go once it is written (rows keep their IDs and hashes): the
 // next chunk is read meanwhile.
 func (c *stagedChunk) dropText(rows []ownRow) {
 	for i := range c.docs {
-		c.docs[i].ownText = ownText{id: c.docs[i].id}
+		c.docs[i].ownText = ownText{id: c.docs[i].id, num: c.docs[i].num}
 		c.docs[i].links = nil
 	}
 	for i := range rows {
-		rows[i] = ownRow{id: rows[i].id, hash: rows[i].hash}
+		rows[i] = ownRow{id: rows[i].id, num: rows[i].num, hash: rows[i].hash}
 	}
 }
 
@@ -344,9 +409,11 @@ func (c *stagedChunk) tail(ctx context.Context, tx writeTx, rows []ownRow) error
 	for _, d := range c.docs {
 		switch {
 		case !d.index:
-			dropAnchors = append(dropAnchors, d.id)
+			if d.oldNum != 0 {
+				dropAnchors = append(dropAnchors, d.oldNum)
+			}
 		case !c.anchored[d.id] && !c.dirty[d.id]:
-			empty = append(empty, anchorRow{id: d.id})
+			empty = append(empty, anchorRow{num: d.num})
 		}
 	}
 	if err := setHashes(ctx, tx, rows); err != nil {
@@ -371,7 +438,7 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64) er
 	var meta [][]any
 	for _, d := range docs {
 		if d.index { // content_hash 0 (unknown) until the refresh writes the text (setHashes)
-			meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), inlinks[d.id], 0})
+			meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), inlinks[d.id], 0, d.num})
 		}
 	}
 	if _, err := tx.ExecContext(ctx, sqlDeleteDocs, set); err != nil {
@@ -379,7 +446,7 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64) er
 	}
 	// OR REPLACE (the rows were deleted above: it replaces nothing) so that the statement cannot
 	// abort halfway and opens no statement journal (see writeFTS).
-	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
+	if err := insertRows(ctx, tx, sqlInsertDocs, 7, "", meta); err != nil {
 		return fmt.Errorf("index: documents: %w", err)
 	}
 	return nil
@@ -582,10 +649,14 @@ func (s *Store) refreshChunk(ctx context.Context, tx writeTx, limit int, from in
 	if err != nil {
 		return 0, 0, err
 	}
+	nums, err := newNumbers(ctx, tx)
+	if err != nil {
+		return 0, 0, err
+	}
 	var waiting [][]any // deferred: in waiting until RefreshIndex, or the URL's fetch
 	var meta [][]any    // docs rows of the entries kept
 	var gone []int64    // entries removed
-	var drop []int64    // their fts rows
+	var drop []int64    // their fts rows (numbers)
 	var own []ownRow    // new link-only entries' fts rows
 	var dropAnchors []int64
 	var anchors []anchorRow
@@ -595,34 +666,33 @@ func (s *Store) refreshChunk(ctx context.Context, tx writeTx, limit int, from in
 			continue // an unknown URL
 		}
 		linkOnly := !p.wasDoc && !p.fetched && p.inlinks > 0
+		num := p.num
 		switch {
 		case p.deferred:
 			waiting = append(waiting, []any{id})
 			continue
 		case p.wasDoc:
-			meta = append(meta, []any{id, 0, p.nosnippet, p.unavailableAfter, p.inlinks, p.hash})
+			meta = append(meta, []any{id, 0, p.nosnippet, p.unavailableAfter, p.inlinks, p.hash, num})
 		case linkOnly:
-			meta = append(meta, []any{id, 1, 0, 0, p.inlinks, 0})
 			if !p.had {
-				own = append(own, linkOnlyRow(id, p.url))
+				num = nums.next()
+				own = append(own, linkOnlyRow(id, num, p.url))
 			}
+			meta = append(meta, []any{id, 1, 0, 0, p.inlinks, 0, num})
 		default:
 			if p.had {
-				gone = append(gone, id)
+				gone, drop = append(gone, id), append(drop, num)
 			}
-			// Its text row goes even if it was no entry: the text database may hold one from
-			// an index transaction that did not commit (textStep), which nothing else removes.
-			drop = append(drop, id)
 			if p.hadAnchors {
-				dropAnchors = append(dropAnchors, id)
+				dropAnchors = append(dropAnchors, num)
 			}
 			continue
 		}
 		if !p.hadAnchors || p.anchors != p.oldAnchors {
 			if p.hadAnchors {
-				dropAnchors = append(dropAnchors, id)
+				dropAnchors = append(dropAnchors, num)
 			}
-			anchors = append(anchors, anchorRow{id: id, text: p.anchors})
+			anchors = append(anchors, anchorRow{num: num, text: p.anchors})
 		}
 	}
 	for _, q := range refreshStatements {
@@ -637,16 +707,18 @@ func (s *Store) refreshChunk(ctx context.Context, tx writeTx, limit int, from in
 		return 0, 0, fmt.Errorf("refresh: %w", err)
 	}
 	// OR REPLACE: the statement cannot abort halfway, and opens no statement journal (writeFTS).
-	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash)`, 6, "", meta); err != nil {
+	if err := insertRows(ctx, tx, sqlInsertDocs, 7, "", meta); err != nil {
 		return 0, 0, fmt.Errorf("refresh: %w", err)
 	}
-	// A new link-only entry's row is deleted first: the text database may hold it already, if
-	// this step was done before and its index transaction did not commit.
-	for _, r := range own {
-		drop = append(drop, r.id)
-	}
-	if len(drop) > 0 {
-		if err := s.textStep(ctx, func(ctx context.Context, ttx writeTx) error { return writeOwn(ctx, ttx, drop, own) })(); err != nil {
+	// The text database may hold rows under the new numbers already, if a step gave them before
+	// and its index transaction did not commit: they go first (dropOrphans).
+	if len(drop) > 0 || len(own) > 0 {
+		if err := s.textStep(ctx, func(ctx context.Context, ttx writeTx) error {
+			if err := nums.dropOrphans(ctx, ttx); err != nil {
+				return err
+			}
+			return writeOwn(ctx, ttx, drop, own)
+		})(); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -660,6 +732,7 @@ func (s *Store) refreshChunk(ctx context.Context, tx writeTx, limit int, from in
 type plan struct {
 	url              string
 	had, wasDoc      bool  // it is an entry (a docs row); a document's
+	num              int64 // its number, if had (nums.go)
 	fetched          bool  // fetched, or a sitemap: no link-only entry
 	queued           bool  // the URL is queued (store.StateQueued): it will most likely be fetched
 	nosnippet, hash  int64 // a document's docs columns, kept
@@ -686,39 +759,43 @@ func planEntries(ctx context.Context, tx writeTx, ids []int64, deferQueued bool)
 		p := &plan{}
 		var kind int
 		var state string
-		var linkOnly, nosnippet, ua, hash sql.NullInt64
-		if err := rows.Scan(&id, &p.url, &fetchedAt, &kind, &state, &p.had, &linkOnly, &nosnippet, &ua, &hash); err != nil {
+		var linkOnly, nosnippet, ua, hash, num sql.NullInt64
+		if err := rows.Scan(&id, &p.url, &fetchedAt, &kind, &state, &p.had, &linkOnly, &nosnippet, &ua, &hash, &num); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("refresh: read entries: %w", err)
 		}
 		p.wasDoc = p.had && linkOnly.Int64 == 0
 		p.fetched, p.queued = fetchedAt != 0 || kind != 0, store.State(state) == store.StateQueued
-		p.nosnippet, p.unavailableAfter, p.hash = nosnippet.Int64, ua.Int64, hash.Int64
+		p.nosnippet, p.unavailableAfter, p.hash, p.num = nosnippet.Int64, ua.Int64, hash.Int64, num.Int64
 		p.deferred = deferQueued && p.queued && !p.had && !p.fetched
 		plans[id] = p
 	}
 	if err := rows.Close(); err != nil {
 		return nil, fmt.Errorf("refresh: read entries: %w", err)
 	}
-	var read []int64
+	var read, nums []int64
+	idOf := map[int64]int64{}
 	for _, id := range ids {
 		if p := plans[id]; p != nil && !p.deferred {
 			read = append(read, id)
+			if p.had {
+				nums, idOf[p.num] = append(nums, p.num), id
+			}
 		}
 	}
 	set := idSet(read)
-	rows, err = tx.QueryContext(ctx, sqlOldAnchors, set)
+	rows, err = tx.QueryContext(ctx, sqlOldAnchors, idSet(nums))
 	if err != nil {
 		return nil, fmt.Errorf("refresh: read anchors: %w", err)
 	}
 	for rows.Next() {
-		var id int64
+		var num int64
 		var text string
-		if err := rows.Scan(&id, &text); err != nil {
+		if err := rows.Scan(&num, &text); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("refresh: read anchors: %w", err)
 		}
-		if p := plans[id]; p != nil {
+		if p := plans[idOf[num]]; p != nil {
 			p.oldAnchors, p.hadAnchors = text, true
 		}
 	}

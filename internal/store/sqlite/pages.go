@@ -15,7 +15,7 @@ const (
 	sqlPageHeaders = `SELECT url_id, header FROM doc_headers WHERE url_id ` + inSet
 	// A staged header (migration 13) is newer than doc_headers' until the fold copies it there.
 	sqlPageStaged  = `SELECT url_id, idx, title, body, folded, links, header FROM staged WHERE url_id ` + inSet
-	sqlPageIndexed = `SELECT d.url_id, f.title, f.body FROM docs d JOIN fts f ON f.rowid = d.url_id
+	sqlPageIndexed = `SELECT d.url_id, f.title, f.body FROM docs d JOIN fts f ON f.rowid = d.num
 		WHERE d.link_only = 0 AND d.url_id ` + inSet
 	sqlPageLinks = `SELECT l.from_id, u.url, l.anchor FROM links l JOIN urls u ON u.id = l.to_id
 		WHERE l.from_id ` + inSet + ` ORDER BY l.from_id, u.url, l.anchor`

@@ -48,10 +48,10 @@ func TestIndexPendingGoesThroughTheStageChunkByChunk(t *testing.T) {
 	st := indexState(t, s)
 	check("searchable at the end", st.walrus, n)
 	check("fts rows at the end", st.fts, n)
-	for i, u := range us { // each document's own text, in its own row
+	for i, u := range us { // each document's own text, in its own row, under the entry's number
 		var id int64
 		word := fmt.Sprintf("filler%c", 'a'+i)
-		if err := s.read.QueryRowContext(ctx, `SELECT rowid FROM fts WHERE fts MATCH ?`, word).Scan(&id); err != nil || id != u.ID {
+		if err := s.read.QueryRowContext(ctx, `SELECT docs.url_id FROM fts JOIN docs ON docs.num = fts.rowid WHERE fts MATCH ?`, word).Scan(&id); err != nil || id != u.ID {
 			t.Errorf("the fts row holding %q: %d, %v; want %d", word, id, err, u.ID)
 		}
 	}

@@ -27,6 +27,7 @@ type matcher struct {
 	now      int64    // unix seconds: entries unavailable after it are hidden
 	sites    string   // siteFilter's condition on urls.origin
 	siteArgs []any
+	nums     map[int64]int64 // entries' numbers (their rowids, nums.go) by URL ID, as read
 }
 
 // table is one of the index's two FTS5 tables, and the rank function of its matches.
@@ -40,11 +41,12 @@ var (
 // visible keeps the entries shown at m.now, in the sites asked for.
 const visible = `(docs.unavailable_after = 0 OR docs.unavailable_after > ?)`
 
-// first reads the IDs of the first limit entries of t matching expr (in ID order, FTS5's),
-// visible and in the sites, with whether each is link-only.
+// first reads the URL IDs of the first limit entries of t matching expr (in the order of their
+// numbers, FTS5's: the order they were indexed in), visible and in the sites, with whether each
+// is link-only.
 func (m *matcher) first(ctx context.Context, t table, expr string, limit int) ([]int64, map[int64]bool, error) {
-	q := `SELECT ` + t.name + `.rowid, docs.link_only FROM ` + t.name + ` JOIN docs ON docs.url_id = ` + t.name + `.rowid
-		JOIN urls ON urls.id = ` + t.name + `.rowid WHERE ` + t.name + ` MATCH ? AND ` + visible + ` AND ` + m.sites + ` LIMIT ?`
+	q := `SELECT docs.url_id, docs.num, docs.link_only FROM ` + t.name + ` JOIN docs ON docs.num = ` + t.name + `.rowid
+		JOIN urls ON urls.id = docs.url_id WHERE ` + t.name + ` MATCH ? AND ` + visible + ` AND ` + m.sites + ` LIMIT ?`
 	args := append(append([]any{expr, m.now}, m.siteArgs...), limit)
 	rows, err := m.db.QueryContext(ctx, q, args...)
 	if err != nil {
@@ -54,12 +56,13 @@ func (m *matcher) first(ctx context.Context, t table, expr string, limit int) ([
 	var ids []int64
 	linkOnly := map[int64]bool{}
 	for rows.Next() {
-		var id int64
+		var id, num int64
 		var lo bool
-		if err := rows.Scan(&id, &lo); err != nil {
+		if err := rows.Scan(&id, &num, &lo); err != nil {
 			return nil, nil, err
 		}
 		ids = append(ids, id)
+		m.nums[id] = num
 		if lo {
 			linkOnly[id] = true
 		}
@@ -75,23 +78,66 @@ func (m *matcher) inEither(ctx context.Context, expr string, ids []int64) (map[i
 	if expr == "" || len(ids) == 0 {
 		return out, nil
 	}
+	nums, idOf, err := m.numsOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	for _, t := range []table{ownTable, anchorTable} {
-		found, err := readIDs(ctx, m.db, `SELECT rowid FROM `+t.name+` WHERE `+t.name+` MATCH ? AND +rowid `+inSet, expr, idSet(ids))
+		found, err := readIDs(ctx, m.db, `SELECT rowid FROM `+t.name+` WHERE `+t.name+` MATCH ? AND +rowid `+inSet, expr, idSet(nums))
 		if err != nil {
 			return nil, err
 		}
-		for _, id := range found {
-			out[id] = true
+		for _, num := range found {
+			out[idOf[num]] = true
 		}
 	}
 	return out, nil
+}
+
+// numsOf returns the numbers of those of ids that are entries, and the URL ID of each number.
+func (m *matcher) numsOf(ctx context.Context, ids []int64) ([]int64, map[int64]int64, error) {
+	var unknown []int64
+	for _, id := range ids {
+		if _, ok := m.nums[id]; !ok {
+			unknown = append(unknown, id)
+		}
+	}
+	if len(unknown) > 0 {
+		read, err := readNums(ctx, m.db, unknown)
+		if err != nil {
+			return nil, nil, err
+		}
+		for id, num := range read {
+			m.nums[id] = num
+		}
+	}
+	nums := make([]int64, 0, len(ids))
+	idOf := make(map[int64]int64, len(ids))
+	for _, id := range ids {
+		if num, ok := m.nums[id]; ok {
+			nums, idOf[num] = append(nums, num), id
+		}
+	}
+	return nums, idOf, nil
 }
 
 // scores reads the rank function of t for those of ids that match expr in t: FTS5 walks its
 // matches once (the unary + hides the rowid test: a seek per ID through a common word's whole
 // match list costs more).
 func (m *matcher) scores(ctx context.Context, t table, expr string, ids []int64) (map[int64]float64, error) {
-	return queryScores(ctx, m.db, `SELECT rowid, `+t.bm25+` FROM `+t.name+` WHERE `+t.name+` MATCH ? AND +rowid `+inSet, expr, idSet(ids))
+	nums, idOf, err := m.numsOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	byNum, err := queryScores(ctx, m.db, `SELECT rowid, `+t.bm25+` FROM `+t.name+` WHERE `+t.name+` MATCH ? AND +rowid `+inSet, expr, idSet(nums))
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]float64, len(byNum))
+	for num, score := range byNum {
+		out[idOf[num]] = score
+	}
+	return out, nil
 }
 
 // rank returns the depth best entries matching the query with their scores, and how many

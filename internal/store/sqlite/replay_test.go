@@ -46,8 +46,10 @@ func TestIndexingAgainAfterALostCommitChangesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The index database's commit lost after the text database's: the link-only entry is dirty
-	// again and has no docs row, while its row is in the text database.
-	for _, q := range []string{`DELETE FROM docs WHERE url_id = ?`, `INSERT OR IGNORE INTO dirty (url_id) VALUES (?)`} {
+	// again and has no docs or fts_anchors row, while its row is in the text database, under the
+	// number the lost commit gave it (the highest: it was the last entry made).
+	lost := []string{`DELETE FROM fts_anchors WHERE rowid = (SELECT num FROM docs WHERE url_id = ?)`, `DELETE FROM docs WHERE url_id = ?`}
+	for _, q := range append(lost, `INSERT OR IGNORE INTO dirty (url_id) VALUES (?)`) {
 		if _, err := s.iconn.ExecContext(ctx, q, us[15].ID); err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +70,7 @@ func TestIndexingAgainAfterALostCommitChangesNothing(t *testing.T) {
 	// The index database's commit lost again, and before the indexer's next step the page that
 	// linked to the link-only entry is fetched again without the link: the entry is no entry
 	// any more, and its row in the text database, which only the lost commit knew of, goes too.
-	for _, q := range []string{`DELETE FROM docs WHERE url_id = ?`, `DELETE FROM fts_anchors WHERE rowid = ?`} {
+	for _, q := range lost {
 		if _, err := s.iconn.ExecContext(ctx, q, us[15].ID); err != nil {
 			t.Fatal(err)
 		}

@@ -169,6 +169,9 @@ var migrations = []string{
 	DROP TABLE main.doc_headers;
 	DROP TABLE main.fts;
 	DROP TABLE main.fts_anchors;`,
+	// 16: each entry's rows in fts and fts_anchors are under its number (docs.num, nums.go), not
+	// its URL ID; indexMigrations[15] numbers the entries there. Nothing changes here.
+	`SELECT 1;`,
 }
 
 // indexMigrations are run before the step of the same index in migrations, each in its own
@@ -223,6 +226,27 @@ var indexMigrations = map[int]string{
 	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('automerge', 8);
 	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);
 	INSERT INTO idx.fts_anchors (rowid, anchors) SELECT rowid, anchors FROM main.fts_anchors;`,
+	// Before step 16: docs gets num, each entry's rowid in fts and fts_anchors (nums.go). The
+	// entries indexed so far keep their rows: their number is their URL ID. A text row that no
+	// entry has (left by an index transaction that did not commit, which the refresh used to
+	// remove when it came to that URL) is removed now. Run again after a crash before step 16
+	// commits, it rebuilds docs the same way.
+	15: `DROP TABLE IF EXISTS idx.docs_numbered;
+	CREATE TABLE idx.docs_numbered (
+		url_id INTEGER PRIMARY KEY,
+		link_only INTEGER NOT NULL DEFAULT 0,
+		nosnippet INTEGER NOT NULL DEFAULT 0,
+		unavailable_after INTEGER NOT NULL DEFAULT 0,
+		inlinks INTEGER NOT NULL DEFAULT 0,
+		content_hash INTEGER NOT NULL DEFAULT 0,
+		num INTEGER NOT NULL
+	);
+	INSERT INTO idx.docs_numbered (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash, num)
+		SELECT url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash, url_id FROM idx.docs;
+	DROP TABLE idx.docs;
+	ALTER TABLE idx.docs_numbered RENAME TO docs;
+	CREATE UNIQUE INDEX idx.docs_num ON docs (num);
+	DELETE FROM txt.fts WHERE rowid IN (SELECT id FROM txt.fts_docsize WHERE id NOT IN (SELECT num FROM idx.docs));`,
 }
 
 // ftsHashSize is the FTS5 'hashsize' of the search index (migration 11): the terms of this many

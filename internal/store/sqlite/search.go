@@ -83,7 +83,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if err != nil {
 		return page, err
 	}
-	m := matcher{db: s.read, match: match, not: not, any: anyNode, nodes: nodes, now: unix(now)}
+	m := matcher{db: s.read, match: match, not: not, any: anyNode, nodes: nodes, now: unix(now), nums: map[int64]int64{}}
 	m.sites, m.siteArgs = siteFilter(parsed.Sites)
 	ranked, total, err := m.rank(ctx, parsed, max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth))
 	if err != nil {
@@ -100,12 +100,12 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	for id := range ranked {
 		ids = append(ids, id)
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT fts.rowid, fts.title, docs.link_only, docs.nosnippet, docs.inlinks,
+	rows, err := s.read.QueryContext(ctx, `SELECT docs.url_id, fts.title, docs.link_only, docs.nosnippet, docs.inlinks,
 			docs.content_hash, urls.url, urls.state, urls.reason, urls.status, urls.fetched_at, urls.content_type,
 			urls.canonical, `+originStatusColumns+`
-		FROM fts JOIN docs ON docs.url_id = fts.rowid JOIN urls ON urls.id = fts.rowid
+		FROM docs JOIN fts ON fts.rowid = docs.num JOIN urls ON urls.id = docs.url_id
 		LEFT JOIN origins ON origins.key = urls.origin
-		WHERE fts.rowid `+inSet, idSet(ids))
+		WHERE docs.url_id `+inSet, idSet(ids))
 	if err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
@@ -298,10 +298,10 @@ func queryScores(ctx context.Context, db *sql.DB, query string, args ...any) (ma
 // as much as the rest of the search. (snippet, unlike bm25, computes nothing over the whole
 // match list, so a seek per entry is cheap.)
 var (
-	sqlSnippets = `SELECT fts.rowid, snippet(fts, 2, '` + markOpen + `', '` + markClose + `', '…', ` + fmt.Sprint(snippetTokens) + `)
-		FROM fts JOIN docs ON docs.url_id = fts.rowid WHERE fts MATCH ? AND NOT docs.link_only AND fts.rowid ` + inSet
-	sqlAnchorSnippets = `SELECT fts_anchors.rowid, snippet(fts_anchors, 0, '` + markOpen + `', '` + markClose + `', '…', ` + fmt.Sprint(snippetTokens) + `)
-		FROM fts_anchors JOIN docs ON docs.url_id = fts_anchors.rowid WHERE fts_anchors MATCH ? AND docs.link_only AND fts_anchors.rowid ` + inSet
+	sqlSnippets = `SELECT docs.url_id, snippet(fts, 2, '` + markOpen + `', '` + markClose + `', '…', ` + fmt.Sprint(snippetTokens) + `)
+		FROM fts JOIN docs ON docs.num = fts.rowid WHERE fts MATCH ? AND NOT docs.link_only AND fts.rowid ` + inSet
+	sqlAnchorSnippets = `SELECT docs.url_id, snippet(fts_anchors, 0, '` + markOpen + `', '` + markClose + `', '…', ` + fmt.Sprint(snippetTokens) + `)
+		FROM fts_anchors JOIN docs ON docs.num = fts_anchors.rowid WHERE fts_anchors MATCH ? AND docs.link_only AND fts_anchors.rowid ` + inSet
 )
 
 // snippets fills the snippets of the results shown (nosnippet says which have none), in one
@@ -319,8 +319,16 @@ func (s *Store) snippets(ctx context.Context, match string, rs []index.Result, n
 	if len(ids) == 0 {
 		return nil
 	}
+	byID, err := readNums(ctx, s.read, ids)
+	if err != nil {
+		return err
+	}
+	nums := make([]int64, 0, len(byID))
+	for _, num := range byID {
+		nums = append(nums, num)
+	}
 	for _, q := range []string{sqlSnippets, sqlAnchorSnippets} {
-		if err := snippetsOf(ctx, s.read, q, match, ids, func(id int64, snippet string) {
+		if err := snippetsOf(ctx, s.read, q, match, nums, func(id int64, snippet string) {
 			rs[at[id]].Snippet = index.SplitMarked(snippet, markOpen, markClose)
 		}); err != nil {
 			return err
@@ -329,9 +337,10 @@ func (s *Store) snippets(ctx context.Context, match string, rs []index.Result, n
 	return nil
 }
 
-// snippetsOf runs a snippet query (sqlSnippets) and calls fn with each row.
-func snippetsOf(ctx context.Context, db *sql.DB, q, match string, ids []int64, fn func(id int64, snippet string)) error {
-	rows, err := db.QueryContext(ctx, q, match, idSet(ids))
+// snippetsOf runs a snippet query (sqlSnippets) over the entries numbered nums and calls fn with
+// each row's URL ID and snippet.
+func snippetsOf(ctx context.Context, db *sql.DB, q, match string, nums []int64, fn func(id int64, snippet string)) error {
+	rows, err := db.QueryContext(ctx, q, match, idSet(nums))
 	if err != nil {
 		return err
 	}
