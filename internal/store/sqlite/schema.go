@@ -227,7 +227,9 @@ var indexMigrations = map[int]string{
 	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);
 	INSERT INTO idx.fts_anchors (rowid, anchors) SELECT rowid, anchors FROM main.fts_anchors;`,
 	// Before step 16: docs gets num, each entry's rowid in fts and fts_anchors (nums.go). The
-	// entries indexed so far keep their rows: their number is their URL ID. A text row that no
+	// entries indexed so far keep their rows: their number is their URL ID. docs_num holds what a
+	// search reads of each match (rank.go, first), so that a match costs one seek, as it did when
+	// the rowid was the URL ID. A text row that no
 	// entry has (left by an index transaction that did not commit, which the refresh used to
 	// remove when it came to that URL) is removed now. Run again after a crash before step 16
 	// commits, it rebuilds docs the same way.
@@ -245,7 +247,7 @@ var indexMigrations = map[int]string{
 		SELECT url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash, url_id FROM idx.docs;
 	DROP TABLE idx.docs;
 	ALTER TABLE idx.docs_numbered RENAME TO docs;
-	CREATE UNIQUE INDEX idx.docs_num ON docs (num);
+	CREATE INDEX idx.docs_num ON docs (num, url_id, link_only, unavailable_after);
 	DELETE FROM txt.fts WHERE rowid IN (SELECT id FROM txt.fts_docsize WHERE id NOT IN (SELECT num FROM idx.docs));`,
 }
 
