@@ -35,7 +35,8 @@ const indexSchema = `
 	CREATE INDEX links_to ON links (to_id);
 	CREATE TABLE dirty (url_id INTEGER PRIMARY KEY);`
 
-// The search index since migration 14 is two FTS5 tables under the same rowid (the URL ID):
+// The search index since migration 14 is two FTS5 tables under the same rowid: the entry's
+// number since migration 16 (docs.num, nums.go), its URL ID before:
 //
 //   - fts (title, headings, body, urlwords, idents): what the page says, written by the fold
 //     (indexStaged) once per fetch, and a link-only entry's URL words, written when the entry
