@@ -497,7 +497,7 @@ func existing(ctx context.Context, tx writeTx, q string, ids []int64) (map[int64
 
 // foldChunk folds the links of docs (whose IDs are set) into the link graph and marks dirty
 // the entries whose anchor text changed and the documents that were no entry (not in entries).
-func foldChunk(ctx context.Context, tx writeTx, docs []stagedDoc, set string, entries map[int64]int) error {
+func foldChunk(ctx context.Context, tx writeTx, docs []stagedDoc, set string, entries map[int64]int64) error {
 	dirty := make(map[int64]bool, 8*len(docs))
 	targets, err := queryIDs(ctx, tx, sqlOldTargets, set)
 	if err != nil {
@@ -535,22 +535,9 @@ func foldChunk(ctx context.Context, tx writeTx, docs []stagedDoc, set string, en
 }
 
 // oldInlinks reads the inlinks of the entries of the set that exist.
-func oldInlinks(ctx context.Context, tx writeTx, set string) (map[int64]int, error) {
-	rows, err := tx.QueryContext(ctx, sqlOldEntries, set)
+func oldInlinks(ctx context.Context, tx writeTx, set string) (map[int64]int64, error) {
+	out, err := queryPairs(ctx, tx, sqlOldEntries, set)
 	if err != nil {
-		return nil, fmt.Errorf("index: entries: %w", err)
-	}
-	defer rows.Close()
-	out := map[int64]int{}
-	for rows.Next() {
-		var id int64
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, fmt.Errorf("index: entries: %w", err)
-		}
-		out[id] = n
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("index: entries: %w", err)
 	}
 	return out, nil
@@ -898,6 +885,30 @@ func readAnchors(ctx context.Context, tx writeTx, set string, plans map[int64]*p
 		p.anchors = b.String()
 	}
 	return nil
+}
+
+// querier runs a query: a transaction of a writer (writeTx) or the pool of readers.
+type querier interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}
+
+// queryPairs runs a query returning two integer columns, a key and its value, and returns them
+// by key.
+func queryPairs(ctx context.Context, q querier, query string, args ...any) (map[int64]int64, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]int64{}
+	for rows.Next() {
+		var k, v int64
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, rows.Err()
 }
 
 // queryIDs runs a query returning one integer column.

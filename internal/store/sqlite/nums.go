@@ -71,26 +71,12 @@ func (n *numbers) dropOrphans(ctx context.Context, ttx writeTx) error {
 const sqlNums = `SELECT url_id, num FROM docs WHERE url_id ` + inSet
 
 // readNums returns the number of each entry of ids that is one, by URL ID.
-func readNums(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, ids []int64) (map[int64]int64, error) {
-	out := make(map[int64]int64, len(ids))
+func readNums(ctx context.Context, q querier, ids []int64) (map[int64]int64, error) {
 	if len(ids) == 0 {
-		return out, nil
+		return map[int64]int64{}, nil
 	}
-	rows, err := q.QueryContext(ctx, sqlNums, idSet(ids))
+	out, err := queryPairs(ctx, q, sqlNums, idSet(ids))
 	if err != nil {
-		return nil, fmt.Errorf("entry numbers: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id, num int64
-		if err := rows.Scan(&id, &num); err != nil {
-			return nil, fmt.Errorf("entry numbers: %w", err)
-		}
-		out[id] = num
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("entry numbers: %w", err)
 	}
 	return out, nil

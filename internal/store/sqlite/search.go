@@ -147,7 +147,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	index.Rerank(results, page.Terms)
 	results = index.Dedupe(results)
 	page.Results = results[min(q.Offset, len(results)):min(q.Offset+q.Limit, len(results))]
-	if err := s.snippets(ctx, match, page.Results, nosnippets); err != nil {
+	if err := s.snippets(ctx, &m, page.Results, nosnippets); err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
 	for i := range page.Results {
@@ -307,7 +307,8 @@ var (
 // snippets fills the snippets of the results shown (nosnippet says which have none), in one
 // walk of the query's matches: a snippet reads and tokenizes its entry's text, so only the page
 // shown gets them. A document's snippet is of its body, a link-only entry's of its anchor text.
-func (s *Store) snippets(ctx context.Context, match string, rs []index.Result, nosnippet map[string]bool) error {
+// m, the query's matcher, knows the entries' numbers already.
+func (s *Store) snippets(ctx context.Context, m *matcher, rs []index.Result, nosnippet map[string]bool) error {
 	var ids []int64
 	at := map[int64]int{}
 	for i, r := range rs {
@@ -319,16 +320,12 @@ func (s *Store) snippets(ctx context.Context, match string, rs []index.Result, n
 	if len(ids) == 0 {
 		return nil
 	}
-	byID, err := readNums(ctx, s.read, ids)
+	nums, _, err := m.numsOf(ctx, ids)
 	if err != nil {
 		return err
 	}
-	nums := make([]int64, 0, len(byID))
-	for _, num := range byID {
-		nums = append(nums, num)
-	}
 	for _, q := range []string{sqlSnippets, sqlAnchorSnippets} {
-		if err := snippetsOf(ctx, s.read, q, match, nums, func(id int64, snippet string) {
+		if err := snippetsOf(ctx, s.read, q, m.match, nums, func(id int64, snippet string) {
 			rs[at[id]].Snippet = index.SplitMarked(snippet, markOpen, markClose)
 		}); err != nil {
 			return err
