@@ -76,7 +76,7 @@ func SplitIdentifier(tok string) []string {
 func Identifiers(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	eachRun(text, isIdentifierRune, func(run string) bool {
+	eachCandidate(text, func(run string) bool {
 		t := trimOuter(run)
 		if !isIdentifier(t) || seen[t] {
 			return true
@@ -88,41 +88,81 @@ func Identifiers(text string) []string {
 	return out
 }
 
-// isIdentifierRune reports the runes an identifier is made of: letters, digits and
-// identifierConnectors (all ASCII, so ASCII is decided without a table lookup).
-func isIdentifierRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return isASCIIWord(r) || strings.IndexByte(identifierConnectors, byte(r)) >= 0
-	}
-	return isWordRune(r)
-}
-
 // isASCIIWord is isWordRune for ASCII.
 func isASCIIWord(r rune) bool {
 	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 }
 
-// eachRun calls yield with each maximal run of text's runes for which in is true, in order,
-// until yield returns false: strings.FieldsFunc with the complement of in, without building the
-// slice (Identifiers runs over every page's whole text at indexing time).
-func eachRun(text string, in func(rune) bool, yield func(string) bool) {
-	start := -1
-	for i, r := range text {
-		if in(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			if !yield(text[start:i]) {
-				return
-			}
-			start = -1
+// The classes of ASCII bytes in a run of identifier runes.
+const (
+	asciiOther     = iota // not in an identifier: a run ends before it
+	asciiWord             // a lower-case letter or a digit
+	asciiUpper            // an upper-case letter
+	asciiConnector        // one of identifierConnectors
+)
+
+// asciiClass is the class of each ASCII byte (the rest of the table is unused).
+var asciiClass = func() (c [utf8.RuneSelf]uint8) {
+	for b := range utf8.RuneSelf {
+		switch r := rune(b); {
+		case 'A' <= r && r <= 'Z':
+			c[b] = asciiUpper
+		case isASCIIWord(r):
+			c[b] = asciiWord
+		case strings.IndexByte(identifierConnectors, byte(b)) >= 0:
+			c[b] = asciiConnector
 		}
 	}
-	if start >= 0 {
-		yield(text[start:])
+	return c
+}()
+
+// eachCandidate calls yield with each maximal run of text's identifier runes that may be an
+// identifier, in order, until yield returns false. A run of ASCII letters and digits is decided
+// here: trimming leaves it whole and it has no connector, so it is an identifier exactly when
+// it has a CamelCase boundary (camelBoundary, on bytes). Every other run (with a connector, or
+// not ASCII) is yielded for isIdentifier to decide. Most words of prose are skipped after one
+// look at each byte, and Identifiers runs over every page's whole text at indexing time (issue 8).
+func eachCandidate(text string, yield func(string) bool) {
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf {
+			if asciiClass[c] == asciiOther {
+				i++
+				continue
+			}
+		} else if r, size := utf8.DecodeRuneInString(text[i:]); !isWordRune(r) {
+			i += size
+			continue
+		}
+		start, maybe := i, false
+	run:
+		for i < len(text) {
+			c := text[i]
+			if c >= utf8.RuneSelf {
+				r, size := utf8.DecodeRuneInString(text[i:])
+				if !isWordRune(r) {
+					break
+				}
+				maybe = true // not ASCII: decided by isIdentifier
+				i += size
+				continue
+			}
+			switch asciiClass[c] {
+			case asciiOther:
+				break run
+			case asciiConnector:
+				maybe = true
+			case asciiUpper:
+				if i > start && !maybe {
+					prev := asciiClass[text[i-1]] // ASCII: maybe is set after any other rune
+					nextLower := i+1 < len(text) && 'a' <= text[i+1] && text[i+1] <= 'z'
+					maybe = prev == asciiWord || prev == asciiUpper && nextLower
+				}
+			}
+			i++
+		}
+		if maybe && !yield(text[start:i]) {
+			return
+		}
 	}
 }
 
