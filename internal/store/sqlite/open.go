@@ -307,6 +307,23 @@ func (s *Store) migrateIndex(ctx context.Context, v int, q string) error {
 	return nil
 }
 
+// closeTogether closes dbs (nil ones skipped) at the same time and returns their errors. The
+// last connection to a database in WAL mode copies the WAL back into the file as it closes: the
+// index and text databases, written by writers of their own, close in parallel, so that the end
+// of a crawl waits for the longer of their checkpoints, not for their sum (issue 8: 30-40 and
+// 45-65 ms after a one-site crawl of 1,171 pages).
+func closeTogether(dbs ...*sql.DB) []error {
+	errs := make([]error, len(dbs))
+	var wg sync.WaitGroup
+	for i, db := range dbs {
+		if db != nil {
+			wg.Go(func() { errs[i] = db.Close() })
+		}
+	}
+	wg.Wait()
+	return errs
+}
+
 func isNoTable(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "no such table")
 }
@@ -327,11 +344,12 @@ func (s *Store) Close() error {
 		}
 	}
 	s.wconn, s.iconn, s.tconn = nil, nil, nil
-	for _, db := range []*sql.DB{s.read, s.write, s.iwrite, s.twrite} {
+	for _, db := range []*sql.DB{s.read, s.write} {
 		if db != nil {
 			errs = append(errs, db.Close())
 		}
 	}
+	errs = append(errs, closeTogether(s.iwrite, s.twrite)...)
 	s.read, s.write, s.iwrite, s.twrite = nil, nil, nil, nil
 	if s.lock != nil {
 		errs = append(errs, s.lock.Close()) // closing the descriptor releases the flock
