@@ -29,8 +29,13 @@ const (
 	DefaultIdleConnTimeout = 90 * time.Second
 
 	// DefaultMaxIdleConns caps idle connections over all hosts: a crawler
-	// talks to many origins.
-	DefaultMaxIdleConns = 512
+	// goes round many origins, and net/http drops the least recently used
+	// idle connection first, so a pool smaller than the origins in rotation
+	// keeps none long enough to be reused (issue 8: at 1,000 origins and a
+	// pool of 512, 21,715 connections for 22,000 requests). Each idle
+	// connection costs about 35 KiB of memory (its buffers and two
+	// goroutines): at most about 70 MiB.
+	DefaultMaxIdleConns = 2048
 	// DefaultMaxIdleConnsPerHost caps idle connections per host. net/http's
 	// own default of 2 makes a busy origin reconnect all the time.
 	DefaultMaxIdleConnsPerHost = 8
