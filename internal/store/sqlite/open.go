@@ -264,6 +264,14 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("sqlite: %s: schema version %d: %w", s.path, version, ErrOldIDs)
 		}
 	}
+	if version == 0 {
+		return s.createFresh(ctx)
+	}
+	return s.migrateSteps(ctx, version)
+}
+
+// migrateSteps runs the migrations of a store at version, one transaction each.
+func (s *Store) migrateSteps(ctx context.Context, version int) error {
 	for v := version; v < len(migrations); v++ {
 		if q, ok := indexMigrations[v]; ok {
 			if err := s.migrateIndex(ctx, v, q); err != nil {

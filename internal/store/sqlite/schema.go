@@ -1,7 +1,8 @@
 package sqlite
 
 // migrations bring a database from schema version i to i+1; the version is stored in meta.
-// Never edit a released step: add one.
+// Never edit a released step: add one, and make fresh.go (a new store's schema, made in one step)
+// follow it.
 var migrations = []string{
 	// 1: urls and origins.
 	`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
