@@ -247,15 +247,7 @@ func TestOnExchange(t *testing.T) {
 // Connections are kept alive between requests to a host, and Close drops
 // the idle ones.
 func TestKeepAliveAndClose(t *testing.T) {
-	var conns atomic.Int32
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
-		}
-	}
-	srv.Start()
-	t.Cleanup(srv.Close)
+	srv, conns := connCountingServer(t)
 	c := newClient(t, loopback(Options{}))
 
 	get(t, c, Request{URL: srv.URL + "/a"})
@@ -379,15 +371,7 @@ func TestRequestErrorNamesTheURLPlainly(t *testing.T) {
 // requests). Two rounds over 1,000 origins open 1,000 connections, not 2,000.
 func TestKeepsAConnectionToEachOriginOfARotation(t *testing.T) {
 	const origins = 1000
-	var conns atomic.Int32
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
-		}
-	}
-	srv.Start()
-	t.Cleanup(srv.Close)
+	srv, conns := connCountingServer(t)
 	_, port, err := net.SplitHostPort(srv.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
@@ -405,4 +389,20 @@ func TestKeepsAConnectionToEachOriginOfARotation(t *testing.T) {
 	if n := conns.Load(); n != origins {
 		t.Errorf("two rounds over %d origins opened %d connections, want %d (one each, kept alive)", origins, n, origins)
 	}
+}
+
+// connCountingServer starts an HTTP/1.1 test server on 127.0.0.1 that answers 200 with nothing, and
+// counts the connections it accepts; it is closed when the test ends.
+func connCountingServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	conns := new(atomic.Int32)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, conns
 }

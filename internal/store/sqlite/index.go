@@ -536,7 +536,7 @@ func foldChunk(ctx context.Context, tx writeTx, docs []stagedDoc, set string, en
 
 // oldInlinks reads the inlinks of the entries of the set that exist.
 func oldInlinks(ctx context.Context, tx writeTx, set string) (map[int64]int64, error) {
-	out, err := queryPairs(ctx, tx, sqlOldEntries, set)
+	out, err := queryMap[int64](ctx, tx, sqlOldEntries, set)
 	if err != nil {
 		return nil, fmt.Errorf("index: entries: %w", err)
 	}
@@ -892,17 +892,17 @@ type querier interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 }
 
-// queryPairs runs a query returning two integer columns, a key and its value, and returns them
-// by key.
-func queryPairs(ctx context.Context, q querier, query string, args ...any) (map[int64]int64, error) {
+// queryMap runs a query of (ID, value) rows and returns the values by ID.
+func queryMap[V int64 | float64](ctx context.Context, q querier, query string, args ...any) (map[int64]V, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[int64]int64{}
+	out := map[int64]V{}
 	for rows.Next() {
-		var k, v int64
+		var k int64
+		var v V
 		if err := rows.Scan(&k, &v); err != nil {
 			return nil, err
 		}

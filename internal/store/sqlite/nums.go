@@ -75,7 +75,7 @@ func readNums(ctx context.Context, q querier, ids []int64) (map[int64]int64, err
 	if len(ids) == 0 {
 		return map[int64]int64{}, nil
 	}
-	out, err := queryPairs(ctx, q, sqlNums, idSet(ids))
+	out, err := queryMap[int64](ctx, q, sqlNums, idSet(ids))
 	if err != nil {
 		return nil, fmt.Errorf("entry numbers: %w", err)
 	}

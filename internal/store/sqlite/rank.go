@@ -129,7 +129,7 @@ func (m *matcher) scores(ctx context.Context, t table, expr string, ids []int64)
 	if err != nil {
 		return nil, err
 	}
-	byNum, err := queryScores(ctx, m.db, `SELECT rowid, `+t.bm25+` FROM `+t.name+` WHERE `+t.name+` MATCH ? AND +rowid `+inSet, expr, idSet(nums))
+	byNum, err := queryMap[float64](ctx, m.db, `SELECT rowid, `+t.bm25+` FROM `+t.name+` WHERE `+t.name+` MATCH ? AND +rowid `+inSet, expr, idSet(nums))
 	if err != nil {
 		return nil, err
 	}

@@ -272,25 +272,6 @@ func readIDs(ctx context.Context, db *sql.DB, query string, args ...any) ([]int6
 	return out, rows.Err()
 }
 
-// queryScores runs a query of (ID, score) rows and returns them by ID.
-func queryScores(ctx context.Context, db *sql.DB, query string, args ...any) (map[int64]float64, error) {
-	rows, err := db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[int64]float64{}
-	for rows.Next() {
-		var id int64
-		var score float64
-		if err := rows.Scan(&id, &score); err != nil {
-			return nil, err
-		}
-		out[id] = score
-	}
-	return out, rows.Err()
-}
-
 // sqlSnippets and sqlAnchorSnippets read the snippets of the entries in an idSet that match a
 // MATCH expression: a document's of its body, a link-only entry's of its anchor text. The rowid
 // test is not hidden from FTS5 (no unary +): FTS5 seeks each of the few entries shown in the
