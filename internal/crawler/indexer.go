@@ -62,10 +62,11 @@ type indexed struct {
 	err error
 }
 
-// indexer indexes until stop is closed, then brings the index fully up to date (RefreshIndex)
-// and returns, closing out. When a fold finds less than a full batch it waits for a wake-up (a
-// receive from wake: indexWaker) or for every (foldEvery in a crawl) before the next, so that its
-// transactions do not crowd the crawl's commits. every and refreshEvery are wall-clock times:
+// indexer indexes until stop is closed, then brings the index fully up to date (catchUp) and
+// returns, closing out; a stop during a backlog ends its batches at the next step. When a fold
+// finds less than a full batch it waits for a wake-up (a receive from wake: indexWaker) or for
+// every (foldEvery in a crawl) before the next, so that its transactions do not crowd the
+// crawl's commits. every and refreshEvery are wall-clock times:
 // they space out disk work, they decide no crawl policy.
 func indexer(ctx context.Context, st store.Indexer, every time.Duration, stop, wake <-chan struct{}, out chan<- indexed) {
 	defer close(out)
@@ -95,18 +96,31 @@ func indexer(ctx context.Context, st store.Indexer, every time.Duration, stop, w
 		}
 		out <- indexed{lag: lag}
 		if n == indexBatch {
-			continue
+			select {
+			case <-stop:
+				catchUp(ctx, st, out)
+				return
+			default:
+				continue
+			}
 		}
 		select {
 		case <-time.After(every):
 		case <-wake:
 		case <-stop:
-			_, err := st.RefreshIndex(ctx)
-			if err != nil {
-				err = fmt.Errorf("crawl: refresh the index: %w", err)
-			}
-			out <- indexed{err: err}
+			catchUp(ctx, st, out)
 			return
 		}
 	}
+}
+
+// catchUp brings the index fully up to date once the crawl has stopped, whatever the backlog:
+// RefreshIndex takes it in its catch-up transactions, larger than IndexPending's while fewer
+// than a few thousand documents wait (issue 8).
+func catchUp(ctx context.Context, st store.Indexer, out chan<- indexed) {
+	_, err := st.RefreshIndex(ctx)
+	if err != nil {
+		err = fmt.Errorf("crawl: refresh the index: %w", err)
+	}
+	out <- indexed{err: err}
 }
