@@ -212,3 +212,63 @@ func walBytes(t *testing.T, paths ...string) int64 {
 	}
 	return n
 }
+
+// Issue 8 (the final refresh on two cores): a refresh transaction writes several chunks of
+// indexChunk dirty entries, and plans each chunk after the first on a reader while it writes
+// the one before (refreshDirty). Every entry must still be written once and right: here more
+// than a transaction's chunks of entries, documents and link-only entries alike, each with an
+// anchor text of its own, so that a chunk planned from the wrong place, or a plan given to the
+// wrong chunk, leaves entries dirty or with another entry's anchor text.
+func TestRefreshPlannedAheadWritesEveryEntry(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	const fetched = catchUpChunks*indexChunk/2 + 300
+	us := addURLs(t, s, 2*fetched+1)
+	want := map[int64]string{} // each entry's anchor text
+	var b store.Batch
+	for i, u := range us[:fetched] {
+		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+		b.Updates = append(b.Updates, u)
+		b.Documents = append(b.Documents, store.Document{URLID: u.ID, Index: true, Title: u.URL, Text: "walrus"})
+		for _, to := range []store.URL{us[i+1], us[fetched+1+i]} {
+			anchor := fmt.Sprintf("anchor%d", to.ID)
+			b.Links = append(b.Links, store.Link{FromID: u.ID, To: to.URL, Anchor: anchor})
+			want[to.ID] = anchor
+		}
+	}
+	if _, err := s.Commit(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RefreshIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT d.url_id, d.inlinks, d.link_only, a.anchors FROM docs d JOIN fts_anchors a ON a.rowid = d.num`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	got := 0
+	for rows.Next() {
+		var id int64
+		var inlinks, linkOnly int
+		var anchors string
+		if err := rows.Scan(&id, &inlinks, &linkOnly, &anchors); err != nil {
+			t.Fatal(err)
+		}
+		got++
+		if w, ok := want[id]; ok && (anchors != w || inlinks != 1) {
+			t.Errorf("entry %d (link-only %d): anchors %q, %d inlinks; want %q, 1", id, linkOnly, anchors, inlinks, w)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var dirty int
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM dirty`).Scan(&dirty); err != nil {
+		t.Fatal(err)
+	}
+	// Every URL is an entry: the first is a document nothing links to, with no anchor text.
+	if got != len(us) || dirty != 0 {
+		t.Errorf("%d entries and %d dirty after the refresh, want %d and 0", got, dirty, len(us))
+	}
+}

@@ -22,7 +22,8 @@ const indexChunk = 2000
 // catchUpChunks is how many chunks of indexChunk entries RefreshIndex writes in one transaction:
 // it runs when the crawl is over (the index catching up), so no commit waits behind it, and
 // larger transactions let FTS5 write fewer, larger segments, with less merging (issue 8). Each
-// chunk's entries are released before the next is read: the memory held is one chunk's.
+// chunk's plans are read while the chunk before is written, and released once it is written:
+// the memory held is two chunks' (refreshDirty).
 const catchUpChunks = 3
 
 // pendingBytes bounds the text one chunk of IndexPending reads from the stage: it writes the
@@ -584,25 +585,37 @@ func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int, after int6
 	return docs, nil
 }
 
-// refreshDirty rewrites up to limit dirty entries, those with an ID from from up, in ID order,
-// in chunks transactions of one chunk each, and returns how many it looked at and the last
-// one's ID (see refreshChunk).
+// refreshDirty rewrites up to chunks chunks of limit dirty entries, those with an ID from from
+// up, in ID order, in one transaction, and returns how many it looked at and the last one's ID
+// (see refreshChunk). Each chunk after the first is planned by a reader while the one before is
+// written (planChunk).
 func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQueued bool, chunks int) (int, int64, error) {
 	var n int
 	var last int64
 	err := s.inIndexTx(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
-		for range chunks {
-			k, l, err := s.refreshChunk(ctx, tx, limit, from, deferQueued)
-			if err != nil || k == 0 {
-				return err
+		cur, err := planChunk(ctx, tx, limit, from, deferQueued)
+		for i := 0; err == nil && len(cur.ids) > 0; i++ {
+			l := cur.ids[len(cur.ids)-1]
+			var ahead chan plannedChunk
+			if i+1 < chunks && l < math.MaxInt64 {
+				ahead = make(chan plannedChunk, 1)
+				go func() {
+					next, err := planChunk(ctx, s.read, limit, l+1, deferQueued)
+					ahead <- plannedChunk{next, err}
+				}()
 			}
-			n, last = n+k, l
-			if l == math.MaxInt64 {
-				return nil
+			if err = s.refreshChunk(ctx, tx, cur); err == nil {
+				n, last = n+len(cur.ids), l
 			}
-			from = l + 1
+			if ahead == nil {
+				break
+			}
+			next := <-ahead
+			if err == nil {
+				cur, err = next.chunkPlan, next.err
+			}
 		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return 0, 0, fmt.Errorf("sqlite: refresh index: %w", err)
@@ -610,8 +623,43 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQu
 	return n, last, nil
 }
 
-// refreshChunk brings up to limit dirty entries, from from up, up to date in tx, and returns
-// how many it looked at and the last one's ID:
+// chunkPlan is one chunk of dirty entries for refreshChunk: their IDs in order, and what each
+// is and must become.
+type chunkPlan struct {
+	ids   []int64
+	plans map[int64]*plan
+}
+
+// plannedChunk is a chunkPlan read ahead, or the error that stopped it.
+type plannedChunk struct {
+	chunkPlan
+	err error
+}
+
+// planChunk reads up to limit dirty entries, from from up, and their plans through q: the
+// refresh transaction for its first chunk, the pool of readers for each later chunk of the same
+// transaction while it writes the chunk before (refreshDirty: issue 8, the final refresh of a
+// crawl ran on one core, half of it these reads). A reader sees the state the transaction
+// began with, and that is what the transaction still holds for the later chunk: each chunk
+// writes only its own entries' rows (docs, dirty, waiting, fts_anchors, and fts under new
+// numbers, which the plans do not read), and no other writer of the index database commits
+// meanwhile.
+func planChunk(ctx context.Context, q querier, limit int, from int64, deferQueued bool) (chunkPlan, error) {
+	ids, err := queryIDs(ctx, q, `SELECT url_id FROM dirty WHERE url_id >= ? ORDER BY url_id LIMIT ?`, from, limit)
+	if err != nil {
+		return chunkPlan{}, fmt.Errorf("refresh: dirty entries: %w", err)
+	}
+	if len(ids) == 0 {
+		return chunkPlan{}, nil
+	}
+	plans, err := planEntries(ctx, q, ids, deferQueued)
+	if err != nil {
+		return chunkPlan{}, err
+	}
+	return chunkPlan{ids: ids, plans: plans}, nil
+}
+
+// refreshChunk brings the entries of c (planChunk) up to date in tx:
 //
 //   - a document (folded) gets its inlinks, and its anchor text if that changed;
 //   - a URL never fetched becomes (or stays) a link-only entry while links point to it: its
@@ -626,19 +674,12 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQu
 //
 // Reads and deletes are one statement for the whole chunk; FTS5 rows are written last, and no
 // statement of a next chunk in the same transaction opens a statement journal.
-func (s *Store) refreshChunk(ctx context.Context, tx writeTx, limit int, from int64, deferQueued bool) (int, int64, error) {
-	ids, err := queryIDs(ctx, tx, `SELECT url_id FROM dirty WHERE url_id >= ? ORDER BY url_id LIMIT ?`, from, limit)
-	if err != nil || len(ids) == 0 {
-		return 0, 0, err
-	}
+func (s *Store) refreshChunk(ctx context.Context, tx writeTx, c chunkPlan) error {
+	ids, plans := c.ids, c.plans
 	set := idSet(ids)
-	plans, err := planEntries(ctx, tx, ids, deferQueued)
-	if err != nil {
-		return 0, 0, err
-	}
 	nums, err := newNumbers(ctx, tx)
 	if err != nil {
-		return 0, 0, err
+		return err
 	}
 	var waiting [][]any // deferred: in waiting until RefreshIndex, or the URL's fetch
 	var meta [][]any    // docs rows of the entries kept
@@ -684,18 +725,18 @@ func (s *Store) refreshChunk(ctx context.Context, tx writeTx, limit int, from in
 	}
 	for _, q := range refreshStatements {
 		if _, err := tx.ExecContext(ctx, q, set); err != nil {
-			return 0, 0, fmt.Errorf("refresh: %w", err)
+			return fmt.Errorf("refresh: %w", err)
 		}
 	}
 	if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO waiting (url_id)`, 1, "", waiting); err != nil {
-		return 0, 0, fmt.Errorf("refresh: waiting entries: %w", err)
+		return fmt.Errorf("refresh: waiting entries: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(gone)); err != nil {
-		return 0, 0, fmt.Errorf("refresh: %w", err)
+		return fmt.Errorf("refresh: %w", err)
 	}
 	// OR REPLACE: the statement cannot abort halfway, and opens no statement journal (writeFTS).
 	if err := insertRows(ctx, tx, sqlInsertDocs, 7, "", meta); err != nil {
-		return 0, 0, fmt.Errorf("refresh: %w", err)
+		return fmt.Errorf("refresh: %w", err)
 	}
 	// The text database may hold rows under the new numbers already, if a step gave them before
 	// and its index transaction did not commit: they go first (dropOrphans).
@@ -706,13 +747,13 @@ func (s *Store) refreshChunk(ctx context.Context, tx writeTx, limit int, from in
 			}
 			return writeOwn(ctx, ttx, drop, own)
 		})(); err != nil {
-			return 0, 0, err
+			return err
 		}
 	}
 	if err := writeAnchors(ctx, tx, dropAnchors, anchors); err != nil {
-		return 0, 0, err
+		return err
 	}
-	return len(ids), ids[len(ids)-1], nil
+	return nil
 }
 
 // plan is what one dirty entry is now, and what it must become.
@@ -735,7 +776,7 @@ type plan struct {
 // whole set. With deferQueued, a queued URL that is no entry yet is deferred (plan.deferred) and
 // only its URL's row is read: whether links point to it is for the refresh that writes it (such
 // URLs were 40% of a refresh's dirty entries at 200,000 pages, 82% at 1,000,000; issue 8).
-func planEntries(ctx context.Context, tx writeTx, ids []int64, deferQueued bool) (map[int64]*plan, error) {
+func planEntries(ctx context.Context, tx querier, ids []int64, deferQueued bool) (map[int64]*plan, error) {
 	plans := map[int64]*plan{}
 	rows, err := tx.QueryContext(ctx, sqlPlanEntries, idSet(ids))
 	if err != nil {
@@ -798,7 +839,7 @@ func planEntries(ctx context.Context, tx writeTx, ids []int64, deferQueued bool)
 // readAnchors fills each entry's anchor text (the distinct non-empty anchors of links to it, most
 // used first, then in byte order, at most store.MaxAnchorsPerURL) and how many distinct pages
 // link to it.
-func readAnchors(ctx context.Context, tx writeTx, set string, plans map[int64]*plan) error {
+func readAnchors(ctx context.Context, tx querier, set string, plans map[int64]*plan) error {
 	type anchor struct {
 		text string
 		n    int
@@ -912,7 +953,7 @@ func queryMap[V int64 | float64](ctx context.Context, q querier, query string, a
 }
 
 // queryIDs runs a query returning one integer column.
-func queryIDs(ctx context.Context, tx writeTx, q string, args ...any) ([]int64, error) {
+func queryIDs(ctx context.Context, tx querier, q string, args ...any) ([]int64, error) {
 	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
