@@ -355,7 +355,7 @@ func (c *stagedChunk) fold(ctx context.Context, tx writeTx) error {
 			unfolded, fold = append(unfolded, d.id), append(fold, d)
 		}
 	}
-	err := foldDocs(ctx, tx, fold, unfolded)
+	err := foldDocs(ctx, tx, fold, unfolded, c.hashes)
 	if err == nil {
 		c.anchored, err = c.hadAnchors(ctx, tx)
 	}
@@ -363,6 +363,17 @@ func (c *stagedChunk) fold(ctx context.Context, tx writeTx) error {
 		c.dirty, err = existing(ctx, tx, sqlDirtyIDs, c.ids)
 	}
 	return err
+}
+
+// hashes waits for the chunk's rows (rowsOf, computed beside the fold) and returns their content
+// hashes by URL ID.
+func (c *stagedChunk) hashes() map[int64]uint64 {
+	rows := c.rows()
+	out := make(map[int64]uint64, len(rows))
+	for _, r := range rows {
+		out[r.id] = r.hash
+	}
+	return out
 }
 
 // hadAnchors reads which of the chunk's documents have an fts_anchors row (under their old
@@ -417,14 +428,29 @@ func (c *stagedChunk) tail(ctx context.Context, tx writeTx, rows []ownRow) error
 			empty = append(empty, anchorRow{num: d.num})
 		}
 	}
-	if err := setHashes(ctx, tx, rows); err != nil {
+	// The fold wrote the hashes of the documents it folded; one folded before (by an earlier
+	// version, which folded at the crawl's pace) has its docs row from then, without one.
+	before := map[int64]bool{}
+	for _, d := range c.docs {
+		if d.folded {
+			before[d.id] = true
+		}
+	}
+	var folded []ownRow
+	for _, r := range rows {
+		if before[r.id] {
+			folded = append(folded, r)
+		}
+	}
+	if err := setHashes(ctx, tx, folded); err != nil {
 		return err
 	}
 	return writeAnchors(ctx, tx, dropAnchors, empty)
 }
 
-// foldDocs folds docs (whose IDs are ids) and writes their metadata rows: see indexStaged.
-func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64) error {
+// foldDocs folds docs (whose IDs are ids) and writes their metadata rows, with the content
+// hashes hashes returns once the links are folded: see indexStaged.
+func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64, hashes func() map[int64]uint64) error {
 	if len(docs) == 0 {
 		return nil
 	}
@@ -437,9 +463,10 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64) er
 		return err
 	}
 	var meta [][]any
+	hash := hashes()
 	for _, d := range docs {
-		if d.index { // content_hash 0 (unknown) until the refresh writes the text (setHashes)
-			meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), inlinks[d.id], 0, d.num})
+		if d.index {
+			meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), inlinks[d.id], int64(hash[d.id]), d.num})
 		}
 	}
 	if _, err := tx.ExecContext(ctx, sqlDeleteDocs, set); err != nil {
