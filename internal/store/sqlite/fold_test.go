@@ -214,11 +214,12 @@ func walBytes(t *testing.T, paths ...string) int64 {
 }
 
 // Issue 8 (the final refresh on two cores): a refresh transaction writes several chunks of
-// indexChunk dirty entries, and plans each chunk after the first on a reader while it writes
-// the one before (refreshDirty). Every entry must still be written once and right: here more
-// than a transaction's chunks of entries, documents and link-only entries alike, each with an
-// anchor text of its own, so that a chunk planned from the wrong place, or a plan given to the
-// wrong chunk, leaves entries dirty or with another entry's anchor text.
+// indexChunk dirty entries, and plans each next chunk on a reader while it writes the one
+// before, the last one's for the next transaction (refreshDirty). Every entry must still be
+// written once and right: here more than a transaction's chunks of entries, documents and
+// link-only entries alike, each with an anchor text of its own, so that a chunk planned from the
+// wrong place, or a plan given to the wrong chunk, leaves entries dirty or with another entry's
+// anchor text.
 func TestRefreshPlannedAheadWritesEveryEntry(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)

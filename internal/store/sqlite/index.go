@@ -129,17 +129,24 @@ func (s *Store) RefreshDocuments(ctx context.Context) (int, error) {
 
 // refresh indexes every staged document, then goes once through the dirty entries in ID order;
 // with deferQueued it leaves the link-only entries of queued URLs waiting, else it first makes
-// the waiting entries dirty again.
+// the waiting entries dirty again. It holds indexMu throughout, so that no other step of the
+// indexer writes the index between its transactions: without deferQueued each transaction's
+// first chunk is planned during the transaction before (refreshDirty).
 func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 	if s.readOnly {
 		return 0, fmt.Errorf("sqlite: refresh index: %w", ErrReadOnly)
 	}
-	total, err := s.indexStaged(ctx, math.MaxInt, foldBytes)
+	ctx, unlock, err := s.lockIndex(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: refresh index: %w", err)
+	}
+	defer unlock()
+	total, err := s.indexStagedLocked(ctx, math.MaxInt, foldBytes)
 	if err != nil {
 		return total, err
 	}
 	if !deferQueued {
-		if err := s.inIndexTx(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
+		if err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
 			for _, q := range wakeStatements {
 				if _, err := tx.ExecContext(ctx, q); err != nil {
 					return fmt.Errorf("refresh: waiting entries: %w", err)
@@ -150,19 +157,19 @@ func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 			return total, fmt.Errorf("sqlite: refresh index: %w", err)
 		}
 	}
-	from, more := int64(math.MinInt64), true
-	for more {
-		chunks := 1 // during a crawl: the crawl's commits wait behind each transaction
-		if !deferQueued {
-			chunks = catchUpChunks
-		}
-		n, last, err := s.refreshDirty(ctx, indexChunk, from, deferQueued, chunks)
+	// During a crawl: one chunk per transaction, each planned in it, so that the memory held
+	// stays one chunk's while the crawl's own is at its peak.
+	chunks, ahead := 1, false
+	if !deferQueued {
+		chunks, ahead = catchUpChunks, true
+	}
+	r := refreshRun{limit: indexChunk, deferQueued: deferQueued, ahead: ahead}
+	for from, more := int64(math.MinInt64), true; more; {
+		n, last, err := s.refreshDirty(ctx, &r, from, chunks)
 		total += n
 		if err != nil {
 			return total, err
 		}
-		// Entries marked dirty meanwhile below last wait for the next refresh, as those
-		// marked after it returns.
 		from, more = last+1, n > 0 && last < math.MaxInt64
 	}
 	return total, nil
@@ -212,6 +219,11 @@ func (s *Store) indexStaged(ctx context.Context, max, maxBytes int) (int, error)
 		return 0, fmt.Errorf("sqlite: index: %w", err)
 	}
 	defer unlock()
+	return s.indexStagedLocked(ctx, max, maxBytes)
+}
+
+// indexStagedLocked is indexStaged for a caller that holds indexMu.
+func (s *Store) indexStagedLocked(ctx context.Context, max, maxBytes int) (int, error) {
 	total := 0
 	after := int64(math.MinInt64) // the last seq read: the stage is read in seq order
 	var next *stagedChunk         // read ahead, its text being written
@@ -612,22 +624,39 @@ func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int, after int6
 	return docs, nil
 }
 
-// refreshDirty rewrites up to chunks chunks of limit dirty entries, those with an ID from from
+// refreshRun is one refresh's way through the dirty entries (refresh): the chunk size, whether
+// queued URLs' entries are deferred, whether each chunk's successor is planned while it is
+// written (ahead), and the chunk so planned that a transaction has not written yet (next).
+type refreshRun struct {
+	limit       int
+	deferQueued bool
+	ahead       bool
+	next        *chunkPlan
+}
+
+// refreshDirty rewrites up to chunks chunks of r.limit dirty entries, those with an ID from from
 // up, in ID order, in one transaction, and returns how many it looked at and the last one's ID
-// (see refreshChunk). Each chunk after the first is planned by a reader while the one before is
-// written (planChunk).
-func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQueued bool, chunks int) (int, int64, error) {
+// (see refreshChunk). Its first chunk is r.next, planned during the transaction before, or else
+// planned in this one; with r.ahead, each next chunk is planned by a reader while the one before
+// is written (planChunk), the last one's for the next transaction, in r.next.
+func (s *Store) refreshDirty(ctx context.Context, r *refreshRun, from int64, chunks int) (int, int64, error) {
 	var n int
 	var last int64
-	err := s.inIndexTx(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
-		cur, err := planChunk(ctx, tx, limit, from, deferQueued)
+	err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
+		var cur chunkPlan
+		var err error
+		if r.next != nil {
+			cur, r.next = *r.next, nil
+		} else {
+			cur, err = planChunk(ctx, tx, r.limit, from, r.deferQueued)
+		}
 		for i := 0; err == nil && len(cur.ids) > 0; i++ {
 			l := cur.ids[len(cur.ids)-1]
 			var ahead chan plannedChunk
-			if i+1 < chunks && l < math.MaxInt64 {
+			if r.ahead && l < math.MaxInt64 {
 				ahead = make(chan plannedChunk, 1)
 				go func() {
-					next, err := planChunk(ctx, s.read, limit, l+1, deferQueued)
+					next, err := planChunk(ctx, s.read, r.limit, l+1, r.deferQueued)
 					ahead <- plannedChunk{next, err}
 				}()
 			}
@@ -641,10 +670,15 @@ func (s *Store) refreshDirty(ctx context.Context, limit int, from int64, deferQu
 			if err == nil {
 				cur, err = next.chunkPlan, next.err
 			}
+			if err == nil && i+1 == chunks {
+				r.next = &cur // for the next transaction
+				break
+			}
 		}
 		return err
 	})
 	if err != nil {
+		r.next = nil
 		return 0, 0, fmt.Errorf("sqlite: refresh index: %w", err)
 	}
 	return n, last, nil
@@ -663,14 +697,14 @@ type plannedChunk struct {
 	err error
 }
 
-// planChunk reads up to limit dirty entries, from from up, and their plans through q: the
-// refresh transaction for its first chunk, the pool of readers for each later chunk of the same
-// transaction while it writes the chunk before (refreshDirty: issue 8, the final refresh of a
-// crawl ran on one core, half of it these reads). A reader sees the state the transaction
-// began with, and that is what the transaction still holds for the later chunk: each chunk
-// writes only its own entries' rows (docs, dirty, waiting, fts_anchors, and fts under new
-// numbers, which the plans do not read), and no other writer of the index database commits
-// meanwhile.
+// planChunk reads up to limit dirty entries, from from up, and their plans through q: a refresh
+// transaction for its first chunk, or the pool of readers for a chunk planned while the
+// refresh writes the one before (refreshDirty: issue 8, the final refresh of a crawl ran on one
+// core, half of it these reads). A reader sees the index as the last commit left it, and that is
+// what the refresh still holds for the chunk when it writes it, in the same transaction or the
+// next: each chunk writes only its own entries' rows (docs, dirty, waiting, fts_anchors, and fts
+// under new numbers, which the plans do not read), and the refresh holds indexMu, so no other
+// step of the indexer writes the index meanwhile.
 func planChunk(ctx context.Context, q querier, limit int, from int64, deferQueued bool) (chunkPlan, error) {
 	ids, err := queryIDs(ctx, q, `SELECT url_id FROM dirty WHERE url_id >= ? ORDER BY url_id LIMIT ?`, from, limit)
 	if err != nil {
