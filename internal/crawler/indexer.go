@@ -63,11 +63,11 @@ type indexed struct {
 }
 
 // indexer indexes until stop is closed, then brings the index fully up to date (catchUp) and
-// returns, closing out; a stop during a backlog ends its batches at the next step. When a fold
-// finds less than a full batch it waits for a wake-up (a receive from wake: indexWaker) or for
-// every (foldEvery in a crawl) before the next, so that its transactions do not crowd the
-// crawl's commits. every and refreshEvery are wall-clock times:
-// they space out disk work, they decide no crawl policy.
+// returns, closing out; a stop during a backlog ends its batches, and its refreshes of the
+// crawl's kind, at the next step. When a fold finds less than a full batch it waits for a
+// wake-up (a receive from wake: indexWaker) or for every (foldEvery in a crawl) before the
+// next, so that its transactions do not crowd the crawl's commits. every and refreshEvery are
+// wall-clock times: they space out disk work, they decide no crawl policy.
 func indexer(ctx context.Context, st store.Indexer, every time.Duration, stop, wake <-chan struct{}, out chan<- indexed) {
 	defer close(out)
 	lastRefresh := time.Now()
@@ -76,6 +76,12 @@ func indexer(ctx context.Context, st store.Indexer, every time.Duration, stop, w
 		if err != nil {
 			out <- indexed{err: fmt.Errorf("crawl: index: %w", err)}
 			return
+		}
+		select {
+		case <-stop:
+			catchUp(ctx, st, out)
+			return
+		default:
 		}
 		lag, err := st.IndexLag(ctx)
 		if err != nil {
@@ -96,13 +102,7 @@ func indexer(ctx context.Context, st store.Indexer, every time.Duration, stop, w
 		}
 		out <- indexed{lag: lag}
 		if n == indexBatch {
-			select {
-			case <-stop:
-				catchUp(ctx, st, out)
-				return
-			default:
-				continue
-			}
+			continue
 		}
 		select {
 		case <-time.After(every):
@@ -116,7 +116,7 @@ func indexer(ctx context.Context, st store.Indexer, every time.Duration, stop, w
 
 // catchUp brings the index fully up to date once the crawl has stopped, whatever the backlog:
 // RefreshIndex takes it in its catch-up transactions, larger than IndexPending's while fewer
-// than a few thousand documents wait (issue 8).
+// than a few thousand documents wait, and than RefreshDocuments' (issue 8).
 func catchUp(ctx context.Context, st store.Indexer, out chan<- indexed) {
 	_, err := st.RefreshIndex(ctx)
 	if err != nil {

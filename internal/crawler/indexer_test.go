@@ -76,6 +76,7 @@ type backlogIndexer struct {
 	mu               sync.Mutex
 	backlog          int
 	refreshes        int
+	during           int // RefreshDocuments calls
 }
 
 func (b *backlogIndexer) IndexPending(_ context.Context, max int) (int, error) {
@@ -96,7 +97,12 @@ func (b *backlogIndexer) RefreshIndex(context.Context) (int, error) {
 	return n, nil
 }
 
-func (b *backlogIndexer) RefreshDocuments(context.Context) (int, error) { return 0, nil }
+func (b *backlogIndexer) RefreshDocuments(context.Context) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.during++
+	return 0, nil
+}
 
 func (b *backlogIndexer) IndexLag(context.Context) (int, error) {
 	b.mu.Lock()
@@ -108,10 +114,12 @@ func (b *backlogIndexer) IndexLag(context.Context) (int, error) {
 // its backlog in RefreshIndex's catch-up transactions, not in more IndexPending batches, whose
 // chunks are small while fewer than a few thousand documents wait (a 100 x 200 crawl spent
 // its last 2.6 s in chunks of about 545 documents, at 5,000 a second against 6,900 in chunks of
-// 2,000). Here stop is closed while a full batch is being indexed, with more waiting: the next
-// step must be RefreshIndex.
+// 2,000), nor in a refresh of the crawl's kind (RefreshDocuments: a transaction a chunk, each
+// planned in it; at 1,000 x 200 one began as the crawl stopped and took 25 s, before a
+// RefreshIndex of 0.8 s). Here stop is closed while a full batch is being indexed, with more
+// than refreshLag documents waiting: the next step must be RefreshIndex.
 func TestIndexerCatchesUpInOneRefreshOnceStopped(t *testing.T) {
-	st := &backlogIndexer{started: make(chan struct{}), release: make(chan struct{}), backlog: 10 * indexBatch}
+	st := &backlogIndexer{started: make(chan struct{}), release: make(chan struct{}), backlog: refreshLag + 10*indexBatch}
 	stop := make(chan struct{})
 	out := make(chan indexed, 16)
 	go indexer(context.Background(), st, time.Hour, stop, make(chan struct{}), out)
@@ -137,7 +145,8 @@ func TestIndexerCatchesUpInOneRefreshOnceStopped(t *testing.T) {
 		}
 		break
 	}
-	if batches != 0 || st.refreshes != 1 || st.backlog != 0 {
-		t.Fatalf("after the stop: %d more batches, %d refreshes, %d documents left; want 0, 1, 0", batches, st.refreshes, st.backlog)
+	if batches != 0 || st.during != 0 || st.refreshes != 1 || st.backlog != 0 {
+		t.Fatalf("after the stop: %d more batches, %d refreshes of the crawl's kind, %d RefreshIndex, %d documents left; want 0, 0, 1, 0",
+			batches, st.during, st.refreshes, st.backlog)
 	}
 }
