@@ -157,15 +157,12 @@ func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 			return total, fmt.Errorf("sqlite: refresh index: %w", err)
 		}
 	}
-	// During a crawl: one chunk per transaction, each planned in it, so that the memory held
-	// stays one chunk's while the crawl's own is at its peak.
-	chunks, ahead := 1, false
+	r := refreshRun{limit: indexChunk, chunks: 1, deferQueued: deferQueued}
 	if !deferQueued {
-		chunks, ahead = catchUpChunks, true
+		r.chunks = catchUpChunks
 	}
-	r := refreshRun{limit: indexChunk, deferQueued: deferQueued, ahead: ahead}
 	for from, more := int64(math.MinInt64), true; more; {
-		n, last, err := s.refreshDirty(ctx, &r, from, chunks)
+		n, last, err := s.refreshDirty(ctx, &r, from)
 		total += n
 		if err != nil {
 			return total, err
@@ -624,22 +621,26 @@ func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int, after int6
 	return docs, nil
 }
 
-// refreshRun is one refresh's way through the dirty entries (refresh): the chunk size, whether
-// queued URLs' entries are deferred, whether each chunk's successor is planned while it is
-// written (ahead), and the chunk so planned that a transaction has not written yet (next).
+// refreshRun is one refresh's way through the dirty entries (refresh): the chunk size, the
+// chunks per transaction, whether queued URLs' entries are deferred, and the chunk planned
+// ahead that a transaction has not written yet (next).
 type refreshRun struct {
-	limit       int
-	deferQueued bool
-	ahead       bool
-	next        *chunkPlan
+	limit, chunks int
+	deferQueued   bool
+	next          *chunkPlan
 }
 
-// refreshDirty rewrites up to chunks chunks of r.limit dirty entries, those with an ID from from
-// up, in ID order, in one transaction, and returns how many it looked at and the last one's ID
-// (see refreshChunk). Its first chunk is r.next, planned during the transaction before, or else
-// planned in this one; with r.ahead, each next chunk is planned by a reader while the one before
-// is written (planChunk), the last one's for the next transaction, in r.next.
-func (s *Store) refreshDirty(ctx context.Context, r *refreshRun, from int64, chunks int) (int, int64, error) {
+// planAhead reports whether each chunk's successor is planned while it is written: in a
+// catch-up, not during a crawl, where each chunk is planned in its own transaction so that the
+// memory held stays one chunk's while the crawl's own is at its peak.
+func (r *refreshRun) planAhead() bool { return !r.deferQueued }
+
+// refreshDirty rewrites up to r.chunks chunks of r.limit dirty entries, those with an ID from
+// from up, in ID order, in one transaction, and returns how many it looked at and the last one's
+// ID (see refreshChunk). Its first chunk is r.next, planned during the transaction before, or
+// else planned in this one; with planAhead, each next chunk is planned by a reader while the one
+// before is written (planChunk), the last one's for the next transaction, in r.next.
+func (s *Store) refreshDirty(ctx context.Context, r *refreshRun, from int64) (int, int64, error) {
 	var n int
 	var last int64
 	err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
@@ -653,10 +654,11 @@ func (s *Store) refreshDirty(ctx context.Context, r *refreshRun, from int64, chu
 		for i := 0; err == nil && len(cur.ids) > 0; i++ {
 			l := cur.ids[len(cur.ids)-1]
 			var ahead chan plannedChunk
-			if r.ahead && l < math.MaxInt64 {
+			if r.planAhead() && l < math.MaxInt64 {
 				ahead = make(chan plannedChunk, 1)
+				limit, deferQueued := r.limit, r.deferQueued
 				go func() {
-					next, err := planChunk(ctx, s.read, r.limit, l+1, r.deferQueued)
+					next, err := planChunk(ctx, s.read, limit, l+1, deferQueued)
 					ahead <- plannedChunk{next, err}
 				}()
 			}
@@ -670,7 +672,7 @@ func (s *Store) refreshDirty(ctx context.Context, r *refreshRun, from int64, chu
 			if err == nil {
 				cur, err = next.chunkPlan, next.err
 			}
-			if err == nil && i+1 == chunks {
+			if err == nil && i+1 == r.chunks {
 				r.next = &cur // for the next transaction
 				break
 			}
