@@ -1,12 +1,12 @@
 // Command collypeer crawls a generated web with Colly (github.com/gocolly/colly/v2 v2.3.0) as
 // crawlbench's peer: robots.txt obeyed, asynchronous, at most -per-origin requests in flight per
-// origin (one LimitRule per origin, no delay) and -concurrency over all origins, following
+// origin (one LimitRule per origin, with -delay after each answer, none by default) and -concurrency over all origins, following
 // every link, storing nothing. crawlbench builds it and runs it as a measured child process;
 // it prints one JSON report on stdout.
 //
 // Usage:
 //
-//	collypeer -concurrency 16 -per-origin 1 -resolve HOST:PORT:ADDR... SEED...
+//	collypeer -concurrency 16 -per-origin 1 [-delay 2s] -resolve HOST:PORT:ADDR... SEED...
 //
 // Only the pinned HOST:PORT pairs can be reached, so the peer never leaves the fake web.
 package main
@@ -53,6 +53,7 @@ func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("collypeer", flag.ContinueOnError)
 	concurrency := fs.Int("concurrency", 16, "requests in flight over all origins")
 	perOrigin := fs.Int("per-origin", 1, "requests in flight per origin (LimitRule.Parallelism)")
+	delay := fs.Duration("delay", 0, "wait after each answer before the origin's next request (LimitRule.Delay)")
 	var resolves []string
 	fs.Func("resolve", "HOST:PORT:ADDR (repeatable); one LimitRule per HOST:PORT", func(s string) error {
 		resolves = append(resolves, s)
@@ -61,10 +62,10 @@ func run(args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *concurrency < 1 || *perOrigin < 1 || fs.NArg() == 0 {
-		return errors.New("want -concurrency and -per-origin positive, and seeds")
+	if *concurrency < 1 || *perOrigin < 1 || *delay < 0 || fs.NArg() == 0 {
+		return errors.New("want -concurrency and -per-origin positive, -delay not negative, and seeds")
 	}
-	rep, err := crawl(fs.Args(), resolves, *concurrency, *perOrigin)
+	rep, err := crawl(fs.Args(), resolves, *concurrency, *perOrigin, *delay)
 	if err != nil {
 		return err
 	}
@@ -75,7 +76,7 @@ func run(args []string, out io.Writer) error {
 }
 
 // crawl runs one Colly collector from seeds to the end of its work.
-func crawl(seeds, resolves []string, concurrency, perOrigin int) (Report, error) {
+func crawl(seeds, resolves []string, concurrency, perOrigin int, delay time.Duration) (Report, error) {
 	dialer, err := pindial.New(resolves)
 	if err != nil {
 		return Report{}, err
@@ -96,7 +97,7 @@ func crawl(seeds, resolves []string, concurrency, perOrigin int) (Report, error)
 		}
 		// Colly matches a rule against the request URL's host:port; one rule per origin gives
 		// each origin its own Parallelism (one rule for "*" would share it over all origins).
-		rule := &colly.LimitRule{DomainGlob: net.JoinHostPort(pindial.LowerASCII(host), port), Parallelism: perOrigin}
+		rule := &colly.LimitRule{DomainGlob: net.JoinHostPort(pindial.LowerASCII(host), port), Parallelism: perOrigin, Delay: delay}
 		if err := c.Limit(rule); err != nil {
 			return Report{}, fmt.Errorf("limit %s: %w", r, err)
 		}

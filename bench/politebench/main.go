@@ -1,0 +1,225 @@
+// Command politebench measures a crawl at the politeness limit (issue 31): a latency web of
+// many origins on loopback, each on an address of its own in 127/8 and all on one port, every
+// answer held back a set time with jitter, crawled with a delay between an origin's answer and
+// its next request. At that delay no crawler can beat origins / (delay + latency) pages per
+// second; the figure that matters is how close it comes, which is set by how many origins it
+// keeps busy at once. It runs the real `mandelbot crawl` binary (with default flags but
+// --delay, unless -mandelbot-flags adds some) and Colly v2.3.0 (LimitRule{Parallelism: 1,
+// Delay}) one after the other on the same web, and checks from the web's request log that
+// each was polite (never two requests in flight to one origin, the delay held, robots.txt
+// first and obeyed) and complete (every page once).
+//
+// Usage (from bench/):
+//
+//	go run ./politebench [-origins 2000] [-pages 10] [-latency 200ms] [-jitter 0.5] [-delay 2s]
+//	                     [-programs mandelbot,colly] [-mandelbot-flags "--concurrency 1000"]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fractle/mandelbot/bench/internal/host"
+	"github.com/fractle/mandelbot/bench/internal/mandelbotcli"
+	"github.com/fractle/mandelbot/bench/internal/mdtable"
+	"github.com/fractle/mandelbot/bench/internal/spawn"
+)
+
+// Defaults of the flags: the web of issue 31's first measurement.
+const (
+	defaultOrigins = 2000
+	defaultPages   = 10
+	defaultLatency = 200 * time.Millisecond
+	defaultJitter  = 0.5
+	defaultDelay   = 2 * time.Second
+	defaultTimeout = 15 * time.Minute // per child
+	// defaultMaxRSSMiB stops a child whose RSS passes it.
+	defaultMaxRSSMiB = 4096
+)
+
+type config struct {
+	web           webOptions
+	delay         time.Duration
+	timeout       time.Duration
+	src           string
+	programs      []string
+	mandelbotArgs []string
+}
+
+func main() {
+	if code, ok := spawn.Main(os.Args[1:], os.Stderr); ok {
+		os.Exit(code)
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run parses args and runs the benchmark; it returns 0 when every check passed, 1 when one
+// failed or a run broke, 2 for bad usage.
+func run(args []string, stdout, stderr io.Writer) int {
+	var cfg config
+	fs := flag.NewFlagSet("politebench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&cfg.web.Origins, "origins", defaultOrigins, "origins of the latency web, each on its own loopback address")
+	fs.IntVar(&cfg.web.Pages, "pages", defaultPages, "pages per origin, the home page included")
+	fs.DurationVar(&cfg.web.Latency, "latency", defaultLatency, "mean time an answer is held back")
+	fs.Float64Var(&cfg.web.Jitter, "jitter", defaultJitter, "the latency varies uniformly by this fraction either way (0-1)")
+	fs.DurationVar(&cfg.delay, "delay", defaultDelay, "the crawlers' delay between an origin's answer and its next request")
+	fs.DurationVar(&cfg.timeout, "timeout", defaultTimeout, "stop a crawler that has not finished after this long")
+	fs.StringVar(&cfg.src, "src", "..", "the main module's source directory (mandelbot is built from it)")
+	programs := fs.String("programs", "mandelbot,colly", "comma-separated: mandelbot, colly")
+	extra := fs.String("mandelbot-flags", "", "more flags for `mandelbot crawl`, space-separated")
+	fs.Uint64Var(&cfg.web.Seed, "seed", 1, "seed of the latencies")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	cfg.programs = strings.Split(*programs, ",")
+	for _, p := range cfg.programs {
+		if p != "mandelbot" && p != "colly" {
+			fmt.Fprintf(stderr, "politebench: -programs: unknown program %q (want mandelbot, colly)\n", p)
+			return 2
+		}
+	}
+	cfg.mandelbotArgs = strings.Fields(*extra)
+	ok, err := bench(context.Background(), cfg, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "politebench:", err)
+		return 1
+	}
+	if !ok {
+		return 1
+	}
+	return 0
+}
+
+// result is one crawler's run.
+type result struct {
+	name string
+	run  spawn.Run
+	gate gateReport
+	err  error
+}
+
+func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
+	web, err := startWeb(cfg.web)
+	if err != nil {
+		return false, err
+	}
+	defer web.Close()
+	fmt.Fprintf(out, "politebench: %d origins x %d pages on 127.10.0.0/16 port %d, answers in %v ± %.0f%%, delay %v\n",
+		cfg.web.Origins, cfg.web.Pages, web.port, cfg.web.Latency, cfg.web.Jitter*100, cfg.delay)
+	fmt.Fprintf(out, "politeness limit: %d / (%v + %v) = %.0f pages/s\n", cfg.web.Origins, cfg.delay, cfg.web.Latency, web.Limit(cfg.delay))
+	startLoad := host.LoadAverage()
+	fmt.Fprintf(out, "load average at start: %s\n", startLoad)
+
+	tmp, err := os.MkdirTemp("", "politebench-")
+	if err != nil {
+		return false, err
+	}
+	defer os.RemoveAll(tmp)
+	opts := spawn.Options{MaxRSS: defaultMaxRSSMiB << 20}
+	if opts.Self, err = os.Executable(); err != nil {
+		return false, fmt.Errorf("find this program for the launcher: %w", err)
+	}
+	var results []result
+	for _, p := range cfg.programs {
+		r := result{name: p}
+		var argv []string
+		switch p {
+		case "mandelbot":
+			var bin string
+			if bin, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
+				return false, err
+			}
+			argv = append([]string{bin, "crawl", "--data", filepath.Join(tmp, "data"), "--allow-private",
+				"--delay", cfg.delay.String()}, cfg.mandelbotArgs...)
+			argv = append(argv, web.Seeds()...)
+			r.name = strings.Join(append([]string{"mandelbot --delay " + cfg.delay.String()}, cfg.mandelbotArgs...), " ")
+		case "colly":
+			var bin string
+			if bin, err = buildColly(ctx, filepath.Join(cfg.src, "bench"), tmp); err != nil {
+				return false, err
+			}
+			argv = []string{bin, "-concurrency", strconv.Itoa(cfg.web.Origins), "-per-origin", "1", "-delay", cfg.delay.String()}
+			for _, s := range web.Seeds() {
+				host := strings.TrimSuffix(strings.TrimPrefix(s, "http://"), "/")
+				addr, _, _ := strings.Cut(host, ":")
+				argv = append(argv, "-resolve", host+":"+addr)
+			}
+			argv = append(argv, web.Seeds()...)
+			r.name = "Colly v2.3.0, Parallelism 1, Delay " + cfg.delay.String()
+		}
+		cctx, cancel := context.WithTimeout(ctx, cfg.timeout)
+		r.run, r.err = spawn.Measure(cctx, opts, argv[0], argv[1:]...)
+		cancel()
+		if r.err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+			r.err = fmt.Errorf("did not finish within %v", cfg.timeout)
+		}
+		r.gate = web.gate(cfg.delay)
+		results = append(results, r)
+	}
+	fmt.Fprintf(out, "load average at start: %s; at end: %s\n\n", startLoad, host.LoadAverage())
+	return report(out, web, cfg.delay, results)
+}
+
+// buildColly compiles crawlbench's Colly peer of the bench module in benchSrc into dir.
+func buildColly(ctx context.Context, benchSrc, dir string) (string, error) {
+	bin := filepath.Join(dir, "collypeer")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./crawlbench/collypeer")
+	cmd.Dir = benchSrc
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build the Colly peer in %s: %w\n%s", benchSrc, err, out)
+	}
+	return bin, nil
+}
+
+// report prints one row per crawler and the gate's failures; it says whether all passed.
+func report(out io.Writer, web *latencyWeb, delay time.Duration, results []result) (bool, error) {
+	t := mdtable.Table{
+		Header: []string{"crawler", "pages", "wall s", "pages/s", "of limit", "CPU us/page", "peak RSS MiB", "shortest gap"},
+		Right:  []bool{false, true, true, true, true, true, true, true},
+	}
+	ok := true
+	limit := web.Limit(delay)
+	var notes []string
+	for _, r := range results {
+		pages := r.gate.Pages
+		wall := r.run.Wall.Seconds()
+		rate := float64(pages) / wall
+		cpu := "-"
+		if pages > 0 {
+			cpu = fmt.Sprintf("%.0f", float64(r.run.CPU.Microseconds())/float64(pages))
+		}
+		gap := "-"
+		if r.gate.ShortestGap >= 0 {
+			gap = r.gate.ShortestGap.Round(time.Millisecond).String()
+		}
+		t.Add(r.name, strconv.Itoa(pages), fmt.Sprintf("%.1f", wall), fmt.Sprintf("%.0f", rate),
+			fmt.Sprintf("%.0f%%", 100*rate/limit), cpu, fmt.Sprintf("%.0f", float64(r.run.PeakRSS())/(1<<20)), gap)
+		problems := r.gate.problems()
+		if r.err != nil {
+			problems = append([]string{r.err.Error()}, problems...)
+		}
+		if len(problems) > 0 {
+			ok = false
+			notes = append(notes, fmt.Sprintf("CHECK FAILED, %s:\n  %s", r.name, strings.Join(problems, "\n  ")))
+		}
+	}
+	if err := t.Write(out); err != nil {
+		return false, err
+	}
+	fmt.Fprintf(out, "\npages/s is pages fetched over the crawler's whole run (start to exit); the limit is %.0f pages/s (%d pages need at least %.1f s).\n",
+		limit, web.Pages(), float64(web.opts.Pages+1)*(delay+web.opts.Latency).Seconds())
+	for _, n := range notes {
+		fmt.Fprintln(out, "\n"+n)
+	}
+	return ok, nil
+}
