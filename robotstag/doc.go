@@ -22,7 +22,10 @@
 //     token (robotstxt.AgentToken, rule 6) it has: "mandelbot/2.1" names
 //     Mandelbot, "Mandelbot-Image" does not. Tokens are compared with ASCII
 //     case folding only; "robots" addresses every crawler in a meta name.
-//     In a header only an unscoped element addresses every crawler.
+//     In a header only an unscoped element addresses every crawler. There
+//     is no "*" agent: robots.txt's * group (robotstxt.IsStarAgent) has no
+//     counterpart in robot tags, so a meta named "*" or a "*:" scope is
+//     for no crawler of ours.
 //   - Limits. The tag, directive and value-length limits bound the work a
 //     hostile response causes but never drop a restriction (rule 24): past
 //     a limit only noindex, none and nofollow are read, and a note that is

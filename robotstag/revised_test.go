@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fractle/mandelbot/robotstxt"
 )
 
 // Tests for the revised text of robots-semantics.md rules 6, 24, 25 and 26
@@ -188,5 +190,34 @@ func TestNotesBoundedWhenEveryValueIsCut(t *testing.T) {
 	}
 	if !hasNote(d, "more than 64 directives") || !hasNote(d, "more than 64 robots meta tags") {
 		t.Errorf("a limit note was left out: %q", d.Notes)
+	}
+}
+
+// robots-semantics.md rule 6 (revised) names the robots.txt * group: "*"
+// alone or followed by whitespace. Robot tags have no such group: rules 24
+// and 25 give the meta name "robots" and an unscoped X-Robots-Tag value as
+// the ways to address every crawler, so a meta named "*" and a header
+// scope "*" are for no crawler of ours, even in the values that name the *
+// group in robots.txt (robotstxt.IsStarAgent). Issue 33 asked whether the
+// revision applies here; this test pins the answer.
+func TestRule06_StarIsNoRobotTagAgent(t *testing.T) {
+	for _, name := range []string{"*", "* (+http://example.com/bot)", "*\tx"} {
+		if !robotstxt.IsStarAgent(name) {
+			t.Fatalf("%q no longer names the robots.txt * group; revisit this test", name)
+		}
+		if d := FromMeta([]Meta{{name, "noindex"}}, agent); d.NoIndex {
+			t.Errorf("meta name %q: NoIndex, want the tag ignored (rule 24: only \"robots\" and our name count)", name)
+		}
+		h := http.Header{"X-Robots-Tag": {name + ": noindex"}}
+		if d := FromHeader(h, agent); d.NoIndex {
+			t.Errorf("X-Robots-Tag %q: NoIndex, want the scoped value ignored (rule 25)", name+": noindex")
+		}
+	}
+	// The forms that do address every crawler still count.
+	if d := FromMeta([]Meta{{"robots", "noindex"}}, agent); !d.NoIndex {
+		t.Error(`meta name "robots": not NoIndex`)
+	}
+	if d := FromHeader(http.Header{"X-Robots-Tag": {"noindex"}}, agent); !d.NoIndex {
+		t.Error("unscoped X-Robots-Tag noindex: not NoIndex")
 	}
 }

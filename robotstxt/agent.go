@@ -13,7 +13,8 @@ type Agent struct {
 // "Mandelbot/2.1", "Mandelbot (+https://x)" and "mandelbot*" all give
 // "Mandelbot" (or "mandelbot"); "Mandelbot-Image" stays whole and
 // "MJ12bot" keeps its digits. A value that does not start with such a
-// character, "*" included, has no token: the result is "". Tokens are
+// character, "*" included, has no token: the result is "" (whether a
+// value starting with "*" names the * group is IsStarAgent's to say). Tokens are
 // compared with ASCII case folding, never Unicode folding. The result
 // shares memory with v.
 //
@@ -32,6 +33,41 @@ func AgentToken(v string) string {
 		j++
 	}
 	return v[i:j]
+}
+
+// IsStarAgent reports whether a User-agent value names the * group, the
+// fallback for crawlers no group names (robots-semantics.md rule 6,
+// revised): after leading spaces and tabs, a "*" that ends the value or is
+// followed by whitespace, whatever comes after it. "*",
+// "* (+http://example.com/bot)" and "* Disallow: /x" name the * group, as
+// in Google's parser; "**", "*foo" and "*/1.0" do not, and name no crawler
+// at all, since AgentToken gives them no token. Whitespace here is a space,
+// a tab, a vertical tab or a form feed: the ASCII whitespace that can stand
+// inside a line (Google's parser tests the octet after "*" with isspace).
+//
+// This is the one definition of the * group in Mandelbot: Parse uses it
+// to build groups and to note such lines, and so the tester's explanations
+// follow it. A value it accepts never has an agent token, so a User-agent
+// line is either the * group, or names the crawler of its AgentToken, or
+// names nobody. Robot tags have no * scope (rules 24 and 25: the meta name
+// "robots" and an unscoped X-Robots-Tag value address every crawler), so
+// robotstag does not use it.
+func IsStarAgent(v string) bool {
+	i := 0
+	for i < len(v) && isBlank(v[i]) {
+		i++
+	}
+	if i == len(v) || v[i] != '*' {
+		return false
+	}
+	return i+1 == len(v) || isStarSeparator(v[i+1])
+}
+
+// isStarSeparator reports whether c, just after a User-agent value's
+// leading "*", ends the "*" so that the value names the * group (rule 6):
+// ASCII whitespace other than the CR and LF that end lines.
+func isStarSeparator(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f'
 }
 
 // isAgentTokenChar reports whether c may appear in an agent token: an

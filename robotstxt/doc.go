@@ -32,7 +32,9 @@
 // A crawler follows the merged group naming its agent token (AgentToken:
 // the leading run of ASCII letters, digits, "_" and "-", compared ASCII
 // case-insensitively), else the * group, else nothing applies and
-// everything is allowed.
+// everything is allowed. A User-agent value names the * group when it is
+// "*" alone or "*" followed by whitespace and anything else (IsStarAgent:
+// "* (+http://example.com/bot)" does, "*foo" names nobody).
 //
 // Where robots-semantics.md is silent, this package decides: the first
 // valid Crawl-delay of a group counts; a Sitemap

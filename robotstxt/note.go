@@ -76,13 +76,15 @@ const (
 	// NotePatternNoSlash: a pattern that starts with neither "/" nor "*" is
 	// kept but can never match (rule 14).
 	NotePatternNoSlash
-	// NoteEmptyAgent: a User-agent value that is not "*" and has no agent
-	// token (it is empty, or starts with a character other than an ASCII
-	// letter, digit, "_" or "-") names no crawler (rule 6).
+	// NoteEmptyAgent: a User-agent value that neither names the * group
+	// nor starts with "*" and has no agent token (it is empty, or starts
+	// with a character other than an ASCII letter, digit, "_" or "-")
+	// names no crawler (rule 6). Values starting with "*" get
+	// NoteAgentStarJoined instead.
 	NoteEmptyAgent
-	// NoteAgentWildcard: a User-agent value that contains "*" but is not
-	// exactly "*" is not the default group: it names the agent of its
-	// token, the text before the "*" (rule 6).
+	// NoteAgentWildcard: a User-agent value with an agent token and a "*"
+	// after it ("Mandel*") is not the default group: it names the agent of
+	// its token, the text before the "*" (rule 6).
 	NoteAgentWildcard
 	// NoteAgentMerged: the agent was already named in an earlier group; the
 	// groups are merged for it (rule 5). Ref is the earlier line.
@@ -120,6 +122,15 @@ const (
 	// NoteTooManyNotes: the note limit (MaxNotes) was reached at this
 	// line; later notes are not reported.
 	NoteTooManyNotes
+	// NoteAgentStarText: a User-agent value that is "*" followed by
+	// whitespace and more text ("* (+http://example.com/bot)",
+	// "* Disallow: /x") names the * group; the text after the "*" is not
+	// read, so a rule written on the line is no rule (rule 6).
+	NoteAgentStarText
+	// NoteAgentStarJoined: a User-agent value that starts with "*" joined
+	// to other text ("**", "*foo", "*/1.0") is not the * group and has no
+	// agent token: it names no crawler (rule 6).
+	NoteAgentStarJoined
 )
 
 var noteKindText = [...]string{
@@ -130,7 +141,7 @@ var noteKindText = [...]string{
 	NoteEmptyAllow:         "empty Allow: not a rule",
 	NotePatternNoSlash:     "pattern does not start with / or *: matches nothing",
 	NoteEmptyAgent:         "User-agent value has no agent name: names no agent",
-	NoteAgentWildcard:      "* inside a User-agent value is not a wildcard: the name before it counts, and only a lone * is the default group",
+	NoteAgentWildcard:      "* inside a User-agent value is not a wildcard: the name before it counts",
 	NoteAgentMerged:        "agent also named in an earlier group: groups merged",
 	NoteAgentRepeated:      "agent already named in this group: repeated",
 	NoteAgentNoRules:       "User-agent not followed by any Allow or Disallow line: the group allows everything to the agents it names",
@@ -143,6 +154,8 @@ var noteKindText = [...]string{
 	NoteHTML:               "looks like HTML, not robots.txt",
 	NoteInvalidUTF8:        "invalid UTF-8",
 	NoteTooManyNotes:       "too many notes: later ones not reported",
+	NoteAgentStarText:      "text after \"* \" is not read: the line names the * group, and a rule written on it is no rule",
+	NoteAgentStarJoined:    "* joined to other text is not the * group: names no agent (write * alone, or a crawler's name)",
 }
 
 // String returns the short human reason for the kind, e.g.

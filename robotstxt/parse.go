@@ -206,12 +206,21 @@ func (p *parser) userAgent(line, value string) {
 		})
 		p.state = stateAgents
 	}
-	if value != "*" && AgentToken(value) == "" {
+	switch {
+	case IsStarAgent(value): // rule 6: the * group, whatever follows "* "
+		if value != "*" {
+			p.note(p.line, NoteAgentStarText, line, 0)
+		}
+	case AgentToken(value) != "":
+		if strings.IndexByte(value, '*') >= 0 {
+			p.note(p.line, NoteAgentWildcard, line, 0)
+		}
+	case value != "" && value[0] == '*': // "**", "*foo": names nobody
+		p.note(p.line, NoteAgentStarJoined, line, 0)
+		return
+	default:
 		p.note(p.line, NoteEmptyAgent, line, 0)
 		return
-	}
-	if value != "*" && strings.IndexByte(value, '*') >= 0 {
-		p.note(p.line, NoteAgentWildcard, line, 0)
 	}
 	p.agents = append(p.agents, Agent{Name: value, Line: p.line})
 	p.agentRaw = append(p.agentRaw, line)
@@ -381,15 +390,15 @@ func (p *parser) lineText(g rawGroup) string {
 	return ""
 }
 
-// starKey is the agentKey of the * line. No agent token equals it, as an
-// agent token never holds a blank.
+// starKey is the agentKey of a line naming the * group. No agent token
+// equals it, as an agent token never holds a blank.
 const starKey = " *"
 
-// agentKey is the identity of an agent line for merging and lookup: its
-// agent token (AgentToken), compared with ASCII case folding, or starKey
-// for the * line.
+// agentKey is the identity of an agent line for merging and lookup: starKey
+// for a line naming the * group (IsStarAgent), else its agent token
+// (AgentToken), compared with ASCII case folding.
 func agentKey(a Agent) string {
-	if a.Name == "*" {
+	if IsStarAgent(a.Name) {
 		return starKey
 	}
 	return AgentToken(a.Name)

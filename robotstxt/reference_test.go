@@ -256,7 +256,7 @@ func refParse(body []byte) []refWritten {
 				lastWasRule = false
 			}
 			g := &groups[len(groups)-1]
-			if value == "*" {
+			if refNamesStar(value) {
 				g.agents = append(g.agents, "*")
 			} else if tok := refAgentToken(value); tok != "" {
 				g.agents = append(g.agents, tok)
@@ -275,6 +275,15 @@ func refParse(body []byte) []refWritten {
 		// group (rule 4).
 	}
 	return groups
+}
+
+// refNamesStar is rule 6 (revised) on a trimmed User-agent value: "*" on
+// its own, or "*" then whitespace (space, tab, vertical tab, form feed)
+// and anything after it, names the * group; "**", "*foo" and "*/1.0" do
+// not.
+func refNamesStar(value string) bool {
+	rest, ok := strings.CutPrefix(value, "*")
+	return ok && (rest == "" || strings.ContainsRune(" \t\v\f", rune(rest[0])))
 }
 
 // refAgentToken is rule 6 on a User-agent value or a crawler's name: the

@@ -263,8 +263,9 @@ func TestRule05_SameAgentGroupsMerged(t *testing.T) {
 
 // robots-semantics.md rule 6: the agent token is compared ASCII
 // case-insensitively after dropping whatever follows the leading run of
-// letters, digits, "_" and "-"; digits are kept; only a lone "*" is the
-// default group. The revised examples are in TestRule06_AgentToken.
+// letters, digits, "_" and "-"; digits are kept; "*" alone or followed by
+// whitespace is the default group. The revised examples are in
+// TestRule06_AgentToken and TestRule06_Star*.
 func TestRule06_AgentMatching(t *testing.T) {
 	for _, tc := range []struct {
 		value string // User-agent value in the file
@@ -298,8 +299,8 @@ func TestRule06_AgentMatching(t *testing.T) {
 			}
 		})
 	}
-	// A lone "*" (comments and blanks aside) is the * group; "* x" and
-	// "*/1" are not.
+	// "*" alone (comments and blanks aside), or followed by whitespace and
+	// more text, is the * group (rule 6 revised); "*/1" and "**" are not.
 	for _, tc := range []struct {
 		line string
 		star bool
@@ -307,7 +308,7 @@ func TestRule06_AgentMatching(t *testing.T) {
 		{"User-agent: *", true},
 		{"User-agent:*", true},
 		{"User-agent: *   # all", true},
-		{"User-agent: * x", false},
+		{"User-agent: * x", true},
 		{"User-agent: */1.0", false},
 		{"User-agent: **", false},
 	} {
