@@ -126,3 +126,23 @@ func FuzzMatchAgreesWithReference(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseAgreesWithReference: Parse and For choose the same rules as the
+// reference parser (rules 1-7, rule 6 revised included), so the crawler's
+// verdict on any target equals the reference's, deciding line and all.
+func FuzzParseAgreesWithReference(f *testing.F) {
+	f.Add([]byte("User-agent: * (+http://example.com/bot)\nDisallow: /a\nUser-agent: Mandelbot\nAllow: /a/b\n"), "Mandelbot", "/a/b")
+	f.Add([]byte("User-agent: * Disallow: /x\nDisallow: /y\n"), "Googlebot", "/y")
+	f.Add([]byte("User-agent: *\tx\nUser-agent: **\nUser-agent: *foo\nDisallow: /\n"), "foo", "/x")
+	f.Add([]byte("User-agent: */1.0\nDisallow: /\nUser-agent: *\fbot\nDisallow: /z\n"), "Mandelbot/2.1", "/z")
+	addCorpusSeeds(f, func(body []byte) { f.Add(body, "Mandelbot", "/index.html") })
+	f.Fuzz(func(t *testing.T, body []byte, agent, target string) {
+		if len(body) > 8<<10 || len(target) > 256 {
+			return // keep the recursive reference quick
+		}
+		got := Parse(body).For(agent).Test(target)
+		if want := refFor(refParse(body), agent).verdict(target); got != want {
+			t.Fatalf("agent %q, Test(%q) = %+v, reference %+v; body %q", agent, target, got, want, body)
+		}
+	})
+}
