@@ -154,7 +154,7 @@ var noteKindText = [...]string{
 	NoteHTML:               "looks like HTML, not robots.txt",
 	NoteInvalidUTF8:        "invalid UTF-8",
 	NoteTooManyNotes:       "too many notes: later ones not reported",
-	NoteAgentStarText:      "text after \"* \" is not read: the line names the * group, and a rule written on it is no rule",
+	NoteAgentStarText:      "text after the * is not read: the line names the * group, and a rule written on it is no rule",
 	NoteAgentStarJoined:    "* joined to other text is not the * group: names no agent (write * alone, or a crawler's name)",
 }
 

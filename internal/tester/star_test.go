@@ -37,7 +37,7 @@ func TestRule06_ExplainStarThenText(t *testing.T) {
 	}
 	for _, want := range []string{
 		`no group names Mandelbot, so the "User-agent: *" group applies (User-agent line(s) 1)`,
-		`line 1: "User-agent: * (+http://example.com/bot)": text after "* " is not read: the line names the * group`,
+		`line 1: "User-agent: * (+http://example.com/bot)": text after the * is not read: the line names the * group`,
 	} {
 		if !strings.Contains(summary, want) {
 			t.Errorf("summary lacks %q:\n%s", want, summary)
