@@ -2,10 +2,15 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/fractle/mandelbot/internal/store"
 )
@@ -75,4 +80,42 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.origins, prometheus.GaugeValue, float64(origins))
 	ch <- prometheus.MustNewConstMetric(c.paused, prometheus.GaugeValue, float64(pausedN))
 	ch <- prometheus.MustNewConstMetric(c.unreachable, prometheus.GaugeValue, float64(unreachable))
+}
+
+// newRuntimeRegistry holds the Go runtime and process collectors that /metrics carries beside
+// the store's gauges (issue 27).
+func newRuntimeRegistry() (*prometheus.Registry, error) {
+	rt := prometheus.NewRegistry()
+	for _, c := range []prometheus.Collector{collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
+		if err := rt.Register(c); err != nil {
+			return nil, fmt.Errorf("web: register runtime metrics: %w", err)
+		}
+	}
+	return rt, nil
+}
+
+// withRuntime gathers main, then adds the runtime families main does not already have: a
+// Gatherer given in Options (the crawl's registry under `crawl --serve`) may bring its own Go
+// and process collectors, and a family must appear once in an exposition. Families of main
+// that clash with each other are still an error, as prometheus.Gatherers reports them.
+type withRuntime struct {
+	main, runtime prometheus.Gatherer
+}
+
+// Gather implements prometheus.Gatherer; like prometheus.Gatherers, it returns what it could
+// gather beside any error.
+func (g withRuntime) Gather() ([]*dto.MetricFamily, error) {
+	fams, err := g.main.Gather()
+	rt, rerr := g.runtime.Gather()
+	have := make(map[string]bool, len(fams))
+	for _, f := range fams {
+		have[f.GetName()] = true
+	}
+	for _, f := range rt {
+		if !have[f.GetName()] {
+			fams = append(fams, f)
+		}
+	}
+	slices.SortFunc(fams, func(a, b *dto.MetricFamily) int { return strings.Compare(a.GetName(), b.GetName()) })
+	return fams, errors.Join(err, rerr)
 }

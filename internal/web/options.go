@@ -59,7 +59,8 @@ type Options struct {
 	Now func() time.Time
 	// Gatherer, if set, adds its metrics to /metrics: the running crawl's request, pause and
 	// runtime metrics when the site is served by `crawl --serve`. Its names must not clash with
-	// the store's (mandelbot_urls, mandelbot_origins...).
+	// the store's (mandelbot_urls, mandelbot_origins...). The site adds the Go runtime and
+	// process collectors itself, leaving out any family the Gatherer already has.
 	Gatherer prometheus.Gatherer
 	// Log receives server-side failures (store errors, timeouts). Nil discards them.
 	Log *slog.Logger

@@ -52,7 +52,11 @@ func New(opts Options) (http.Handler, error) {
 	if opts.Gatherer != nil {
 		gather = prometheus.Gatherers{reg, opts.Gatherer}
 	}
-	metrics := promhttp.HandlerFor(gather, promhttp.HandlerOpts{
+	rt, err := newRuntimeRegistry()
+	if err != nil {
+		return nil, err
+	}
+	metrics := promhttp.HandlerFor(withRuntime{main: gather, runtime: rt}, promhttp.HandlerOpts{
 		ErrorLog: slog.NewLogLogger(opts.Log.Handler(), slog.LevelError),
 		Timeout:  opts.Timeout,
 	})
