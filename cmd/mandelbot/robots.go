@@ -146,23 +146,19 @@ func loadRobots(cmd *cobra.Command, source string) (robots.Decision, error) {
 	}, nil
 }
 
-func fetchRobots(ctx context.Context, robotsURL string) (robots.Decision, error) {
+// fetchRobots fetches the robots.txt at source with the tester's one code path (tester.Fetch),
+// which the web tester shares. The operator named this URL, so it may be on loopback or a
+// private network, unlike links found in pages.
+func fetchRobots(ctx context.Context, source string) (robots.Decision, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	// The operator named this URL, so it may be on loopback or a private network, unlike links
-	// found in pages.
-	client, err := fetch.New(fetch.Options{AllowPrivate: true, UserAgent: fetch.FormatUserAgent(fetch.Product, version, fetch.ContactURL)})
+	robotsURL, err := tester.RobotsURL(source)
 	if err != nil {
 		return robots.Decision{}, fmt.Errorf("fetch robots.txt: %w", err)
 	}
-	defer client.Close()
-	dec := robots.Fetch(ctx, client, robotsURL, robots.FetchOptions{})
-	if dec.Kind == robots.KindUnreachable && dec.Status == 0 {
-		// No answer at all: the user asked about a file we could not read.
-		return robots.Decision{}, fmt.Errorf("%w (the crawler would crawl nothing on this origin until it can read robots.txt)", dec.Err)
-	}
-	return dec, nil
+	return tester.Fetch(ctx, robotsURL, tester.FetchOptions{AllowPrivate: true,
+		UserAgent: fetch.FormatUserAgent(fetch.Product, version, fetch.ContactURL)})
 }
 
 // readURLList reads one URL per line, skipping blank lines and lines starting with '#'.
