@@ -68,3 +68,27 @@ func Fetch(ctx context.Context, robotsURL string, opts FetchOptions) (robots.Dec
 	}
 	return dec, nil
 }
+
+// Unreadable says, for a person, why a robots.txt fetch got no answer: the kind of network
+// failure (fetch.Classify) in words, without the layers of wrapping a log line keeps.
+func Unreadable(err error) string {
+	switch fetch.Classify(err) {
+	case fetch.KindDNS:
+		return "its host name does not resolve"
+	case fetch.KindRefused:
+		return "the connection was refused (nothing listens there)"
+	case fetch.KindReset:
+		return "the connection was closed before the answer was complete"
+	case fetch.KindUnreachable:
+		return "there is no route to its host"
+	case fetch.KindTimeout:
+		return "it did not answer in time"
+	case fetch.KindPrivateAddress:
+		return "its address is loopback or private"
+	case fetch.KindCanceled:
+		return "the request was canceled"
+	case fetch.KindTLS:
+		return "the TLS handshake failed (its certificate was not accepted, or no protocol was agreed)"
+	}
+	return err.Error()
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/tester"
 	"github.com/fractle/mandelbot/robotstxt"
 	"github.com/fractle/mandelbot/urlnorm"
 )
@@ -24,6 +25,9 @@ const (
 	DefaultMaxOrigins = 500
 	// DefaultMaxTesterURLs is how many URLs one robots.txt tester form may check.
 	DefaultMaxTesterURLs = 1000
+	// DefaultMaxTesterFetches is how many robots.txt fetches the tester makes at once; a check
+	// beyond them waits for one to end, within the request's deadline.
+	DefaultMaxTesterFetches = 4
 
 	// ResultsPerPage is the page size of the search page (the API takes a limit).
 	ResultsPerPage = index.DefaultLimit
@@ -36,6 +40,11 @@ const (
 	MaxAgentBytes = 200
 	// MaxTesterURLBytes bounds the URL list of the robots.txt tester form.
 	MaxTesterURLBytes = 64 << 10
+	// MaxShareLinkBytes bounds the link the tester offers for a check (path and query): 8,000
+	// bytes fit the request line of common servers and proxies (nginx and Apache accept about
+	// 8 KiB) and every browser, and stay under MaxRawQueryBytes. A longer check is answered where
+	// it was posted, and the page says why it has no link.
+	MaxShareLinkBytes = 8000
 	// formOverhead is room for multipart boundaries, part headers and the agent field.
 	formOverhead = 16 << 10
 	// MaxFormBytes bounds a POST to /robots: a robots.txt up to the parse limit (plus the one
@@ -71,6 +80,12 @@ type Options struct {
 	MaxOrigins int
 	// MaxTesterURLs bounds the URLs of one tester form; 0 means DefaultMaxTesterURLs.
 	MaxTesterURLs int
+	// TesterFetch are the address protections and User-Agent of the robots.txt fetches the tester
+	// makes for a robots.txt URL (tester.Fetch, the CLI's code path). The zero value refuses
+	// loopback and private addresses: anyone who can reach the site can make it fetch.
+	TesterFetch tester.FetchOptions
+	// MaxTesterFetches bounds the tester's fetches in flight; 0 means DefaultMaxTesterFetches.
+	MaxTesterFetches int
 	// Refresh is how often the dashboard reloads itself (whole seconds); 0 means
 	// DashboardRefresh. `crawl --serve` shows a running crawl, so it refreshes more often.
 	Refresh time.Duration
@@ -97,6 +112,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxTesterURLs <= 0 {
 		o.MaxTesterURLs = DefaultMaxTesterURLs
+	}
+	if o.MaxTesterFetches <= 0 {
+		o.MaxTesterFetches = DefaultMaxTesterFetches
 	}
 	return o
 }

@@ -48,6 +48,8 @@ type view struct {
 	title  string
 	nav    string // the navigation entry to highlight
 	data   any
+	// redirect, when set, answers 303 See Other to it instead of rendering.
+	redirect string
 }
 
 // layoutData is what layout.html sees: the page's own data is .Data.
@@ -65,6 +67,10 @@ func (s *server) html(h func(*http.Request) (view, error)) http.Handler {
 		v, err := h(r)
 		if err != nil {
 			s.fail(w, r, false, err)
+			return
+		}
+		if v.redirect != "" {
+			http.Redirect(w, r, v.redirect, http.StatusSeeOther)
 			return
 		}
 		s.write(w, r, v)

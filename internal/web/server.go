@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/tester"
 )
 
 // server holds what every handler shares. It is immutable after New, so the handler is safe
@@ -27,6 +28,10 @@ type server struct {
 	maxURLs    int
 	refresh    time.Duration
 	pages      *pages
+	// testerFetch are the protections of the tester's robots.txt fetches; fetchSlots bounds
+	// how many run at once (a buffered channel used as a semaphore).
+	testerFetch tester.FetchOptions
+	fetchSlots  chan struct{}
 }
 
 // New returns the site's handler over opts.Store. It fails only on a missing store or a
@@ -42,7 +47,8 @@ func New(opts Options) (http.Handler, error) {
 		return nil, err
 	}
 	s := &server{store: opts.Store, agent: opts.Agent, now: opts.Now, log: opts.Log, timeout: opts.Timeout,
-		maxOrigins: opts.MaxOrigins, maxURLs: opts.MaxTesterURLs, refresh: opts.Refresh, pages: p}
+		maxOrigins: opts.MaxOrigins, maxURLs: opts.MaxTesterURLs, refresh: opts.Refresh, pages: p,
+		testerFetch: opts.TesterFetch, fetchSlots: make(chan struct{}, opts.MaxTesterFetches)}
 
 	reg := prometheus.NewRegistry()
 	if err := reg.Register(newCollector(opts.Store, opts.Now, opts.Timeout)); err != nil {

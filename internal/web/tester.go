@@ -1,33 +1,53 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/fractle/mandelbot/internal/fetch"
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/tester"
 	"github.com/fractle/mandelbot/robotstxt"
 )
 
-// testerSource names the robots.txt in the tester's report: it is always pasted text, never
-// fetched (the site must not be a way to make the server request arbitrary URLs).
+// testerSource names pasted robots.txt text in the tester's report.
 const testerSource = "pasted text"
 
-// robotsData is what robots.html shows: the form (filled in again after a POST) and the report.
+// Query and form fields of the tester; they make up its links, so they are part of every
+// shared verdict and never change meaning.
+const (
+	fieldAgent     = "agent"
+	fieldRobots    = "robots"     // the robots.txt text
+	fieldRobotsURL = "robots_url" // or where to fetch it
+	fieldURLs      = "urls"       // the URLs to check, one per line
+)
+
+// robotsData is what robots.html shows: the form (filled in again after a check), the report,
+// and the check's shareable link.
 type robotsData struct {
-	Agent, Robots, URLs string
-	MaxBytes, MaxURLs   int
-	Problems            []string // why the form could not be checked
-	Report              *testerReport
+	Agent, Robots, RobotsURL, URLs string
+	MaxBytes, MaxURLs              int
+	Problems                       []string // why the form could not be checked
+	Report                         *testerReport
+	// Link is the check's GET address when it fits MaxShareLinkBytes; otherwise LinkBytes is
+	// the size it would have had, and MaxLinkBytes the limit, for the page to say so.
+	Link                    string
+	LinkBytes, MaxLinkBytes int
 }
 
 // testerReport is tester.Report arranged for a page.
 type testerReport struct {
 	Agent               string
+	Source              string // "pasted text" or the robots.txt URL
+	Fetched             bool   // Source was fetched: Decision says what its answer means
+	Decision            string // how the robots.txt was obtained and what that means (rule 21)
+	Body                string // the robots.txt as fetched, for the page to echo
 	Bytes, Lines        int
 	Truncated           bool
 	Selection           string // which group applies, in a sentence
@@ -59,37 +79,116 @@ type noteRow struct {
 	Text, Reason string
 }
 
-// robotsPage is the robots.txt tester: GET shows the form, POST checks the pasted robots.txt
-// against the listed URLs with tester.Check, as `mandelbot robots test --explain` does.
-func (s *server) robotsPage(r *http.Request) (view, error) {
-	data := &robotsData{Agent: s.agent, MaxBytes: robotstxt.DefaultMaxBytes, MaxURLs: s.maxURLs}
-	v := view{name: "robots", title: "robots.txt tester", nav: "robots", data: data}
-	if r.Method != http.MethodPost {
-		return v, nil
-	}
-	if err := parseForm(r); err != nil {
-		return view{}, err
-	}
-	data.Agent, data.Robots, data.URLs = r.PostFormValue("agent"), r.PostFormValue("robots"), r.PostFormValue("urls")
-	agent, urls, lines, problems := s.checkForm(data)
-	if len(problems) == 0 {
-		body := []byte(data.Robots)
-		if len(body) > robotstxt.DefaultMaxBytes {
-			body = body[:robotstxt.DefaultMaxBytes+1] // enough for the parser to see it was cut
+// testerInput is one check as asked: by GET (the query) or POST (the form).
+type testerInput struct {
+	agent, robots, robotsURL, urls string
+}
+
+// link is the GET address of the check: only the fields given, in a fixed order.
+func (in testerInput) link() string {
+	q := url.Values{}
+	for _, f := range [][2]string{{fieldAgent, in.agent}, {fieldRobots, in.robots}, {fieldRobotsURL, in.robotsURL}, {fieldURLs, in.urls}} {
+		if f[1] != "" {
+			q.Set(f[0], f[1])
 		}
-		dec := robots.Decision{Kind: robots.KindRules, Final: testerSource, MaxAge: -1,
-			Robots: robotstxt.Parse(body), Truncated: len(body) > robotstxt.DefaultMaxBytes}
-		rep, err := tester.Check(dec, testerSource, agent, urls)
+	}
+	return "/robots?" + q.Encode()
+}
+
+// robotsPage is the robots.txt tester. A GET with any of robots, robots_url or urls in its
+// query checks them, so a verdict is a link; a GET without shows the form. A POST (the form,
+// which may carry a robots.txt too large for a URL) is answered 303 to its GET address when that
+// fits MaxShareLinkBytes, and checked in place otherwise. The robots.txt is the pasted text, or
+// fetched from robots_url by tester.Fetch with the site's address protections.
+func (s *server) robotsPage(r *http.Request) (view, error) {
+	data := &robotsData{Agent: s.agent, MaxBytes: robotstxt.DefaultMaxBytes, MaxURLs: s.maxURLs, MaxLinkBytes: MaxShareLinkBytes}
+	v := view{name: "robots", title: "robots.txt tester", nav: "robots", data: data}
+	var fields url.Values
+	if r.Method == http.MethodPost {
+		if err := parseForm(r); err != nil {
+			return view{}, err
+		}
+		fields = r.PostForm
+	} else {
+		fields = r.URL.Query()
+		if a := fields.Get(fieldAgent); a != "" {
+			data.Agent = a
+		}
+		if !fields.Has(fieldRobots) && !fields.Has(fieldRobotsURL) && !fields.Has(fieldURLs) {
+			return v, nil // the empty form
+		}
+	}
+	in := testerInput{agent: fields.Get(fieldAgent), robots: fields.Get(fieldRobots),
+		robotsURL: fields.Get(fieldRobotsURL), urls: fields.Get(fieldURLs)}
+	data.Agent, data.Robots, data.RobotsURL, data.URLs = in.agent, in.robots, in.robotsURL, in.urls
+	link := in.link()
+	if len(link) > MaxShareLinkBytes {
+		data.LinkBytes = len(link)
+	} else if r.Method == http.MethodPost {
+		return view{redirect: link}, nil
+	} else {
+		data.Link = link
+	}
+
+	agent, urls, lines, problems := s.checkForm(data)
+	status := http.StatusBadRequest
+	var dec robots.Decision
+	source := testerSource
+	if len(problems) == 0 {
+		dec, source, status, problems = s.testerDecision(r.Context(), in)
+	}
+	if len(problems) == 0 {
+		rep, err := tester.Check(dec, source, agent, urls)
 		if err != nil {
-			problems = urlProblems(err, lines)
+			problems, status = urlProblems(err, lines), http.StatusBadRequest
 		} else {
-			data.Report = reportOf(rep, len(data.Robots))
+			data.Report = reportOf(rep, len(in.robots))
 		}
 	}
 	if len(problems) > 0 {
-		data.Problems, v.status = problems, http.StatusBadRequest
+		data.Problems, v.status = problems, status
 	}
 	return v, nil
+}
+
+// testerDecision is the robots.txt of a check: the pasted text, read as a file is (up to the
+// parse limit, rule 10), or the answer of robots_url. Problems come with the status to answer.
+func (s *server) testerDecision(ctx context.Context, in testerInput) (dec robots.Decision, source string, status int, problems []string) {
+	if trimASCII(in.robotsURL) == "" {
+		body := []byte(in.robots)
+		if len(body) > robotstxt.DefaultMaxBytes {
+			body = body[:robotstxt.DefaultMaxBytes+1] // enough for the parser to see it was cut
+		}
+		return robots.Decision{Kind: robots.KindRules, Final: testerSource, MaxAge: -1,
+			Robots: robotstxt.Parse(body), Truncated: len(body) > robotstxt.DefaultMaxBytes}, testerSource, 0, nil
+	}
+	bad := func(format string, args ...any) (robots.Decision, string, int, []string) {
+		return robots.Decision{}, "", http.StatusBadRequest, []string{fmt.Sprintf(format, args...)}
+	}
+	if in.robots != "" {
+		return bad("Give the robots.txt either as text or as a URL to fetch, not both: empty one of the two fields.")
+	}
+	robotsURL, err := tester.RobotsURL(in.robotsURL)
+	if err != nil {
+		return bad("The robots.txt URL %v.", err)
+	}
+	select {
+	case s.fetchSlots <- struct{}{}:
+		defer func() { <-s.fetchSlots }()
+	case <-ctx.Done():
+		return robots.Decision{}, "", http.StatusServiceUnavailable,
+			[]string{fmt.Sprintf("The tester is busy fetching %d other robots.txt files; try again in a moment.", cap(s.fetchSlots))}
+	}
+	dec, err = tester.Fetch(ctx, robotsURL, s.testerFetch)
+	switch {
+	case errors.Is(err, fetch.ErrPrivateAddress):
+		return robots.Decision{}, "", http.StatusForbidden, []string{fmt.Sprintf(
+			"%s was not fetched: its address is loopback or private, and this server fetches from such addresses only when started with --allow-private (or --resolve for the host).", robotsURL)}
+	case err != nil:
+		return robots.Decision{}, "", http.StatusBadGateway, []string{fmt.Sprintf(
+			"%s could not be read: %s. The crawler would crawl nothing on this origin until it can read its robots.txt.", robotsURL, tester.Unreadable(err))}
+	}
+	return dec, robotsURL, 0, nil
 }
 
 // parseForm reads a POSTed form, multipart (what the page sends, so a robots.txt counts at its
@@ -172,16 +271,22 @@ func urlProblems(err error, lines []int) []string {
 
 func reportOf(rep tester.Report, size int) *testerReport {
 	rb := rep.Decision.Robots
-	out := &testerReport{Agent: rep.Agent, Bytes: size, Lines: rb.Lines(), Truncated: rb.Truncated() || rep.Decision.Truncated,
+	out := &testerReport{Agent: rep.Agent, Source: rep.Source, Bytes: size, Lines: rb.Lines(), Truncated: rb.Truncated() || rep.Decision.Truncated,
 		Selection: selection(rep.Group, rep.Agent), GroupAgents: rep.Group.Agents(),
 		Sitemaps: rb.Sitemaps(), Warnings: rep.Warnings}
+	if rep.Decision.Status != 0 { // fetched: what the answer means comes first (rule 21)
+		out.Fetched, out.Decision, out.Body, out.Bytes = true, rep.Decision.Reason(), string(rep.Decision.Body), len(rep.Decision.Body)
+		if rep.Decision.Kind != robots.KindRules {
+			out.Selection = sentence(rep.Decision.Reason()) + "."
+		}
+	}
 	if d, ok := rep.Group.CrawlDelay(); ok {
 		out.CrawlDelay = d.String()
 	}
 	decided := map[int]int{}
 	for _, res := range rep.Results {
 		row := verdictRow{URL: res.URL, Target: res.Target, Allowed: res.Allowed, Why: rep.Why(res)}
-		if res.Verdict.Reason == robotstxt.ReasonRule {
+		if rep.Decision.Kind == robots.KindRules && res.Verdict.Reason == robotstxt.ReasonRule {
 			row.Line, row.Rule = res.Verdict.Rule.Line, res.Verdict.Rule.String()
 			decided[row.Line]++
 		}
