@@ -171,7 +171,7 @@ func TestBrowserTesterDashboardExplain(t *testing.T) {
 	))
 	type row struct{ Verdict, Rule string }
 	rows := run(t, tab, "verdicts", chromedp.Evaluate[[]row](`Array.from(document.querySelectorAll(".verdicts tbody tr")).map(r => ({
-		Verdict: r.cells[1].textContent.trim(), Rule: r.cells[3].textContent.trim()}))`))
+		Verdict: r.cells[0].textContent.trim(), Rule: r.cells[3].textContent.trim()}))`))
 	if want := []row{{"DISALLOWED", "Disallow: /*.pdf"}, {"ALLOWED", "Allow: /files"}}; fmt.Sprint(rows) != fmt.Sprint(want) {
 		t.Errorf("verdicts %v, want %v", rows, want)
 	}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 //go:embed templates/*.html
@@ -39,6 +40,31 @@ func parsePages() (*pages, error) {
 // funcs are the helpers templates may call; each returns plain text that html/template escapes.
 var funcs = template.FuncMap{
 	"thousands": thousands,
+	"breaks":    breaks,
+}
+
+// breaks escapes s for HTML and marks a line-break opportunity (<wbr>) after each "?" and "&",
+// and after each "/" that ends a path segment (not a leading "/", nor the slashes of "://"), so
+// that a robots.txt rule or a URL wraps between its segments and never inside a word
+// (issue 27); the stylesheet forbids breaks anywhere else.
+func breaks(s string) template.HTML {
+	var b strings.Builder
+	from := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '/' && c != '?' && c != '&' {
+			continue
+		}
+		if c == '/' && (i == 0 || s[i-1] == ' ' || s[i-1] == ':' || i+1 < len(s) && s[i+1] == '/' ||
+			i >= 2 && s[i-1] == '/' && s[i-2] == ':') {
+			continue // "/x" at the start of a path, "http://": no break after these
+		}
+		b.WriteString(template.HTMLEscapeString(s[from : i+1]))
+		b.WriteString("<wbr>")
+		from = i + 1
+	}
+	b.WriteString(template.HTMLEscapeString(s[from:]))
+	return template.HTML(b.String())
 }
 
 // view is what an HTML handler produces: a template, its data and the status to answer.

@@ -118,8 +118,11 @@ func (s *server) robotsPage(r *http.Request) (view, error) {
 			return v, nil // the empty form
 		}
 	}
-	in := testerInput{agent: fields.Get(fieldAgent), robots: fields.Get(fieldRobots),
-		robotsURL: fields.Get(fieldRobotsURL), urls: fields.Get(fieldURLs)}
+	// A browser sends a textarea's lines ending in CRLF; LF says the same in a third less of the
+	// link.
+	lf := strings.NewReplacer("\r\n", "\n").Replace
+	in := testerInput{agent: fields.Get(fieldAgent), robots: lf(fields.Get(fieldRobots)),
+		robotsURL: fields.Get(fieldRobotsURL), urls: lf(fields.Get(fieldURLs))}
 	data.Agent, data.Robots, data.RobotsURL, data.URLs = in.agent, in.robots, in.robotsURL, in.urls
 	link := in.link()
 	if len(link) > MaxShareLinkBytes {

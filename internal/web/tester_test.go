@@ -39,7 +39,7 @@ func verdicts(t *testing.T, body string) [][]string {
 	t.Helper()
 	var out [][]string
 	for _, r := range rows(parseHTML(t, body), "verdicts") {
-		out = append(out, r[:4])
+		out = append(out, []string{r[1], r[0], r[2], r[3]}) // the page puts the verdict first
 	}
 	return out
 }
