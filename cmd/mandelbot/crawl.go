@@ -16,7 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/cobra"
 
 	"github.com/fractle/mandelbot/crawl"
@@ -69,6 +68,7 @@ type crawlFlags struct {
 	recrawl, revisitChanged bool
 	verbose                 bool
 	serve                   string
+	serveExit               bool
 	documents               string
 	seedsFile               string
 	include, exclude        []string
@@ -121,7 +121,8 @@ interrupted (Ctrl-C), once everything received is saved. The summary's last line
 	fl.DurationVar(&f.maxWait, "max-wait", crawler.DefaultMaxWait, "end the run when the next due work (a pause, a retry) is further away than this")
 	fl.DurationVar(&f.revisit, "revisit", crawler.DefaultRevisit, "a fetched page is due again after this long; when given, it also applies to pages fetched before")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every request")
-	fl.StringVar(&f.serve, "serve", "", "while the crawl runs, serve its dashboard, search and /metrics on HOST:PORT (e.g. 127.0.0.1:8080)")
+	fl.StringVar(&f.serve, "serve", "", "serve the crawl's dashboard, search, robots.txt tester and /metrics on HOST:PORT (e.g. 127.0.0.1:8080) while it runs, then the finished crawl until Ctrl-C")
+	fl.BoolVar(&f.serveExit, "serve-exit", false, "with --serve: stop serving when the crawl ends")
 	fl.StringVar(&f.documents, "documents", "", "write every page answered in this run to FILE as JSON lines (url, status, headers, title, text, links with anchors, robot directives, fetched_at), as they arrive")
 	fl.StringVar(&f.seedsFile, "seeds-file", "", "read more seed URLs from FILE, one a line (blank lines and lines starting with # are skipped; - is standard input)")
 	fl.StringArrayVar(&f.include, "include", nil, "follow only discovered URLs matching this regular expression (Go syntax, unanchored; repeatable: any may match)")
@@ -160,6 +161,8 @@ func (f crawlFlags) validate() error {
 		return usageErrorf("--warc-max-size must be positive")
 	case f.recrawlAfter < 0:
 		return usageErrorf("--recrawl-after must not be negative")
+	case f.serveExit && f.serve == "":
+		return usageErrorf("--serve-exit is for --serve HOST:PORT: give both, or neither")
 	}
 	return nil
 }
@@ -215,17 +218,7 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	}
 	out := newProgress(cmd.ErrOrStderr(), f.verbose)
 	cfg.Store, cfg.Log, cfg.OnProgress, cfg.Owner = st, out.logger(), out.update, processOwner()
-	var served chan error
-	serveCtx, stopServing := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopServing()
-	if ln != nil {
-		reg := prometheus.NewRegistry()
-		cfg.Metrics = reg
-		served = make(chan error, 1)
-		go func() {
-			served <- serveOn(serveCtx, ln, site{store: st, agent: f.agent, metrics: reg, refresh: liveRefresh}, cmd.OutOrStdout())
-		}()
-	}
+	served := startCrawlSite(ctx, ln, f, st, &cfg, cmd.OutOrStdout()) // crawlserve.go; nil without --serve
 	stats, err := crawl.Run(ctx, cfg)
 	out.close()
 	if docs != nil {
@@ -233,13 +226,7 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 			err = derr
 		}
 	}
-	if served != nil {
-		// The site shows the crawl while it runs; `mandelbot serve` shows it afterwards.
-		stopServing()
-		if serr := <-served; serr != nil && err == nil {
-			err = serr
-		}
-	}
+	err = served.failed(err)
 	if errors.Is(err, crawl.ErrNoSeeds) {
 		return usageErrorf("%v: give SEED URLs", err)
 	}
@@ -253,6 +240,7 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	}
 	writeSummary(cmd.OutOrStdout(), stats, counts, redact(f.location()))
 	fmt.Fprintln(cmd.OutOrStdout(), end.exitLine())
+	served.finish(ctx, end.Interrupted) // --serve: serve the finished crawl until Ctrl-C
 	if end.Failed != nil {
 		return end.err()
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fractle/mandelbot/internal/fetch"
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/tester"
 	"github.com/fractle/mandelbot/robotstxt"
@@ -157,8 +156,7 @@ func fetchRobots(ctx context.Context, source string) (robots.Decision, error) {
 	if err != nil {
 		return robots.Decision{}, fmt.Errorf("fetch robots.txt: %w", err)
 	}
-	return tester.Fetch(ctx, robotsURL, tester.FetchOptions{AllowPrivate: true,
-		UserAgent: fetch.FormatUserAgent(fetch.Product, version, fetch.ContactURL)})
+	return tester.Fetch(ctx, robotsURL, tester.FetchOptions{AllowPrivate: true, UserAgent: testerUserAgent()})
 }
 
 // readURLList reads one URL per line, skipping blank lines and lines starting with '#'.

@@ -17,7 +17,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/cobra"
 
+	"github.com/fractle/mandelbot/internal/fetch"
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/tester"
 	"github.com/fractle/mandelbot/internal/web"
 	"github.com/fractle/mandelbot/robotstxt"
 )
@@ -42,13 +44,17 @@ const (
 func newServeCommand() *cobra.Command {
 	var f storeFlags
 	var addr, agent string
+	var resolves []string
+	var allowPrivate bool
 	cmd := &cobra.Command{
-		Use:   "serve [--addr 127.0.0.1:8080] [--data DIR|--store URL] [--agent NAME]",
+		Use:   "serve [--addr 127.0.0.1:8080] [--data DIR|--store URL] [--agent NAME] [--allow-private] [--resolve HOST:PORT:ADDR]",
 		Short: "Serve the search page, JSON API, robots.txt tester, crawl dashboard and /metrics",
 		Long: `Serve a crawl over HTTP: the search page (/), why a URL is in the index or missing
 (/explain), the JSON API (/api/search, as 'mandelbot search --json' prints it), the robots.txt
-tester (/robots: pasted text only, nothing is fetched), the crawl dashboard (/dashboard) and
-Prometheus metrics (/metrics).
+tester (/robots: a robots.txt pasted, or fetched from its URL with the crawler's status rules;
+loopback and private addresses only with --allow-private, or --resolve for the hosts it pins),
+the crawl dashboard (/dashboard) and Prometheus metrics (/metrics: the crawl's figures, Go
+runtime and process).
 
 The store is opened read-only, so serve can run beside a crawl. Stops cleanly on SIGINT or
 SIGTERM. The default address is loopback; any other prints a warning, since the pages show
@@ -61,6 +67,10 @@ everything the crawl learned.`,
 			if !robotstxt.IsAgentToken(agent) {
 				return usageErrorf("%s", agentFlagHelp)
 			}
+			resolve, err := parseResolves(resolves)
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			st, err := f.open(ctx, false)
@@ -68,22 +78,48 @@ everything the crawl learned.`,
 				return err
 			}
 			defer st.Close()
-			return serveStore(ctx, st, addr, agent, cmd.OutOrStdout())
+			tf := tester.FetchOptions{UserAgent: testerUserAgent(), AllowPrivate: allowPrivate, Resolve: resolve}
+			return serveStore(ctx, st, addr, agent, tf, cmd.OutOrStdout())
 		},
 	}
 	f.register(cmd)
 	cmd.Flags().StringVar(&addr, "addr", defaultServeAddr, "address to listen on, HOST:PORT (port 0 picks a free port)")
 	cmd.Flags().StringVar(&agent, "agent", defaultAgent, "product token the robots.txt tester checks for by default")
+	cmd.Flags().BoolVar(&allowPrivate, "allow-private", false, "let the robots.txt tester fetch from loopback and private network addresses")
+	cmd.Flags().StringArrayVar(&resolves, "resolve", nil, "HOST:PORT:ADDR: the tester connects to ADDR for HOST:PORT, like curl; also allows loopback (repeatable)")
 	return cmd
 }
 
-// serveStore serves the site over st on addr until ctx ends (see serveOn).
-func serveStore(ctx context.Context, st store.Store, addr, agent string, out io.Writer) error {
+// testerUserAgent is the User-Agent of the tester's robots.txt fetches, from the CLI or a page:
+// the crawler's own.
+func testerUserAgent() string {
+	return fetch.FormatUserAgent(fetch.Product, version, fetch.ContactURL)
+}
+
+// parseResolves reads --resolve values (curl's HOST:PORT:ADDR) into fetch.Options.Resolve's map.
+func parseResolves(list []string) (map[string]string, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(list))
+	for _, r := range list {
+		hp, addr, err := fetch.ParseResolve(r)
+		if err != nil {
+			return nil, fmt.Errorf("--resolve %q: want HOST:PORT:ADDR, e.g. example.com:443:127.0.0.1", r)
+		}
+		out[hp] = addr
+	}
+	return out, nil
+}
+
+// serveStore serves the site over st on addr until ctx ends (see serveOn); fetch are the
+// tester's fetch permissions (tf).
+func serveStore(ctx context.Context, st store.Store, addr, agent string, tf tester.FetchOptions, out io.Writer) error {
 	ln, err := listen(ctx, addr, out)
 	if err != nil {
 		return err
 	}
-	return serveOn(ctx, ln, site{store: st, agent: agent}, out)
+	return serveOn(ctx, ln, site{store: st, agent: agent, fetch: tf}, out)
 }
 
 // listen binds addr, so a busy or bad address fails before any work starts; a warning is
@@ -107,6 +143,7 @@ type site struct {
 	agent   string
 	metrics prometheus.Gatherer // nil: the store's figures only
 	refresh time.Duration       // how often the dashboard reloads; 0: web.DashboardRefresh
+	fetch   tester.FetchOptions // the tester's robots.txt fetches: address permissions, User-Agent
 }
 
 // serveOn serves the site on ln until ctx ends, then shuts down gracefully, letting requests in
@@ -116,7 +153,7 @@ type site struct {
 // store they crawl into). ln is closed on return.
 func serveOn(ctx context.Context, ln net.Listener, s site, out io.Writer) error {
 	log := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	h, err := web.New(web.Options{Store: s.store, Agent: s.agent, Log: log, Gatherer: s.metrics, Refresh: s.refresh})
+	h, err := web.New(web.Options{Store: s.store, Agent: s.agent, Log: log, Gatherer: s.metrics, Refresh: s.refresh, TesterFetch: s.fetch})
 	if err != nil {
 		ln.Close()
 		return fmt.Errorf("serve: %w", err)

@@ -189,6 +189,7 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"serve", "--data", data, "--agent", ""}, "--agent"},
 		{[]string{"serve", "--data", data + "/nope", "--addr", "127.0.0.1:0"}, "no crawl at"},
 		{[]string{"serve", "--data", data, "extra"}, "unknown command"},
+		{[]string{"serve", "--data", data, "--resolve", "a.test:80"}, "--resolve"},
 	} {
 		if code, _, errOut := runCLI(t, "", tt.args...); code != exitUsage || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d, %q; want %d and %q", tt.args, code, errOut, exitUsage, tt.want)
@@ -220,5 +221,50 @@ func TestServeHTTPServerLimits(t *testing.T) {
 	}
 	if s.WriteTimeout <= serveReadHeaderTimeout || s.MaxHeaderBytes < 32<<10 {
 		t.Errorf("WriteTimeout %s, MaxHeaderBytes %d", s.WriteTimeout, s.MaxHeaderBytes)
+	}
+}
+
+// Issue 27, part 5: the tester of `mandelbot serve` fetches a robots.txt by URL with the
+// crawler's address protections: a loopback site is refused (403) unless serve was started with
+// --resolve for its host (or --allow-private); the fetch then sends the crawler's User-Agent.
+func TestServeTesterFetchPermissions(t *testing.T) {
+	data, web := crawlHostile(t)
+	direct := "http://" + web.Addr("a") + "/robots.txt" // 127.0.0.1:PORT
+	for _, tt := range []struct {
+		flags     []string
+		robotsURL string
+		code      int
+		want      string
+	}{
+		{nil, direct, http.StatusForbidden, "loopback or private"},
+		{resolveArgs(web), direct, http.StatusForbidden, "loopback or private"}, // --resolve allows only what it pins
+		{resolveArgs(web), web.URL("a", "/robots.txt"), http.StatusOK, "DISALLOWED"},
+		{[]string{"--allow-private"}, direct, http.StatusOK, "DISALLOWED"},
+	} {
+		check := "/robots?" + url.Values{"robots_url": {tt.robotsURL}, "urls": {"/vault/x"}}.Encode()
+		out := newLines()
+		root := newRootCommand()
+		root.SetArgs(append([]string{"serve", "--addr", "127.0.0.1:0", "--data", data}, tt.flags...))
+		root.SetOut(out)
+		root.SetErr(out)
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- root.ExecuteContext(ctx) }()
+		base := waitServing(t, out.ch, done, out.String)
+		before := web.Count("a", "/robots.txt")
+		code, body := httpGet(t, base+check)
+		if code != tt.code || !strings.Contains(body, tt.want) {
+			t.Errorf("serve %v: GET %s: %d, want %d and %q", tt.flags, check, code, tt.code, tt.want)
+		}
+		if n := web.Count("a", "/robots.txt") - before; (tt.code == http.StatusOK) != (n == 1) {
+			t.Errorf("serve %v: %d robots.txt request(s)", tt.flags, n)
+		}
+		cancel()
+		<-done
+	}
+	for _, r := range web.RequestsTo("a") {
+		if r.Path == "/robots.txt" && !strings.HasPrefix(r.Header.Get("User-Agent"), "Mandelbot") {
+			t.Errorf("User-Agent %q", r.Header.Get("User-Agent"))
+		}
 	}
 }
