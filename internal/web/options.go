@@ -26,8 +26,12 @@ const (
 	// DefaultMaxTesterURLs is how many URLs one robots.txt tester form may check.
 	DefaultMaxTesterURLs = 1000
 	// DefaultMaxTesterFetches is how many robots.txt fetches the tester makes at once; a check
-	// beyond them waits for one to end, within the request's deadline.
+	// beyond them waits for one to end, up to TesterSlotWait.
 	DefaultMaxTesterFetches = 4
+	// TesterSlotWait is how long a check waits for one of the tester's fetches to end before the
+	// page says the tester is busy (503): a short wait rides out a burst, and the rest of the
+	// request's deadline is left for its own fetch.
+	TesterSlotWait = 2 * time.Second
 
 	// ResultsPerPage is the page size of the search page (the API takes a limit).
 	ResultsPerPage = index.DefaultLimit

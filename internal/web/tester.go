@@ -173,12 +173,14 @@ func (s *server) testerDecision(ctx context.Context, in testerInput) (dec robots
 	}
 	robotsURL, err := tester.RobotsURL(in.robotsURL)
 	if err != nil {
-		return bad("The robots.txt URL %v.", err)
+		return bad("The robots.txt URL %s", sentenceEnd(err.Error()))
 	}
+	wait, stopWaiting := context.WithTimeout(ctx, TesterSlotWait)
+	defer stopWaiting()
 	select {
 	case s.fetchSlots <- struct{}{}:
 		defer func() { <-s.fetchSlots }()
-	case <-ctx.Done():
+	case <-wait.Done():
 		return robots.Decision{}, "", http.StatusServiceUnavailable,
 			[]string{fmt.Sprintf("The tester is busy fetching %d other robots.txt files; try again in a moment.", cap(s.fetchSlots))}
 	}
@@ -332,4 +334,12 @@ func selection(g *robotstxt.Group, agent string) string {
 		return fmt.Sprintf("No group names %s, so the group for * applies (%s).%s", agent, at, empty)
 	}
 	return fmt.Sprintf("No group applies to %s: no User-agent line names it and there is no \"User-agent: *\", so everything is allowed.", agent)
+}
+
+// sentenceEnd ends msg with a full stop unless it ends with a question or a stop already.
+func sentenceEnd(msg string) string {
+	if strings.HasSuffix(msg, "?") || strings.HasSuffix(msg, ".") {
+		return msg
+	}
+	return msg + "."
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -86,6 +87,11 @@ func TestTesterFetchesByURL(t *testing.T) {
 		if got := text(byID(doc, "decision")); !strings.Contains(got, tt.decision) || !strings.Contains(got, web.URL(tt.key, "/robots.txt")) {
 			t.Errorf("%s: decision %q, want the robots.txt URL and %q", tt.key, got, tt.decision)
 		}
+		// What was fetched is echoed after the report, when there is a body to show.
+		echo := text(firstClass(doc, "echo"))
+		if wantEcho := tt.key == "ok" || tt.key == "moved"; wantEcho != strings.Contains(echo, "Disallow: /private") {
+			t.Errorf("%s: the fetched robots.txt echo is %q", tt.key, echo)
+		}
 		if n := web.Count(tt.key, "/robots.txt") - before; n != 1 {
 			t.Errorf("%s: %d requests to robots.txt, want 1", tt.key, n)
 		}
@@ -136,7 +142,7 @@ func TestTesterFetchProblems(t *testing.T) {
 		status int
 		want   string
 	}{
-		{url.Values{"robots_url": {"example.com"}, "urls": {"/x"}}, http.StatusBadRequest, "did you mean https://example.com/robots.txt?"},
+		{url.Values{"robots_url": {"example.com"}, "urls": {"/x"}}, http.StatusBadRequest, `The robots.txt URL "example.com": not an absolute http(s) URL; did you mean https://example.com/robots.txt?`},
 		{url.Values{"robots_url": {"ftp://example.com/robots.txt"}, "urls": {"/x"}}, http.StatusBadRequest, "not an absolute http(s) URL"},
 		{url.Values{"robots_url": {"https://example.com/robots.txt"}, "robots": {"User-agent: *\n"}, "urls": {"/x"}},
 			http.StatusBadRequest, "either"},
@@ -148,8 +154,47 @@ func TestTesterFetchProblems(t *testing.T) {
 		if got := text(firstClass(doc, "problem")); resp.StatusCode != tt.status || !strings.Contains(got, tt.want) {
 			t.Errorf("%v: status %d, problem %q; want %d and %q", tt.q, resp.StatusCode, got, tt.status, tt.want)
 		}
+		if got := text(firstClass(doc, "problem")); strings.Contains(got, "?.") || strings.Contains(got, "..") {
+			t.Errorf("%v: problem %q is not punctuated as a sentence", tt.q, got)
+		}
 		if v, _ := attr(byID(doc, "robots_url"), "value"); v != tt.q.Get("robots_url") {
 			t.Errorf("%v: the form lost the robots.txt URL: %q", tt.q, v)
 		}
+	}
+}
+
+// The tester's fetches are bounded (Options.MaxTesterFetches): while one robots.txt hangs in the
+// only slot, another check waits for the slot TesterSlotWait at most, then says the tester is
+// busy (503) without fetching anything.
+func TestTesterFetchSlots(t *testing.T) {
+	hang := testweb.Page{Path: "/robots.txt", Script: []testweb.Step{{Do: testweb.Hang}}}
+	web, resolve := robotsWeb(t, []testweb.Site{robotsSite("slow", hang), robotsSite("ok", testweb.RobotsTxt("User-agent: *\nDisallow: /\n"))})
+	srv := newSite(t, newStore(t), func(o *Options) {
+		o.TesterFetch.Resolve = resolve
+		o.MaxTesterFetches = 1
+		o.Timeout = 4 * TesterSlotWait // the hanging fetch outlasts the second check's wait
+	})
+	first := make(chan int, 1)
+	go func() {
+		resp, _ := get(t, srv, testerLink(url.Values{"robots_url": {web.URL("slow", "/robots.txt")}, "urls": {"/x"}}))
+		first <- resp.StatusCode
+	}()
+	for web.Count("slow", "/robots.txt") == 0 { // the first check holds the slot
+		select {
+		case code := <-first:
+			t.Fatalf("the hanging fetch ended first: %d", code)
+		case <-time.After(5 * time.Millisecond): // polling the request log, not waiting out a pause
+		}
+	}
+	resp, body := get(t, srv, testerLink(url.Values{"robots_url": {web.URL("ok", "/robots.txt")}, "urls": {"/x"}}))
+	if got := text(firstClass(parseHTML(t, body), "problem")); resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(got, "busy") {
+		t.Errorf("second check while the slot is taken: status %d, problem %q", resp.StatusCode, got)
+	}
+	if n := web.Count("ok", "/robots.txt"); n != 0 {
+		t.Errorf("%d fetch(es) beyond the limit", n)
+	}
+	web.Close() // ends the hang: the first check's fetch fails and frees the slot
+	if code := <-first; code != http.StatusBadGateway {
+		t.Errorf("the hanging robots.txt, its server gone: status %d, want 502", code)
 	}
 }
