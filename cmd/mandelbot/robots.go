@@ -45,8 +45,8 @@ func newRobotsTestCommand() *cobra.Command {
 		Short: "Check URLs against a robots.txt exactly as the crawler would",
 		Long: `Check URLs against a robots.txt exactly as the crawler would.
 
-ROBOTS is a file path, - for standard input, or an http(s) URL of a robots.txt, fetched with the
-crawler's own status rules (2xx parsed, 3xx followed up to 5 hops, 4xx allows everything, 5xx,
+ROBOTS is a file path, - for standard input, or an http(s) URL of a robots.txt (a site's bare
+address means its /robots.txt), fetched with the crawler's own status rules (2xx parsed, 3xx followed up to 5 hops, 4xx allows everything, 5xx,
 429 and network errors make the origin unreachable). Each URL is an absolute http(s) URL or a path
 starting with /.
 
