@@ -85,7 +85,7 @@ func TestCrawlServeShowsRunningCrawl(t *testing.T) {
 		t.Fatalf("parse /metrics: %v", err)
 	}
 	for _, name := range []string{"mandelbot_requests_total", "mandelbot_request_duration_seconds", "mandelbot_urls",
-		"mandelbot_origins_paused", "mandelbot_frontier_urls", "go_goroutines"} {
+		"mandelbot_origins_paused", "mandelbot_frontier_urls", "go_goroutines", "process_resident_memory_bytes"} {
 		if fams[name] == nil {
 			t.Errorf("/metrics of a running crawl lacks %s", name)
 		}

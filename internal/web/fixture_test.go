@@ -165,7 +165,11 @@ func each(n *html.Node, fn func(*html.Node)) {
 	}
 }
 
+// attr returns n's attribute key; a missing node has none (so a test fails instead of panicking).
 func attr(n *html.Node, key string) (string, bool) {
+	if n == nil {
+		return "", false
+	}
 	for _, a := range n.Attr {
 		if a.Key == key {
 			return a.Val, true
