@@ -29,7 +29,8 @@ type crawlSite struct {
 
 // startCrawlSite starts serving st on ln (nil: no --serve, and it returns nil), and makes cfg
 // record the crawl's metrics into the registry the site serves. The tester's robots.txt fetches
-// get the crawl's own address permissions (--allow-private, --resolve) and User-Agent. The site
+// get the crawl's own address permissions and User-Agent, as cfg holds them (--allow-private,
+// --resolve, --user-agent). The site
 // outlives ctx (the crawl's signal context): finish decides when it stops.
 func startCrawlSite(ctx context.Context, ln net.Listener, f crawlFlags, st store.Store, cfg *crawl.Config, out io.Writer) *crawlSite {
 	if ln == nil {
@@ -37,15 +38,15 @@ func startCrawlSite(ctx context.Context, ln net.Listener, f crawlFlags, st store
 	}
 	reg := prometheus.NewRegistry()
 	cfg.Metrics = reg
-	resolve, _ := parseResolves(f.resolves) // checked with the crawl's configuration already
-	ua := f.userAgent
+	resolve, _ := parseResolves(cfg.Resolve) // checked with the crawl's configuration already
+	ua := cfg.UserAgent
 	if ua == "" {
 		ua = testerUserAgent()
 	}
 	serveCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	c := &crawlSite{out: out, addr: ln.Addr(), exitWhenDone: f.serveExit, stop: stop, served: make(chan error, 1)}
 	s := site{store: st, agent: f.agent, metrics: reg, refresh: liveRefresh,
-		fetch: tester.FetchOptions{UserAgent: ua, AllowPrivate: f.allowPrivate, Resolve: resolve}}
+		fetch: tester.FetchOptions{UserAgent: ua, AllowPrivate: cfg.AllowPrivate, Resolve: resolve}}
 	go func() { c.served <- serveOn(serveCtx, ln, s, out) }()
 	return c
 }

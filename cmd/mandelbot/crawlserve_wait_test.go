@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -88,8 +90,8 @@ func servedCrawlChild(t *testing.T, web *testweb.Web, extra ...string) (*exec.Cm
 }
 
 // Issue 27, part 5: `crawl --serve` keeps serving the finished crawl until Ctrl-C, and says so on
-// the terminal with the address and how to stop; the site shows the finished crawl (in Chromium)
-// and /metrics the Go and process collectors. Ctrl-C in that phase does not change the crawl's
+// the terminal with the address and how to stop; the site shows the finished crawl (in Chromium),
+// /metrics the Go and process collectors, and the tester fetches with the crawl's permissions. Ctrl-C in that phase does not change the crawl's
 // exit status: 0 for a crawl that finished, 3 for one stopped at --max-pages, never 130.
 func TestCrawlServeKeepsServingUntilCtrlC(t *testing.T) {
 	for _, tt := range []struct {
@@ -113,6 +115,11 @@ func TestCrawlServeKeepsServingUntilCtrlC(t *testing.T) {
 				!strings.Contains(metrics, "process_resident_memory_bytes") || !strings.Contains(metrics, "go_goroutines") ||
 				!strings.Contains(metrics, "mandelbot_urls{") {
 				t.Errorf("/metrics of the finished crawl: %d, lacks the store, Go or process metrics", code)
+			}
+			// The tester fetches with the crawl's own permissions: --resolve pins the site to loopback.
+			check := base + "/robots?" + url.Values{"robots_url": {web.URL("a", "/robots.txt")}, "urls": {"/vault/x"}}.Encode()
+			if code, body := httpGet(t, check); code != http.StatusOK || !strings.Contains(body, "DISALLOWED") {
+				t.Errorf("the tester of crawl --serve: %d, no verdict for the crawled site's robots.txt", code)
 			}
 			dom := chromiumDOM(t, base+"/dashboard")
 			if !strings.Contains(dom, web.Origin("a")) {
