@@ -120,8 +120,7 @@ func indexWriterSetup(schema string) []string {
 	}
 }
 
-// indexTables and textTables are the tables of the index and text databases (migration 15
-// moved them there).
+// indexTables and textTables are the tables of the index and text databases.
 var (
 	indexTables = []string{"links", "docs", "dirty", "waiting", "doc_headers", "fts_anchors"}
 	textTables  = []string{"fts"}
@@ -134,7 +133,7 @@ var ErrIndexMissing = errors.New("a database of the index beside the crawl datab
 // checkIndexFiles checks that the index and text databases attached to db (those of the crawl
 // database at path) hold their tables: a crawl database whose index file was removed cannot be
 // searched or crawled on.
-func checkIndexFiles(ctx context.Context, db *sql.DB, path string) error {
+func checkIndexFiles(ctx context.Context, db rowQuerier, path string) error {
 	for _, f := range []struct {
 		schema, path string
 		tables       []string
@@ -154,7 +153,7 @@ func checkIndexFiles(ctx context.Context, db *sql.DB, path string) error {
 }
 
 // attachIndex is what a connection to the crawl database at path runs to see the index and
-// text databases: read-write (the migrations; reader nil), or read-only with reader's page
+// text databases: read-write (the writer, while it makes them; reader nil), or read-only with reader's page
 // caches; immutable (see openReadOnly) for each file that says so.
 func attachIndex(path string, reader *readerCaches, immutable func(string) bool) []string {
 	var setup []string

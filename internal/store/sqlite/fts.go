@@ -13,30 +13,8 @@ import (
 	"github.com/fractle/mandelbot/internal/index"
 )
 
-// indexSchema (version 2) was the search index (migration 14 splits fts in two, see below): fts holds the searchable text of each entry
-// (documents and link-only entries), docs its metadata under the same rowid (the URL ID), links
-// the anchor text between URLs, and dirty the URLs whose anchor text changed since their entry
-// was written. Version 5 adds staged: documents committed by the crawl and not indexed yet.
-const indexSchema = `
-	CREATE VIRTUAL TABLE fts USING fts5(title, anchors, body, urlwords, tokenize = 'unicode61 remove_diacritics 2');
-	CREATE TABLE docs (
-		url_id INTEGER PRIMARY KEY,
-		link_only INTEGER NOT NULL DEFAULT 0,
-		nosnippet INTEGER NOT NULL DEFAULT 0,
-		unavailable_after INTEGER NOT NULL DEFAULT 0,
-		inlinks INTEGER NOT NULL DEFAULT 0
-	);
-	CREATE TABLE links (
-		from_id INTEGER NOT NULL,
-		to_id INTEGER NOT NULL,
-		anchor TEXT NOT NULL DEFAULT '',
-		PRIMARY KEY (from_id, to_id, anchor)
-	) WITHOUT ROWID;
-	CREATE INDEX links_to ON links (to_id);
-	CREATE TABLE dirty (url_id INTEGER PRIMARY KEY);`
-
-// The search index since migration 14 is two FTS5 tables under the same rowid: the entry's
-// number since migration 16 (docs.num, nums.go), its URL ID before:
+// The search index is two FTS5 tables under the same rowid, the entry's number (docs.num,
+// nums.go):
 //
 //   - fts (title, headings, body, urlwords, idents): what the page says, written by the fold
 //     (indexStaged) once per fetch, and a link-only entry's URL words, written when the entry

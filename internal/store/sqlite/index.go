@@ -69,8 +69,7 @@ const (
 var (
 	foldStatements = []string{
 		`DELETE FROM links WHERE from_id ` + inSet,
-		// The staged header (NULL if staged before migration 13, when it went to doc_headers
-		// directly) becomes the URL's kept header.
+		// The staged header (if the page had one) becomes the URL's kept header.
 		`INSERT OR REPLACE INTO doc_headers (url_id, header)
 			SELECT url_id, header FROM staged WHERE url_id ` + inSet + ` AND header IS NOT NULL`,
 		// A folded document no longer waits as a link-only entry (foldChunk marks it dirty).
@@ -172,8 +171,8 @@ func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 	return total, nil
 }
 
-// IndexLag implements store.Indexer: staged documents whose text is not in FTS5 yet (folded or
-// not), counted on the small staged_folded index, not on the rows that hold the pages' text.
+// IndexLag implements store.Indexer: staged documents whose text is not in FTS5 yet, counted on
+// the small index of staged.url_id, not on the rows that hold the pages' text.
 func (s *Store) IndexLag(ctx context.Context) (int, error) {
 	var n int
 	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM staged`).Scan(&n); err != nil {
@@ -184,18 +183,18 @@ func (s *Store) IndexLag(ctx context.Context) (int, error) {
 
 // stagedDoc is one row of staged, with its URL.
 type stagedDoc struct {
-	ownText                        // num: the entry's number once indexed (nums.go)
-	oldNum                   int64 // its number as an entry before this fold, 0 if none
-	seq                      int64 // the staged row's version (staged.seq)
-	index, nosnippet, folded bool
-	unavailableAfter         time.Time
-	links                    []store.StagedLink
+	ownText                // num: the entry's number once indexed (nums.go)
+	oldNum           int64 // its number as an entry before this fold, 0 if none
+	seq              int64 // the staged row's version (staged.seq)
+	index, nosnippet bool
+	unavailableAfter time.Time
+	links            []store.StagedLink
 }
 
 // indexStaged indexes up to max staged documents, in commit order, in chunks of at most
 // indexChunk documents and about maxBytes of their text, each in one transaction of the index
-// database, and returns how many it indexed. For each chunk it folds the documents not folded
-// yet: their outgoing links replace the old ones, the targets of old and new links are marked
+// database, and returns how many it indexed. For each chunk it folds the documents: their
+// outgoing links replace the old ones, the targets of old and new links are marked
 // dirty (their anchor text changed), and each document's metadata row is written; a document
 // that was an entry keeps its inlinks, one that was none is marked dirty, for the refresh to
 // write its anchor text. It writes each document's fts row (its own text, tokenized once per
@@ -274,7 +273,7 @@ func (s *Store) indexStagedLocked(ctx context.Context, max, maxBytes int) (int, 
 					return err
 				}
 			}
-			return cur.tail(ctx, tx, rows)
+			return cur.tail(ctx, tx)
 		})
 		if err != nil {
 			return total, fmt.Errorf("sqlite: index: %w", err)
@@ -354,17 +353,10 @@ func numberDocs(ctx context.Context, tx writeTx, docs []stagedDoc) (*numbers, er
 	return nums, nil
 }
 
-// fold folds the chunk's documents not folded yet and reads which of its entries have anchor
-// rows or are dirty, in tx, while the text writer writes their text.
+// fold folds the chunk's documents and reads which of its entries have anchor rows or are
+// dirty, in tx, while the text writer writes their text.
 func (c *stagedChunk) fold(ctx context.Context, tx writeTx) error {
-	var unfolded []int64
-	var fold []stagedDoc
-	for _, d := range c.docs {
-		if !d.folded {
-			unfolded, fold = append(unfolded, d.id), append(fold, d)
-		}
-	}
-	err := foldDocs(ctx, tx, fold, unfolded, c.hashes)
+	err := foldDocs(ctx, tx, c.docs, c.ids, c.hashes)
 	if err == nil {
 		c.anchored, err = c.hadAnchors(ctx, tx)
 	}
@@ -419,12 +411,12 @@ func (c *stagedChunk) dropText(rows []ownRow) {
 	}
 }
 
-// tail writes the content hashes of the rows written, and the anchor rows: none for a document
+// tail writes the anchor rows: none for a document
 // that may not be indexed (rule 27: not searchable, not even as a link-only entry), an empty one
 // for a new entry until the refresh writes its anchor text; an entry marked dirty gets it from
 // refreshDirty, after this in the same refresh (issue 8: the empty rows written here and
 // replaced there were a third of the anchor rows written, and each one deleted).
-func (c *stagedChunk) tail(ctx context.Context, tx writeTx, rows []ownRow) error {
+func (c *stagedChunk) tail(ctx context.Context, tx writeTx) error {
 	var dropAnchors []int64
 	var empty []anchorRow
 	for _, d := range c.docs {
@@ -436,23 +428,6 @@ func (c *stagedChunk) tail(ctx context.Context, tx writeTx, rows []ownRow) error
 		case !c.anchored[d.id] && !c.dirty[d.id]:
 			empty = append(empty, anchorRow{num: d.num})
 		}
-	}
-	// The fold wrote the hashes of the documents it folded; one folded before (by an earlier
-	// version, which folded at the crawl's pace) has its docs row from then, without one.
-	before := map[int64]bool{}
-	for _, d := range c.docs {
-		if d.folded {
-			before[d.id] = true
-		}
-	}
-	var folded []ownRow
-	for _, r := range rows {
-		if before[r.id] {
-			folded = append(folded, r)
-		}
-	}
-	if err := setHashes(ctx, tx, folded); err != nil {
-		return err
 	}
 	return writeAnchors(ctx, tx, dropAnchors, empty)
 }
@@ -490,33 +465,13 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64, ha
 }
 
 // sqlUnstage records in the crawl database that the staged documents named in a JSON array of
-// [url_id, seq] pairs (stagedVersions) were indexed with their text: they leave the stage. (A
-// row marked folded by an earlier version of this package, which folded the stage first and
-// wrote its text at the refresh, is indexed like any other; only its fold is skipped.)
+// [url_id, seq] pairs (stagedVersions) were indexed with their text: they leave the stage.
 const sqlUnstage = `DELETE FROM staged WHERE seq IN (SELECT s.seq FROM staged s
 		JOIN (SELECT value ->> 0 AS id, value ->> 1 AS seq FROM json_each(?)) AS v ON s.seq = v.seq AND s.url_id = v.id)`
 
 // stagedVersions renders the [url_id, seq] pairs of docs as a JSON array.
 func stagedVersions(docs []stagedDoc) string {
 	return pairSet(len(docs), func(i int) (int64, int64) { return docs[i].id, docs[i].seq })
-}
-
-// sqlSetHashes sets content_hash of the docs rows named in a JSON array of [url_id, hash] pairs.
-const sqlSetHashes = `UPDATE docs SET content_hash = h.hash
-	FROM (SELECT value ->> 0 AS id, value ->> 1 AS hash FROM json_each(?)) AS h WHERE docs.url_id = h.id`
-
-// setHashes writes each document's content hash (index.ContentHash, computed with its fts row)
-// to its docs row, written by the fold, in one statement: one per document held 11 MiB more of
-// the hostile web's crawl at its peak (TestHostileWebBesideANormalSite).
-func setHashes(ctx context.Context, tx writeTx, rows []ownRow) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	hashes := pairSet(len(rows), func(i int) (int64, int64) { return rows[i].id, int64(rows[i].hash) })
-	if _, err := tx.ExecContext(ctx, sqlSetHashes, hashes); err != nil {
-		return fmt.Errorf("index: content hashes: %w", err)
-	}
-	return nil
 }
 
 // existing returns which of ids a query over an idSet returns.
@@ -583,7 +538,7 @@ func oldInlinks(ctx context.Context, tx writeTx, set string) (map[int64]int64, e
 // sqlReadStaged reads the stage in commit order from a seq on, with each document's URL (for
 // its words).
 const (
-	sqlReadStaged = `SELECT s.seq, s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links, s.folded,
+	sqlReadStaged = `SELECT s.seq, s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links,
 			COALESCE(u.url, '')
 		FROM staged s LEFT JOIN urls u ON u.id = s.url_id WHERE s.seq > ? ORDER BY s.seq LIMIT ?`
 	sqlOldAnchorIDs = `SELECT rowid FROM fts_anchors WHERE rowid ` + inSet
@@ -605,7 +560,7 @@ func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int, after int6
 		var idx, nosnippet int
 		var ua int64
 		var links []byte
-		if err := rows.Scan(&d.seq, &d.id, &idx, &d.title, &d.body, &d.headings, &nosnippet, &ua, &links, &d.folded, &d.url); err != nil {
+		if err := rows.Scan(&d.seq, &d.id, &idx, &d.title, &d.body, &d.headings, &nosnippet, &ua, &links, &d.url); err != nil {
 			return nil, fmt.Errorf("index: read staged: %w", err)
 		}
 		d.index, d.nosnippet, d.unavailableAfter = idx != 0, nosnippet != 0, fromUnix(ua)

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math"
 )
 
 // An entry's rows in fts and fts_anchors are under its number (docs.num), not its URL ID (issue
@@ -18,12 +17,11 @@ import (
 //
 // An entry keeps its number while it is one (a document fetched again, or a link-only entry that
 // becomes a document, is rewritten under it); an entry that leaves the index and comes back gets
-// a new one. Numbers are given from firstNum up: the entries indexed before schema 16 are
-// numbered by their URL ID (positive), so new numbers are negative and never meet them.
-const firstNum = math.MinInt64 + 1
+// a new one. Numbers are given from firstNum up: small positive rowids are FTS5's shortest.
+const firstNum = 1
 
-// sqlLastNum reads the highest number given since schema 16, by a seek in the docs_num index.
-const sqlLastNum = `SELECT num FROM docs WHERE num < 0 ORDER BY num DESC LIMIT 1`
+// sqlLastNum reads the highest number given, by a seek in the docs_num index.
+const sqlLastNum = `SELECT num FROM docs ORDER BY num DESC LIMIT 1`
 
 // numbers gives new entries their numbers within one transaction of the index database: the
 // first is the one after the highest in docs as the transaction sees it. The caller writes, in
@@ -61,7 +59,7 @@ func (n *numbers) next() int64 {
 // numbers are given again, and a row must not be inserted where one is. It seeks the range in
 // FTS5's content table, so it costs nothing when the range is empty.
 func (n *numbers) dropOrphans(ctx context.Context, ttx writeTx) error {
-	if _, err := ttx.ExecContext(ctx, `DELETE FROM fts WHERE rowid > ? AND rowid < 0`, n.start); err != nil {
+	if _, err := ttx.ExecContext(ctx, `DELETE FROM fts WHERE rowid > ?`, n.start); err != nil {
 		return fmt.Errorf("index: orphan text rows: %w", err)
 	}
 	return nil

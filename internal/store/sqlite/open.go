@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 
@@ -85,7 +84,7 @@ type Options struct {
 // through one connection, reads through a small pool.
 type Store struct {
 	path  string
-	write *sql.DB // exactly one connection (SQLite has one writer), pinned as wconn once migrated
+	write *sql.DB // exactly one connection (SQLite has one writer), pinned as wconn
 	read  *sql.DB
 	lock  *os.File
 	// wconn is write's connection, held for the Store's life: every write transaction runs on it
@@ -110,13 +109,18 @@ type Store struct {
 
 var _ store.Store = (*Store)(nil)
 
-// Open opens (creating it if needed) the crawl database at path, upgrading its schema.
+// Open opens (creating it if needed) the crawl database at path. A store of another schema
+// (schema.go: an earlier build's, a newer one's, or not Mandelbot's) is refused before anything
+// is written, with an error wrapping ErrEarlierBuild, ErrNewerSchema or ErrNotAStore.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
-	}
 	if opts.ReadOnly {
 		return openReadOnly(ctx, path, opts)
+	}
+	if _, err := checkFile(ctx, path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
@@ -157,7 +161,7 @@ func dsn(path string, readOnly bool) string {
 		q.Set("_journal_mode", "WAL")
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Set("_txlock", "immediate")
-		q.Add("_pragma", "cache_size(-"+strconv.Itoa(writerCacheKiB)+")") // for the migrations; tuneWriter sets it by page size
+		q.Add("_pragma", "cache_size(-"+strconv.Itoa(writerCacheKiB)+")") // for createSchema; tuneWriter sets it
 		// Statement journals (a multi-row statement that may fail halfway opens one) in memory:
 		// in a temporary file each cost a write system call per page it saved (issue 8).
 		q.Add("_pragma", "temp_store(MEMORY)")
@@ -172,16 +176,14 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 		checkpoint = DefaultCheckpointPages
 	}
 	ipath := indexPath(s.path)
-	// The crawl's writer sees the index and text databases only while the migrations run (they move
-	// tables into it): see wconn below.
-	if s.write, err = openAttached(dsn(s.path, false), attachIndex(s.path, nil, nil)...); err != nil {
+	if s.write, err = openAttached(dsn(s.path, false)); err != nil {
 		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
 	s.write.SetMaxOpenConns(1)
-	if err := s.migrate(ctx); err != nil {
-		return err
+	if s.wconn, err = s.write.Conn(ctx); err != nil {
+		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
-	if err := checkIndexFiles(ctx, s.write, s.path); err != nil {
+	if err := s.prepareSchema(ctx); err != nil {
 		return err
 	}
 	if s.read, err = openAttached(dsn(s.path, true), attachIndex(s.path, &crawlReaders, nil)...); err != nil {
@@ -192,16 +194,6 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 		readers = DefaultReaders
 	}
 	s.read.SetMaxOpenConns(readers)
-	if s.wconn, err = s.write.Conn(ctx); err != nil {
-		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
-	}
-	// The crawl's writer writes the crawl database only: BEGIN IMMEDIATE takes the write lock of
-	// every database attached, and the index database's is the indexer's.
-	for _, schema := range []string{indexSchemaName, textSchemaName} {
-		if _, err := s.wconn.ExecContext(ctx, `DETACH DATABASE `+schema); err != nil {
-			return fmt.Errorf("sqlite: open %s: %w", s.path, err)
-		}
-	}
 	if err := tuneWriter(ctx, s.wconn, s.path, checkpoint, writerCacheKiB); err != nil {
 		return err
 	}
@@ -239,78 +231,33 @@ func openWriter(ctx context.Context, path string, checkpoint, cacheKiB int, setu
 	return db, conn, tuneWriter(ctx, conn, path, checkpoint, cacheKiB)
 }
 
-// ErrOldIDs reports a store written by a Mandelbot whose URL IDs were sequence numbers (schema 4
-// and older); this version names URLs by store.IDOf and cannot renumber them in place.
-var ErrOldIDs = errors.New("store was written by an older Mandelbot (URL IDs changed in schema 5): crawl into a new --data directory, or keep the old program to read it")
-
-// ErrNewerSchema reports a database written by a newer Mandelbot.
-var ErrNewerSchema = errors.New("database schema is newer than this program knows")
-
-func (s *Store) migrate(ctx context.Context) error {
-	var version int
-	err := s.write.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&version)
-	if err != nil && !isNoTable(err) && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("sqlite: read schema version: %w", err)
-	}
-	if version > len(migrations) {
-		return fmt.Errorf("sqlite: %s: version %d, known up to %d: %w", s.path, version, len(migrations), ErrNewerSchema)
-	}
-	if version > 0 && version <= oldIDsVersion {
-		var any int
-		if err := s.write.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM urls)`).Scan(&any); err != nil {
-			return fmt.Errorf("sqlite: read schema version: %w", err)
-		}
-		if any != 0 {
-			return fmt.Errorf("sqlite: %s: schema version %d: %w", s.path, version, ErrOldIDs)
-		}
-	}
-	if version == 0 {
-		return s.createFresh(ctx)
-	}
-	return s.migrateSteps(ctx, version)
-}
-
-// migrateSteps runs the migrations of a store at version, one transaction each.
-func (s *Store) migrateSteps(ctx context.Context, version int) error {
-	for v := version; v < len(migrations); v++ {
-		if q, ok := indexMigrations[v]; ok {
-			if err := s.migrateIndex(ctx, v, q); err != nil {
-				return err
-			}
-		}
-		tx, err := s.write.BeginTx(ctx, nil)
-		if err != nil {
-			return fmt.Errorf("sqlite: migrate to %d: %w", v+1, err)
-		}
-		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("sqlite: migrate to %d: %w", v+1, err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('schema_version', ?)
-			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, strconv.Itoa(v+1)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("sqlite: migrate to %d: %w", v+1, err)
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("sqlite: migrate to %d: %w", v+1, err)
-		}
-	}
-	return nil
-}
-
-// migrateIndex runs q, the part of step v+1 that writes the index database, in a transaction
-// of its own (see indexMigrations).
-func (s *Store) migrateIndex(ctx context.Context, v int, q string) error {
-	tx, err := s.write.BeginTx(ctx, nil)
+// prepareSchema checks the schema of the crawl database (on wconn, before anything is written),
+// creates it if the database is new, and checks that the index and text databases hold their
+// tables. The crawl's writer sees those two only here (attached read-write, so that
+// createSchema makes them): BEGIN IMMEDIATE takes the write lock of every database attached,
+// and the index database's is the indexer's.
+func (s *Store) prepareSchema(ctx context.Context) error {
+	state, err := readSchema(ctx, s.wconn, s.path)
 	if err != nil {
-		return fmt.Errorf("sqlite: migrate to %d: %w", v+1, err)
+		return err
 	}
-	if _, err := tx.ExecContext(ctx, q); err != nil {
-		tx.Rollback()
-		return fmt.Errorf("sqlite: migrate to %d: index database: %w", v+1, err)
+	for _, q := range attachIndex(s.path, nil, nil) {
+		if _, err := s.wconn.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("sqlite: open %s: %w", s.path, err)
+		}
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: migrate to %d: index database: %w", v+1, err)
+	if state == schemaEmpty {
+		if err := createSchema(ctx, s.wconn); err != nil {
+			return err
+		}
+	}
+	if err := checkIndexFiles(ctx, s.wconn, s.path); err != nil {
+		return err
+	}
+	for _, schema := range []string{indexSchemaName, textSchemaName} {
+		if _, err := s.wconn.ExecContext(ctx, `DETACH DATABASE `+schema); err != nil {
+			return fmt.Errorf("sqlite: open %s: %w", s.path, err)
+		}
 	}
 	return nil
 }
@@ -330,10 +277,6 @@ func closeTogether(dbs ...*sql.DB) []error {
 	}
 	wg.Wait()
 	return errs
-}
-
-func isNoTable(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "no such table")
 }
 
 // Close closes the database and releases the process lock. It is safe to call more than once.
@@ -376,6 +319,13 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*Store, error
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
+	state, err := checkFile(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if state == schemaEmpty {
+		return nil, fmt.Errorf("sqlite: open %s: %w (an empty database: no crawl was made in it)", path, ErrNotAStore)
+	}
 	s := &Store{path: path, readOnly: true}
 	name := dsn(path, true)
 	if noWAL(path) {
@@ -385,10 +335,6 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*Store, error
 		// later is not seen until the store is opened again.
 		name += "&immutable=1"
 	}
-	if err := checkVersion(ctx, name, path); err != nil {
-		return nil, err
-	}
-	var err error
 	if s.read, err = openAttached(name, attachIndex(path, &searchReaders, noWAL)...); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -400,22 +346,26 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*Store, error
 	return s, nil
 }
 
-// checkVersion checks that the crawl database (the dsn name, at path) has this program's
-// schema, before its index database is attached (an older one has none yet).
-func checkVersion(ctx context.Context, name, path string) error {
+// checkFile reads which store the crawl database at path is (readSchema) without writing
+// anything, before Open takes its lock or opens a writer: a store this build refuses is left
+// byte for byte as it was, without a lock, -wal or -shm file. The file is read as immutable
+// (without the -shm file a WAL reader makes) unless its -wal file holds something: then a
+// writer has it open, or crashed, and its last commits are there. An error wraps
+// os.ErrNotExist when there is no file.
+func checkFile(ctx context.Context, path string) (schemaState, error) {
+	if _, err := os.Stat(path); err != nil {
+		return 0, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	name := "file:" + path + "?mode=ro&_pragma=query_only(ON)"
+	if wal, err := os.Stat(path + "-wal"); err != nil || wal.Size() == 0 {
+		name += "&immutable=1"
+	}
 	db, err := sql.Open("sqlite", name)
 	if err != nil {
-		return fmt.Errorf("sqlite: open %s: %w", path, err)
+		return 0, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	defer db.Close()
-	var version int
-	if err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&version); err != nil {
-		return fmt.Errorf("sqlite: open %s: read schema version: %w", path, err)
-	}
-	if version != len(migrations) {
-		return fmt.Errorf("sqlite: open %s read-only: schema version %d, this program needs %d (run a crawl to upgrade it)", path, version, len(migrations))
-	}
-	return nil
+	return readSchema(ctx, db, path)
 }
 
 // noWAL reports whether no writer has the database at path open (a writer keeps the -shm file)

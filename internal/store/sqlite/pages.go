@@ -13,8 +13,8 @@ const (
 	sqlPageURLs = `SELECT seq, ` + urlColumns + ` FROM urls
 		WHERE seq > ? AND kind = 0 AND fetched_at != 0 ORDER BY seq LIMIT ?`
 	sqlPageHeaders = `SELECT url_id, header FROM doc_headers WHERE url_id ` + inSet
-	// A staged header (migration 13) is newer than doc_headers' until the fold copies it there.
-	sqlPageStaged  = `SELECT url_id, idx, title, body, folded, links, header FROM staged WHERE url_id ` + inSet
+	// A staged header is newer than doc_headers' until the fold copies it there.
+	sqlPageStaged  = `SELECT url_id, idx, title, body, links, header FROM staged WHERE url_id ` + inSet
 	sqlPageIndexed = `SELECT d.url_id, f.title, f.body FROM docs d JOIN fts f ON f.rowid = d.num
 		WHERE d.link_only = 0 AND d.url_id ` + inSet
 	sqlPageLinks = `SELECT l.from_id, u.url, l.anchor FROM links l JOIN urls u ON u.id = l.to_id
@@ -74,16 +74,16 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 	stagedHeaders := map[int64][]byte{}
 	err = eachRow(ctx, tx, sqlPageStaged, set, func(r *sql.Rows) error {
 		var id int64
-		var idx, folded bool
+		var idx bool
 		var title, body string
 		var links, header []byte
-		if err := r.Scan(&id, &idx, &title, &body, &folded, &links, &header); err != nil {
+		if err := r.Scan(&id, &idx, &title, &body, &links, &header); err != nil {
 			return err
 		}
 		if header != nil {
 			stagedHeaders[id] = header
 		}
-		return ps.Staged(id, idx, title, body, folded, links)
+		return ps.Staged(id, idx, title, body, false, links)
 	})
 	if err != nil {
 		return nil, 0, err

@@ -16,8 +16,7 @@ import (
 // with 16 KiB (-21%); commits and the index refresh took no longer, searches the same CPU. 16
 // KiB was not taken: the process's peak RSS grew by 220 MB. With 8 KiB pages the writer's page
 // cache costs more memory per byte cached (the C allocator's overhead), so writerCacheKiB was
-// halved with them: the peak RSS of a crawl is then below what it was. A database created with
-// another page size keeps it (SQLite changes it only by a VACUUM outside WAL mode).
+// halved with them: the peak RSS of a crawl is then below what it was.
 const pageSize = 8 << 10
 
 // checkpointPageBytes is the page size in which Options.CheckpointPages counts (4 KiB: SQLite's
@@ -25,14 +24,9 @@ const pageSize = 8 << 10
 // whatever the database's page size.
 const checkpointPageBytes = 4 << 10
 
-// smallPageWriterCacheKiB is the writer's page cache for a database with pages smaller than
-// pageSize (one created before pages were 8 KiB): the 64 MiB it had then (writerCacheKiB is
-// for pageSize pages).
-const smallPageWriterCacheKiB = 64 << 10
-
 // tuneWriter sets, for the page size of conn's main database (at path), the writer
 // connection's wal_autocheckpoint to checkpointPages pages of checkpointPageBytes, and its page
-// cache: cacheKiB, or smallPageWriterCacheKiB for smaller pages.
+// cache of cacheKiB.
 func tuneWriter(ctx context.Context, conn *sql.Conn, path string, checkpointPages, cacheKiB int) error {
 	var ps int
 	if err := conn.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&ps); err != nil {
@@ -41,9 +35,6 @@ func tuneWriter(ctx context.Context, conn *sql.Conn, path string, checkpointPage
 	pages := max(checkpointPages*checkpointPageBytes/max(ps, 1), 1)
 	if _, err := conn.ExecContext(ctx, `PRAGMA wal_autocheckpoint = `+strconv.Itoa(pages)); err != nil {
 		return fmt.Errorf("sqlite: open %s: wal_autocheckpoint: %w", path, err)
-	}
-	if ps < pageSize {
-		cacheKiB = smallPageWriterCacheKiB
 	}
 	if _, err := conn.ExecContext(ctx, `PRAGMA cache_size = -`+strconv.Itoa(cacheKiB)); err != nil {
 		return fmt.Errorf("sqlite: open %s: cache_size: %w", path, err)

@@ -61,17 +61,6 @@ func TestLockIsExclusive(t *testing.T) {
 	s2.Close()
 }
 
-func TestNewerSchemaRefused(t *testing.T) {
-	s, path := openTemp(t)
-	if _, err := s.wconn.ExecContext(t.Context(), `UPDATE meta SET value = '999' WHERE key = 'schema_version'`); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	if _, err := Open(context.Background(), path, Options{}); !errors.Is(err, ErrNewerSchema) {
-		t.Fatalf("err = %v", err)
-	}
-}
-
 // A read-only store reads while another handle holds the write lock, and refuses writes.
 func TestReadOnlyBesideTheWriter(t *testing.T) {
 	ctx := context.Background()
@@ -152,7 +141,7 @@ func TestCountsShowEffectiveStates(t *testing.T) {
 }
 
 // Issue 8: the search index keeps ftsHashSize bytes of pending terms before it writes a segment
-// (migration 11), so that an indexing chunk is a few segments, not dozens to merge.
+// (schema.go), so that an indexing chunk is a few segments, not dozens to merge.
 func TestFTSHashSize(t *testing.T) {
 	s, _ := openTemp(t)
 	var got int

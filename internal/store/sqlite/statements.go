@@ -48,8 +48,8 @@ func prepare(ctx context.Context, db preparer) (*statements, error) {
 		sql string
 	}{
 		{&s.insertOrigin, `INSERT INTO origins (key) VALUES (?) ON CONFLICT (key) DO NOTHING`},
-		{&s.stage, `INSERT OR REPLACE INTO staged (url_id, idx, title, body, nosnippet, unavailable_after, links, folded, headings, header)
-			VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`},
+		{&s.stage, `INSERT OR REPLACE INTO staged (url_id, idx, title, body, nosnippet, unavailable_after, links, headings, header)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&s.updateURL, `UPDATE urls SET depth = ?, hops = ?, state = ?, status = ?, reason = ?, rule_line = ?,
 			fetched_at = ?, next_at = ?, attempts = ?, content_type = ?, location = ?, indexed = ?, noindex = ?,
 			nofollow = ?, canonical = ?, etag = ?, last_modified = ?, warc_file = ?, warc_offset = ?,
