@@ -2,9 +2,10 @@
 // shared by any number of crawl processes on any number of machines, implementing every role of
 // store.Store and store.Shared.
 //
-// Schema: versioned migrations (schema.go) run at Open in one transaction under
-// pg_advisory_xact_lock, so processes starting at once take turns and only the first one
-// migrates. Each crawl lives in a schema of its own (Options.Schema), created if missing.
+// Schema: one version (schema.go), made at Open in one transaction under pg_advisory_xact_lock,
+// so processes starting at once take turns and only the first one makes it; a crawl made by an
+// earlier build is refused before anything is written. Each crawl lives in a schema of its own
+// (Options.Schema), created if missing.
 //
 // Writes: Commit is one transaction of a handful of statements whatever the batch's size. Rows
 // travel as arrays (unnest), so new URLs are one multi-row INSERT ... ON CONFLICT (id) DO NOTHING

@@ -1,7 +1,11 @@
 package postgres
 
-// SchemaVersion is the version migrate brings a schema to, for the package's external tests.
-var SchemaVersion = len(migrations)
+// SchemaVersion and LayoutKey are the schema's version and the meta key that holds it, for the
+// package's external tests.
+const (
+	SchemaVersion = schemaVersion
+	LayoutKey     = layoutKey
+)
 
 // TSQuery is tsQuery, for the tests of package postgres_test.
 var TSQuery = tsQuery

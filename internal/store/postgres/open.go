@@ -55,7 +55,8 @@ var ErrBadSchema = errors.New("schema name must be lower-case letters, digits an
 
 // Open connects to the database that connString names (a postgres:// URL or key=value
 // string, as pgx parses it: pgx also reads the standard PG* environment variables for what the
-// string leaves out) and brings the crawl's schema up to date.
+// string leaves out), and creates the crawl's schema if it has none. A schema made by another
+// build is refused before anything is written (ErrEarlierBuild, ErrNewerSchema, ErrNotAStore).
 func Open(ctx context.Context, connString string, opts Options) (*Store, error) {
 	schema := opts.Schema
 	if schema == "" {
@@ -82,7 +83,7 @@ func Open(ctx context.Context, connString string, opts Options) (*Store, error) 
 		known = store.DefaultKnownOrigins
 	}
 	s := &Store{pool: pool, schema: schema, origins: store.NewOriginSet(known)}
-	if err := s.migrate(ctx, opts.MustExist); err != nil {
+	if err := s.prepareSchema(ctx, opts.MustExist); err != nil {
 		pool.Close()
 		return nil, err
 	}

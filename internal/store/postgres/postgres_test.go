@@ -2,7 +2,9 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -19,10 +21,10 @@ import (
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-// Issue 12: migrations are "safe when several workers start at once": processes opening a new
-// schema together (each its own pool, as separate processes have) all succeed, and the schema
-// is migrated once, to the latest version.
-func TestOpenConcurrentlyMigratesOnce(t *testing.T) {
+// Issue 12: making the schema is "safe when several workers start at once": processes opening
+// a new schema together (each its own pool, as separate processes have) all succeed, and the
+// schema is made once, marked with this build's version (issue 26 part 4: one version).
+func TestOpenConcurrentlyMakesTheSchemaOnce(t *testing.T) {
 	url := pgtest.URL(t)
 	schema := pgtest.Schema(t, url)
 	const workers = 6
@@ -48,10 +50,99 @@ func TestOpenConcurrentlyMigratesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(context.Background())
-	var version string
-	if err := conn.QueryRow(t.Context(), `SELECT value FROM `+schema+`.meta WHERE key = 'schema_version'`).Scan(&version); err != nil || version != fmt.Sprint(postgres.SchemaVersion) {
-		t.Errorf("schema version %q, %v; want %d", version, err, postgres.SchemaVersion)
+	if got := metaRows(t, conn, schema); len(got) != 1 || got[postgres.LayoutKey] != fmt.Sprint(postgres.SchemaVersion) {
+		t.Errorf("meta %v; want only %s = %d", got, postgres.LayoutKey, postgres.SchemaVersion)
 	}
+}
+
+// Issue 26 part 4 (one schema): a crawl schema made by an earlier build, whatever its version in
+// the old history (1 included: the new schema is version 1 too), is refused by a crawl and by
+// the read-only opens (MustExist), before anything is written: its tables and meta rows are as
+// they were. The message says why, and how to start again.
+func TestEarlierBuildSchemaRefusedBeforeAnyWrite(t *testing.T) {
+	url := pgtest.URL(t)
+	conn, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	for _, version := range []string{"1", "6"} {
+		schema := pgtest.Schema(t, url)
+		if _, err := conn.Exec(t.Context(), `CREATE SCHEMA `+schema+`;
+			CREATE TABLE `+schema+`.meta (key text PRIMARY KEY, value text NOT NULL);
+			INSERT INTO `+schema+`.meta (key, value) VALUES ('schema_version', '`+version+`');
+			CREATE TABLE `+schema+`.urls (id bigint PRIMARY KEY, url text NOT NULL);
+			INSERT INTO `+schema+`.urls VALUES (7, 'http://a.test/')`); err != nil {
+			t.Fatal(err)
+		}
+		before, beforeTables := metaRows(t, conn, schema), tablesOf(t, conn, schema)
+		for _, mustExist := range []bool{false, true} {
+			_, err := postgres.Open(t.Context(), url, postgres.Options{Schema: schema, MustExist: mustExist})
+			if !errors.Is(err, postgres.ErrEarlierBuild) {
+				t.Fatalf("schema %s, must exist %v: open: %v, want ErrEarlierBuild", version, mustExist, err)
+			}
+			for _, want := range []string{"earlier Mandelbot build", "schema is " + version + " ", "another schema", "DROP SCHEMA " + schema} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("the message %q does not say %q", err, want)
+				}
+			}
+			if after, afterTables := metaRows(t, conn, schema), tablesOf(t, conn, schema); !maps.Equal(before, after) || !slices.Equal(beforeTables, afterTables) {
+				t.Errorf("schema %s: refused, but written: meta %v, then %v; tables %v, then %v", version, before, after, beforeTables, afterTables)
+			}
+		}
+	}
+}
+
+// A crawl schema of a newer version is refused.
+func TestNewerSchemaRefused(t *testing.T) {
+	url := pgtest.URL(t)
+	schema := pgtest.Schema(t, url)
+	s, err := postgres.Open(t.Context(), url, postgres.Options{Schema: schema})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	conn, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(t.Context(), `UPDATE `+schema+`.meta SET value = '2' WHERE key = $1`, postgres.LayoutKey); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := postgres.Open(t.Context(), url, postgres.Options{Schema: schema}); !errors.Is(err, postgres.ErrNewerSchema) {
+		t.Errorf("open: %v, want ErrNewerSchema", err)
+	}
+}
+
+// metaRows reads the meta table of schema.
+func metaRows(t *testing.T, conn *pgx.Conn, schema string) map[string]string {
+	t.Helper()
+	rows, err := conn.Query(t.Context(), `SELECT key, value FROM `+schema+`.meta`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	var k, v string
+	if _, err := pgx.ForEachRow(rows, []any{&k, &v}, func() error { out[k] = v; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// tablesOf lists the relations of schema (tables, indexes, sequences), sorted.
+func tablesOf(t *testing.T, conn *pgx.Conn, schema string) []string {
+	t.Helper()
+	rows, err := conn.Query(t.Context(), `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE n.nspname = $1 ORDER BY 1`, schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // page commits one fetched page with its document and links, and returns its ID.

@@ -14,8 +14,8 @@ import (
 )
 
 const (
-	// tsConfig is the text search configuration of the index and of queries (made by a
-	// migration): 'simple' (no stop words) with an English Snowball stemmer, as the SQLite store's
+	// tsConfig is the text search configuration of the index and of queries (made with the
+	// schema): 'simple' (no stop words) with an English Snowball stemmer, as the SQLite store's
 	// FTS5 uses the Porter stemmer.
 	tsConfig = "mandelbot_words"
 	// rankNormalization divides a rank by 1 + the logarithm of the entry's length, as bm25
