@@ -58,10 +58,12 @@ const (
 )
 
 // attaching is a driver.Connector that runs statements (ATTACH and PRAGMAs) on every connection
-// it opens, before database/sql hands the connection out.
+// it opens, before database/sql hands the connection out; and, if observe is set, reports every
+// later statement of the connection to it (observedConn).
 type attaching struct {
 	driver.Connector
-	setup []string
+	setup   []string
+	observe func(query string)
 }
 
 // Connect implements driver.Connector.
@@ -81,16 +83,20 @@ func (a attaching) Connect(ctx context.Context) (driver.Conn, error) {
 			return nil, fmt.Errorf("%s: %w", q, err)
 		}
 	}
+	if a.observe != nil {
+		return observed(c, a.observe)
+	}
 	return c, nil
 }
 
-// openAttached opens a pool of connections to the database name (a dsn) that run setup first.
-func openAttached(name string, setup ...string) (*sql.DB, error) {
+// openAttached opens a pool of connections to the database name (a dsn) that run setup first,
+// and report their statements to observe if it is not nil.
+func openAttached(name string, observe func(string), setup ...string) (*sql.DB, error) {
 	c, err := msqlite.NewConnector(name)
 	if err != nil {
 		return nil, err
 	}
-	return sql.OpenDB(attaching{Connector: c, setup: setup}), nil
+	return sql.OpenDB(attaching{Connector: c, setup: setup, observe: observe}), nil
 }
 
 // attachSQL attaches the database at path as schema: read-write (creating it) or read-only;

@@ -20,8 +20,8 @@ import (
 // a new one. Numbers are given from firstNum up: small positive rowids are FTS5's shortest.
 const firstNum = 1
 
-// sqlLastNum reads the highest number given, by a seek in the docs_num index.
-const sqlLastNum = `SELECT num FROM docs ORDER BY num DESC LIMIT 1`
+// sqlLastNum reads the highest number given (NULL if none), by a seek in the docs_num index.
+const sqlLastNum = `SELECT MAX(num) FROM docs`
 
 // numbers gives new entries their numbers within one transaction of the index database: the
 // first is the one after the highest in docs as the transaction sees it. The caller writes, in

@@ -78,6 +78,9 @@ type Options struct {
 	// `serve`, `search` and `export` can read a crawl while `crawl` writes it (WAL readers do not
 	// block the writer). Every write method then fails.
 	ReadOnly bool
+	// observe, if set, is called with the text of every statement the store's connections
+	// prepare or run (observedConn): for the tests of query plans.
+	observe func(query string)
 }
 
 // Store is the SQLite implementation of store.Store. It is safe for concurrent use; writes go
@@ -176,7 +179,7 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 		checkpoint = DefaultCheckpointPages
 	}
 	ipath := indexPath(s.path)
-	if s.write, err = openAttached(dsn(s.path, false)); err != nil {
+	if s.write, err = openAttached(dsn(s.path, false), opts.observe); err != nil {
 		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
 	s.write.SetMaxOpenConns(1)
@@ -186,7 +189,7 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	if err := s.prepareSchema(ctx); err != nil {
 		return err
 	}
-	if s.read, err = openAttached(dsn(s.path, true), attachIndex(s.path, &crawlReaders, nil)...); err != nil {
+	if s.read, err = openAttached(dsn(s.path, true), opts.observe, attachIndex(s.path, &crawlReaders, nil)...); err != nil {
 		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
 	readers := opts.Readers
@@ -197,11 +200,11 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	if err := tuneWriter(ctx, s.wconn, s.path, checkpoint, writerCacheKiB); err != nil {
 		return err
 	}
-	if s.iwrite, s.iconn, err = openWriter(ctx, ipath, checkpoint, indexCacheKiB,
+	if s.iwrite, s.iconn, err = openWriter(ctx, ipath, opts.observe, checkpoint, indexCacheKiB,
 		attachSQL(s.path, crawlSchemaName, true, false), `PRAGMA `+crawlSchemaName+`.cache_size = -`+strconv.Itoa(crawlCacheKiB)); err != nil {
 		return err
 	}
-	if s.twrite, s.tconn, err = openWriter(ctx, textPath(s.path), checkpoint, textCacheKiB); err != nil {
+	if s.twrite, s.tconn, err = openWriter(ctx, textPath(s.path), opts.observe, checkpoint, textCacheKiB); err != nil {
 		return err
 	}
 	if s.stmts, err = prepare(ctx, s.wconn); err != nil {
@@ -218,8 +221,8 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 // openWriter opens the one writer connection of the database at path (running setup on it),
 // pinned, with its checkpoint threshold and page cache of cacheKiB (tuneWriter). The caller
 // closes both, also when err is not nil.
-func openWriter(ctx context.Context, path string, checkpoint, cacheKiB int, setup ...string) (*sql.DB, *sql.Conn, error) {
-	db, err := openAttached(dsn(path, false), setup...)
+func openWriter(ctx context.Context, path string, observe func(string), checkpoint, cacheKiB int, setup ...string) (*sql.DB, *sql.Conn, error) {
+	db, err := openAttached(dsn(path, false), observe, setup...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -335,7 +338,7 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*Store, error
 		// later is not seen until the store is opened again.
 		name += "&immutable=1"
 	}
-	if s.read, err = openAttached(name, attachIndex(path, &searchReaders, noWAL)...); err != nil {
+	if s.read, err = openAttached(name, opts.observe, attachIndex(path, &searchReaders, noWAL)...); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	s.read.SetMaxOpenConns(max(opts.Readers, DefaultReaders))

@@ -147,7 +147,7 @@ func TestNewerSchemaAndForeignDatabaseRefused(t *testing.T) {
 func TestNewStoreMadeAgainAfterACrash(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "crawl.db")
-	db, err := openAttached(dsn(path, false), attachIndex(path, nil, nil)...)
+	db, err := openAttached(dsn(path, false), nil, attachIndex(path, nil, nil)...)
 	if err != nil {
 		t.Fatal(err)
 	}
