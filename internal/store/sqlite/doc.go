@@ -1,5 +1,5 @@
-// Package sqlite is the embedded store of a crawl: one SQLite file (modernc.org/sqlite, no cgo)
-// in WAL mode, used by one crawl process at a time.
+// Package sqlite is the embedded store of a crawl: three SQLite files (attach.go; modernc.org/sqlite,
+// no cgo) in WAL mode, used by one crawl process at a time.
 //
 // Durability: commits use synchronous=NORMAL, which in WAL mode survives a crash of the process
 // (kill -9) at any moment, losing nothing committed; a power loss may undo the last transactions
@@ -12,6 +12,10 @@
 // one writer), one at a time; reads use a pool of read-only connections that WAL lets run beside
 // the writer. A commit inserts its new URLs in multi-row statements and skips the insert of
 // origins it knows exist; the WAL is checkpointed at Options.CheckpointPages.
+//
+// Schema: one version (schema.go), made in one step by the first Open. The crawl database's
+// header marks it (application_id, user_version); a store made by an earlier build, a newer one,
+// or any other SQLite file is refused before anything is written. There are no migrations.
 //
 // One process: Open takes an exclusive advisory lock (flock) on PATH.lock and fails with an error
 // wrapping store.ErrLocked while another process holds it. Leases are therefore always granted.
