@@ -13,6 +13,9 @@
 // the writer. A commit inserts its new URLs in multi-row statements and skips the insert of
 // origins it knows exist; the WAL is checkpointed at Options.CheckpointPages.
 //
+// The layout that issue 26 parts 1-3 plan (locality keys, anchor text rebuilt in bulk, a head
+// index) is in layout-plan.md: a proposal, not what this package does.
+//
 // Schema: one version (schema.go), made in one step by the first Open. The crawl database's
 // header marks it (application_id, user_version); a store made by an earlier build, a newer one,
 // or any other SQLite file is refused before anything is written. There are no migrations.
