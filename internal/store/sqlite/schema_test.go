@@ -89,11 +89,11 @@ func TestNewStoreIsSchemaOne(t *testing.T) {
 	s, path := openTemp(t)
 	var app, version, old int
 	if err := s.wconn.QueryRowContext(t.Context(), `SELECT (SELECT application_id FROM pragma_application_id),
-		(SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM meta)`).Scan(&app, &version, &old); err != nil {
+		(SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM meta WHERE key = 'schema_version')`).Scan(&app, &version, &old); err != nil {
 		t.Fatal(err)
 	}
 	if app != 0x4d424f54 || version != 1 || old != 0 {
-		t.Errorf("application_id %#x, user_version %d, %d meta rows; want 0x4d424f54, 1, 0", app, version, old)
+		t.Errorf("application_id %#x, user_version %d, %d schema_version rows; want 0x4d424f54, 1, 0", app, version, old)
 	}
 	s.Close()
 	for _, readOnly := range []bool{false, true} {
