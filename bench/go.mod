@@ -1,6 +1,6 @@
 module github.com/fractle/mandelbot/bench
 
-go 1.26.8
+go 1.26
 
 require (
 	github.com/fractle/mandelbot v0.0.0-00010101000000-000000000000
