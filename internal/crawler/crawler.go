@@ -107,12 +107,18 @@ type crawl struct {
 	lastProgress                          time.Time
 	progressDue                           bool // a snapshot was held back by ProgressEvery
 	sitemapsQueued                        map[string]int
+	// via holds, with Options.OnPage, the redirect chain of each redirect target not requested
+	// yet (at most MaxRedirectChains): target URL -> the URLs that redirected to it, in order.
+	via map[string][]string
 }
 
 func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	now := c.opts.Clock.Now()
 	c.stats.Started, c.stats.Now = now, now
 	c.sitemapsQueued = map[string]int{}
+	if c.opts.OnPage != nil {
+		c.via = map[string][]string{}
+	}
 	st := c.opts.Store
 
 	var b store.Batch
@@ -245,18 +251,18 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 		if !c.stopping {
 			switch {
 			case c.fatal != nil:
-				c.stop("error: " + c.fatal.Error())
+				c.stop(StopFailed)
 				cancelWork()
 			case ctx.Err() != nil:
-				c.stop("interrupted")
+				c.stop(StopInterrupted)
 				cancelWork()
 			case !deadline.IsZero() && !now.Before(deadline):
 				// A deadline (issue 9): requests in flight are cancelled, their URLs stay queued.
-				c.stop(fmt.Sprintf("--max-time %s reached", c.opts.MaxTime))
+				c.stop(StopMaxTime)
 				c.stats.AtLimit = true
 				cancelWork()
 			case c.opts.MaxPages > 0 && c.pagesStarted >= c.opts.MaxPages:
-				c.stop(fmt.Sprintf("--max-pages %d reached", c.opts.MaxPages))
+				c.stop(StopMaxPages)
 				c.stats.AtLimit = true
 			}
 		}
@@ -291,18 +297,20 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 			c.dispatch(task{robots: true, origin: step.Origin, header: step.Header})
 		case frontier.StepFetch:
 			c.pagesStarted++
-			c.dispatch(task{origin: step.Origin, url: step.URL})
+			c.dispatch(task{origin: step.Origin, url: step.URL, via: c.via[step.URL.URL]})
 		case frontier.StepSkip:
 			u := step.URL
 			u.State, u.Reason, u.RuleLine = store.StateRobotsDisallowed, step.Reason, step.Verdict.Rule.Line
 			u.NextAt = now.Add(c.opts.Revisit) // checked again against a later robots.txt
 			c.stats.Disallowed++
+			delete(c.via, u.URL)
 			c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
 		case frontier.StepReject:
 			// A crawl-trap defence (issue 9): the reason names it, for the export and dashboard.
 			u := step.URL
 			u.State, u.Reason = store.StateOutOfScope, step.Reason
 			c.stats.Rejected++
+			delete(c.via, u.URL)
 			c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
 		case frontier.StepRelease:
 			c.acquired = time.Time{} // room in the batch: look for more at once
@@ -312,14 +320,14 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 			// Work due later than --max-wait (revisits) ends a run as on SQLite, whose frontier
 			// never loads it.
 			if c.keeper.shared == nil || c.stopping || !c.waitForCluster(ctx, now, time.Time{}, deadline) {
-				c.stop("nothing left to crawl")
+				c.stop(StopFinished)
 			}
 		case frontier.StepWait:
 			idle := c.inflight == 0 && c.pendingWrites == 0 && c.pendingLoads == 0 && c.indexLag <= MaxIndexLag
 			if idle && !c.stopping && (step.Until.IsZero() || step.Until.Sub(now) > c.opts.MaxWait) {
 				if c.keeper.shared == nil || !c.waitForCluster(ctx, now, step.Until, deadline) {
 					c.stats.NextDue = earliest(step.Until, c.clusterDue)
-					c.stop(fmt.Sprintf("nothing due before %s (longer than --max-wait %s); run again to resume", c.stats.NextDue.UTC().Format(time.RFC3339), c.opts.MaxWait))
+					c.stop(StopWaiting)
 				}
 				break
 			}
@@ -395,11 +403,11 @@ func (c *crawl) away(keys []string, why string) {
 	c.opts.Log.Warn("origins dropped: lease lost", "origins", len(keys), "reason", why, "first", keys[0])
 }
 
-func (c *crawl) stop(reason string) {
+func (c *crawl) stop(reason StopReason) {
 	if !c.stopping {
 		c.stopping = true
 		c.stats.StopReason = reason
-		c.opts.Log.Info("crawl stopping", "reason", reason)
+		c.opts.Log.Info("crawl stopping", "reason", reason.String(), "next_due", c.stats.NextDue, "error", c.fatal)
 	}
 }
 

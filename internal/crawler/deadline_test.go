@@ -45,8 +45,8 @@ func TestMaxTimeIsADeadline(t *testing.T) {
 	if took > maxTime+deadlineGrace {
 		t.Errorf("Run took %v with MaxTime %v; the deadline allows %v more", took, maxTime, deadlineGrace)
 	}
-	if !strings.Contains(st.StopReason, "--max-time") {
-		t.Errorf("stop reason %q, want --max-time", st.StopReason)
+	if st.StopReason != StopMaxTime {
+		t.Errorf("stop reason %v, want %v", st.StopReason, StopMaxTime)
 	}
 	urls := e.urls()
 	if u := urls[e.web.URL("d", hostile.PathDrip)]; u.State != store.StateQueued || u.Attempts != 0 {

@@ -110,6 +110,14 @@ type Options struct {
 	// safe for concurrent use, and the worker waits for it. The origin's next request does not:
 	// it may leave once the answer is read.
 	OnDocument func(Document)
+	// OnPage, if set, is called for the same answers as OnDocument, after it, on the same
+	// goroutine and with the same concurrency, with the page's body and redirect chain; the URLs
+	// it adds (Page.Add) join the page's links on their way to the frontier and the store.
+	OnPage func(*Page)
+	// OnFailure, if set, is called for every page or sitemap request that got no usable answer
+	// (see Failure), on the worker goroutine that made it, concurrently with other calls: it
+	// must be safe for concurrent use, and the worker waits for it.
+	OnFailure func(Failure)
 	// Filter, if set, is asked about every page URL discovered by a link, a redirect or a
 	// sitemap that is otherwise in scope; a non-empty answer keeps the URL out of the crawl
 	// (state out-of-scope) with that answer as the reason. It is called on worker goroutines,

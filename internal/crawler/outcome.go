@@ -52,6 +52,9 @@ func (c *crawl) handleResult(r result) {
 		c.opts.Log.Debug("no answer, will retry", "url", u.URL, "attempt", u.Attempts, "reason", u.Reason)
 		return
 	}
+	if u.State != store.StateQueued {
+		delete(c.via, u.URL) // requested for good: its chain was handed over
+	}
 	paused := r.outcome.Status == 503 || r.outcome.Status == 429
 	if paused {
 		c.stats.Paused++ // given up or not, the answer paused the origin
@@ -88,6 +91,7 @@ func (c *crawl) handleResult(r result) {
 		c.opts.Log.Info("origin resumed", "origin", u.Origin, "status", r.outcome.Status)
 	}
 	w.batch.New, w.overflow = c.discover(r.found, now)
+	c.chain(r.task, w.batch.New)
 	if r.doc != nil {
 		w.batch.Documents = []store.Document{*r.doc}
 	}
@@ -204,4 +208,18 @@ func (c *crawl) handleIndexed(r indexed) {
 		return
 	}
 	c.indexLag = r.lag
+}
+
+// chain remembers, for Page.Redirects, the redirect chain of the redirect targets among fresh
+// (new URLs discovered by the answer of t): t's own chain and t's URL.
+func (c *crawl) chain(t task, fresh []store.NewURL) {
+	if c.via == nil {
+		return
+	}
+	for _, n := range fresh {
+		if n.Hops == 0 || n.Kind != store.KindPage || n.State != store.StateQueued || len(c.via) >= MaxRedirectChains {
+			continue
+		}
+		c.via[n.URL] = append(t.via[:len(t.via):len(t.via)], t.url.URL)
+	}
 }

@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/fractle/mandelbot/internal/robots"
@@ -45,7 +46,8 @@ type Stats struct {
 	PendingNew, PendingNewPeak int
 	// PausedUntil is the soonest time a paused origin may be asked again (zero: none paused).
 	PausedUntil time.Time
-	StopReason  string
+	// StopReason is why the run stopped (StopNone while it runs).
+	StopReason StopReason
 	// Failure is the last reason something could not be fetched, for a one-line verdict: an
 	// origin's robots.txt unreachable, or a URL given up ("URL: reason").
 	Failure string
@@ -69,4 +71,40 @@ func (s Stats) Rate() float64 {
 // but found nothing failing: it did what was asked.
 func (s Stats) FetchedNothing() bool {
 	return s.Pages == 0 && (s.OriginsBlocked > 0 || s.Errors > 0)
+}
+
+// StopReason is why a run stopped; each has its own figures in Stats (NextDue, AtLimit) and
+// Options (MaxPages, MaxTime, MaxWait) for a caller to word it.
+type StopReason uint8
+
+const (
+	StopNone        StopReason = iota // the run goes on
+	StopFinished                      // nothing left to crawl
+	StopWaiting                       // nothing due within Options.MaxWait: Stats.NextDue says when
+	StopMaxPages                      // Options.MaxPages requests started
+	StopMaxTime                       // Options.MaxTime passed
+	StopInterrupted                   // the context was cancelled
+	StopFailed                        // a store or archive error: Run returns it
+)
+
+// String returns a lower-case word for logs: "finished", "waiting", "max_pages", "max_time",
+// "interrupted", "failed" ("" for StopNone).
+func (r StopReason) String() string {
+	switch r {
+	case StopNone:
+		return ""
+	case StopFinished:
+		return "finished"
+	case StopWaiting:
+		return "waiting"
+	case StopMaxPages:
+		return "max_pages"
+	case StopMaxTime:
+		return "max_time"
+	case StopInterrupted:
+		return "interrupted"
+	case StopFailed:
+		return "failed"
+	}
+	return fmt.Sprintf("StopReason(%d)", uint8(r))
 }

@@ -26,6 +26,7 @@ type task struct {
 	origin string
 	header http.Header
 	url    store.URL
+	via    []string // the URLs that redirected to url in this run (Page.Redirects); nil: none known
 }
 
 // result is what a worker hands back to the scheduler. A page answer that is processed
@@ -78,7 +79,13 @@ func (w *worker) do(ctx context.Context, t task, report func(result)) result {
 		d.WARC = ag.last
 		return result{task: t, decision: d, archived: !ag.last.IsZero()}
 	}
-	return w.page(ctx, t, report)
+	res := w.page(ctx, t, report)
+	if w.opts.OnFailure != nil {
+		if f, ok := failureOf(res, w.opts.Clock.Now()); ok {
+			w.opts.OnFailure(f)
+		}
+	}
+	return res
 }
 
 func (w *worker) page(ctx context.Context, t task, report func(result)) (res result) {
@@ -186,10 +193,18 @@ func (w *worker) page(ctx context.Context, t task, report func(result)) (res res
 	if resp.Status >= 200 && resp.Status < 300 && !resp.Truncated {
 		u.ETag, u.LastModified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
 	}
-	if u.Kind == store.KindPage && w.opts.OnDocument != nil {
+	if u.Kind == store.KindPage && (w.opts.OnDocument != nil || w.opts.OnPage != nil) {
 		res.page = &Document{URL: u.URL, Depth: u.Depth, Status: resp.Status, Header: resp.Header,
 			ContentType: resp.ContentType, Location: resp.Location, FetchedAt: now, Truncated: resp.Truncated}
-		defer func() { w.opts.OnDocument(*res.page) }()
+		// Deferred after resp.Release: the body is the fetcher's until the callbacks return.
+		defer func() {
+			if w.opts.OnDocument != nil {
+				w.opts.OnDocument(*res.page)
+			}
+			if w.opts.OnPage != nil {
+				w.callPage(&res, t, resp.Body, resp.Header)
+			}
+		}()
 	}
 	if u.Kind == store.KindPage {
 		// Until a 2xx page says otherwise, this fetch leaves nothing in the index (rule 27: a
