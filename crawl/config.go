@@ -9,12 +9,10 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/fractle/mandelbot/internal/clock"
 	"github.com/fractle/mandelbot/internal/crawler"
 	"github.com/fractle/mandelbot/internal/frontier"
 	"github.com/fractle/mandelbot/internal/pause"
 	"github.com/fractle/mandelbot/internal/robots"
-	"github.com/fractle/mandelbot/internal/store"
 )
 
 // Defaults of a crawl, used where a Config field is zero.
@@ -119,11 +117,8 @@ type Config struct {
 	// StorePath is the SQLite file the crawl is saved in (created when missing); a Run on the
 	// same file resumes the crawl. "" means a temporary file removed when Run returns.
 	StorePath string
-	// Store, if set, is used instead of StorePath and is not closed by Run. (Its type is
-	// internal: it is how the mandelbot command passes the store it opened.)
-	Store store.Store
-	// Clock, if set, replaces the wall clock (tests). Its type is internal too.
-	Clock clock.Clock
+	// Clock, if set, replaces the wall clock (tests, simulations): see Clock.
+	Clock Clock
 	// Owner names this process for the store's origin leases, so that several processes can
 	// share one store (PostgreSQL); "" lets the crawler pick a random name.
 	Owner string
@@ -144,6 +139,16 @@ type Config struct {
 	// conditional revisit (the page did not change). Calls are serialized (never two at once);
 	// the crawl's workers wait for it, so it should return quickly.
 	OnDocument func(Document)
+	// OnPage, if set, receives the same answers as OnDocument (after it), each as a Page: the
+	// Document with the body, the redirect chain, a DOM parsed only if asked (Page.DOM), and
+	// Page.Visit to add URLs to the crawl. The Page is valid during the call only. Calls are
+	// serialized with those of OnDocument and OnError (never two at once), and the crawl's
+	// workers wait for them: a slow callback slows the crawl, never its manners.
+	OnPage func(*Page)
+	// OnError, if set, receives each request of a page or sitemap that got no usable answer,
+	// with the reason and whether the URL will be asked again (see Failure). Calls are
+	// serialized with the other callbacks.
+	OnError func(Failure)
 	// OnProgress, if set, receives a snapshot of the crawl at most every ProgressEvery (0:
 	// DefaultProgressEvery), on the crawl's scheduler goroutine: it must return quickly.
 	OnProgress    func(Stats)
@@ -153,16 +158,6 @@ type Config struct {
 	// index lag). Register it once per registry: a second Run on the same registry fails.
 	Metrics prometheus.Registerer
 }
-
-// Document is one page answer; see crawler.Document for its fields.
-type Document = crawler.Document
-
-// Link is one link of a Document, with its anchor text.
-type Link = crawler.Link
-
-// Stats describe a crawl so far: pages fetched, the queue, origins active, paused and
-// unreachable, errors. Stats.Rate is pages per second.
-type Stats = crawler.Stats
 
 // ErrNoSeeds reports a crawl with no seed and no queued work in its store.
 var ErrNoSeeds = crawler.ErrNoSeeds

@@ -12,10 +12,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
-	"github.com/fractle/mandelbot/internal/clock"
 	"github.com/fractle/mandelbot/internal/crawler"
 	"github.com/fractle/mandelbot/internal/fetch"
-	"github.com/fractle/mandelbot/internal/robots"
 )
 
 // Bucket bounds of the request histograms.
@@ -40,10 +38,10 @@ type metrics struct {
 	paused, unreachable, indexLag      prometheus.Gauge
 
 	mu   sync.Mutex
-	last crawler.Stats // the previous snapshot, for the counters' increments
+	last Stats // the previous snapshot, for the counters' increments
 }
 
-func newMetrics(reg prometheus.Registerer, clk clock.Clock) (*metrics, error) {
+func newMetrics(reg prometheus.Registerer, clk Clock) (*metrics, error) {
 	m := &metrics{now: time.Now}
 	if clk != nil {
 		m.now = clk.Now
@@ -169,7 +167,7 @@ func statusClass(code int) string {
 }
 
 // observe copies a progress snapshot into the crawl figures.
-func (m *metrics) observe(s crawler.Stats) {
+func (m *metrics) observe(s Stats) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	add := func(c prometheus.Counter, now, before int) {
@@ -181,10 +179,8 @@ func (m *metrics) observe(s crawler.Stats) {
 	add(m.pauses, s.Paused, m.last.Paused)
 	add(m.givenUp, s.Errors, m.last.Errors)
 	add(m.disallowed, s.Disallowed, m.last.Disallowed)
-	for k := range s.RobotsOutcomes {
-		if k > 0 {
-			add(m.robots.WithLabelValues(robots.Kind(k).String()), s.RobotsOutcomes[k], m.last.RobotsOutcomes[k])
-		}
+	for k := range RobotsOutcome(NumRobotsOutcomes) {
+		add(m.robots.WithLabelValues(k.String()), s.RobotsOutcomes[k], m.last.RobotsOutcomes[k])
 	}
 	m.last = s
 	m.queued.Set(float64(s.Queued))

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/net/http/httpguts"
 
+	"github.com/fractle/mandelbot/internal/crawlctx"
 	"github.com/fractle/mandelbot/internal/crawler"
 	"github.com/fractle/mandelbot/internal/fetch"
 	"github.com/fractle/mandelbot/internal/frontier"
@@ -48,11 +49,17 @@ func Run(ctx context.Context, c Config) (_ Stats, runErr error) {
 			return Stats{}, fmt.Errorf("crawl: metrics: %w", err)
 		}
 		fetcher = m.wrap(fetcher)
-		p.crawl.OnProgress = chainProgress(m.observe, p.crawl.OnProgress)
+	}
+	if m != nil || c.OnProgress != nil {
+		var observe func(Stats)
+		if m != nil {
+			observe = m.observe
+		}
+		p.crawl.OnProgress = progressOf(observe, c.OnProgress)
 	}
 	p.crawl.Fetcher = fetcher
 
-	st := c.Store
+	st := crawlctx.Store(ctx)
 	if st == nil {
 		path, cleanup, err := storePath(c.StorePath)
 		if err != nil {
@@ -79,7 +86,8 @@ func Run(ctx context.Context, c Config) (_ Stats, runErr error) {
 		}()
 		p.crawl.Archive = w
 	}
-	stats, err := crawler.Run(ctx, p.crawl)
+	raw, err := crawler.Run(ctx, p.crawl)
+	stats := statsOf(raw)
 	if m != nil {
 		m.observe(stats) // the final figures, which the last progress call may predate
 	}
@@ -191,10 +199,10 @@ func (c Config) plan() (plan, error) {
 			Pause:  pause.Policy{Max: c.MaxPause},
 		},
 		Clock: c.Clock, Log: c.Log, Owner: c.Owner, LeaseTTL: c.LeaseTTL, LeaseBatch: c.LeaseBatch,
-		OnProgress: c.OnProgress, ProgressEvery: every,
-		OnDocument: serialize(c.OnDocument),
-		Filter:     patternFilter(c.Include, c.Exclude),
+		ProgressEvery: every,
+		Filter:        patternFilter(c.Include, c.Exclude),
 	}
+	p.crawl.OnDocument, p.crawl.OnPage, p.crawl.OnFailure = c.callbacks()
 	return p, nil
 }
 
@@ -256,21 +264,46 @@ func patternFilter(include, exclude []*regexp.Regexp) func(string) string {
 	}
 }
 
-// serialize makes fn safe to call from the crawl's workers at once: calls take turns.
-func serialize(fn func(Document)) func(Document) {
-	if fn == nil {
-		return nil
+// callbacks are the crawler's hooks for OnDocument, OnPage and OnError (nil for those not
+// set): the crawler calls them from its workers at once, so they take turns on one mutex, and
+// each converts the crawler's values into the public ones.
+func (c Config) callbacks() (func(crawler.Document), func(*crawler.Page), func(crawler.Failure)) {
+	mu := new(sync.Mutex)
+	var onDoc func(crawler.Document)
+	var onPage func(*crawler.Page)
+	var onFail func(crawler.Failure)
+	if fn := c.OnDocument; fn != nil {
+		onDoc = func(d crawler.Document) {
+			doc := documentOf(d)
+			mu.Lock()
+			defer mu.Unlock()
+			fn(doc)
+		}
 	}
-	var mu sync.Mutex
-	return func(d Document) {
-		mu.Lock()
-		defer mu.Unlock()
-		fn(d)
+	if fn := c.OnPage; fn != nil {
+		onPage = func(p *crawler.Page) {
+			page := pageOf(p)
+			defer func() { page.Body = nil }() // the buffer is the crawl's again
+			mu.Lock()
+			defer mu.Unlock()
+			fn(page)
+		}
 	}
+	if fn := c.OnError; fn != nil {
+		onFail = func(f crawler.Failure) {
+			mu.Lock()
+			defer mu.Unlock()
+			fn(failureOf(f))
+		}
+	}
+	return onDoc, onPage, onFail
 }
 
-func chainProgress(fns ...func(Stats)) func(Stats) {
-	return func(s Stats) {
+// progressOf is the crawler's OnProgress: the public Stats, to the metrics and the caller's
+// OnProgress (either may be nil). Both run on the crawl's scheduler goroutine.
+func progressOf(fns ...func(Stats)) func(crawler.Stats) {
+	return func(raw crawler.Stats) {
+		s := statsOf(raw)
 		for _, fn := range fns {
 			if fn != nil {
 				fn(s)

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fractle/mandelbot/crawl"
+	"github.com/fractle/mandelbot/internal/crawlctx"
 	"github.com/fractle/mandelbot/internal/crawler"
 	"github.com/fractle/mandelbot/internal/frontier"
 	"github.com/fractle/mandelbot/internal/pause"
@@ -217,9 +218,9 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 		cfg.OnDocument = docs.Write
 	}
 	out := newProgress(cmd.ErrOrStderr(), f.verbose)
-	cfg.Store, cfg.Log, cfg.OnProgress, cfg.Owner = st, out.logger(), out.update, processOwner()
+	cfg.Log, cfg.OnProgress, cfg.Owner = out.logger(), out.update, processOwner()
 	served := startCrawlSite(ctx, ln, f, st, &cfg, cmd.OutOrStdout()) // crawlserve.go; nil without --serve
-	stats, err := crawl.Run(ctx, cfg)
+	stats, err := crawl.Run(crawlctx.WithStore(ctx, st), cfg)
 	out.close()
 	if docs != nil {
 		if derr := docs.Flush(); derr != nil && err == nil {
@@ -238,7 +239,8 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	if err != nil && !end.Interrupted {
 		end.Failed = err
 	}
-	writeSummary(cmd.OutOrStdout(), stats, counts, redact(f.location()))
+	ended := stopLine(stats, runLimits{maxPages: cfg.MaxPages, maxTime: cfg.MaxTime, maxWait: cfg.MaxWait}, err)
+	writeSummary(cmd.OutOrStdout(), stats, ended, counts, redact(f.location()))
 	fmt.Fprintln(cmd.OutOrStdout(), end.exitLine())
 	served.finish(ctx, end.Interrupted) // --serve: serve the finished crawl until Ctrl-C
 	if end.Failed != nil {
@@ -305,7 +307,7 @@ func (f crawlFlags) config(args []string, stdin io.Reader) (crawl.Config, error)
 // endOf is how a crawl run ended (issue 9): interrupted by a signal; fetched nothing because
 // the seeds' origins were unreachable; or stopped at --max-time or --max-pages with work left
 // (URLs still queued, paused or waiting on robots.txt in the store).
-func endOf(s crawler.Stats, counts map[store.State]int, interrupted bool) crawlEnd {
+func endOf(s crawl.Stats, counts map[store.State]int, interrupted bool) crawlEnd {
 	left := counts[store.StateQueued] + counts[store.StatePaused] + counts[store.StateRobotsUnreachable]
 	return crawlEnd{
 		Interrupted:    interrupted,

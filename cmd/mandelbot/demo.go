@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fractle/mandelbot/crawl"
+	"github.com/fractle/mandelbot/internal/crawlctx"
 	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store/sqlite"
 	"github.com/fractle/mandelbot/internal/testweb"
@@ -89,10 +90,10 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 
 	fmt.Fprintf(out, "Crawling it politely (robots.txt first, one request at a time per site)...\n\n")
 	progress := newProgress(cmd.ErrOrStderr(), f.verbose)
-	stats, err := crawl.Run(ctx, crawl.Config{
+	stats, err := crawl.Run(crawlctx.WithStore(ctx, st), crawl.Config{
 		Seeds: web.Seeds(), Resolve: web.Resolve(), RootCAs: web.RootCAs(),
 		MaxWait: f.maxWait, Concurrency: 8, Agent: defaultAgent, Delay: -1,
-		Store: st, Log: progress.logger(), OnProgress: progress.update, ProgressEvery: progressEvery,
+		Log: progress.logger(), OnProgress: progress.update, ProgressEvery: progressEvery,
 	})
 	progress.close()
 	if err != nil {
@@ -106,7 +107,7 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	if f.data == "" {
 		location = "" // a temporary directory, removed on exit: no export command to suggest
 	}
-	writeSummary(out, stats, counts, location)
+	writeSummary(out, stats, stopLine(stats, runLimits{maxWait: f.maxWait}, err), counts, location)
 	demoSearches(ctx, out, st)
 	if f.noServe {
 		return nil

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/fractle/mandelbot/crawl"
 	"io"
 	"log/slog"
 	"os"
@@ -12,8 +13,6 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
-
-	"github.com/fractle/mandelbot/internal/crawler"
 )
 
 const (
@@ -47,7 +46,7 @@ type progress struct {
 	log *slog.Logger
 
 	mu      sync.Mutex
-	last    crawler.Stats
+	last    crawl.Stats
 	samples []rateSample // the snapshots of the last rateWindow, oldest first
 
 	stop context.CancelFunc
@@ -84,7 +83,7 @@ func newProgress(w io.Writer, verbose bool) *progress {
 func (pr *progress) logger() *slog.Logger { return pr.log }
 
 // update takes the crawl's latest snapshot.
-func (pr *progress) update(s crawler.Stats) {
+func (pr *progress) update(s crawl.Stats) {
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
 	pr.last = s
@@ -98,7 +97,7 @@ func (pr *progress) update(s crawler.Stats) {
 // snapshot returns the latest Stats and the pages/s of the last rateWindow up to now: pages
 // fetched since the window's base sample over the time since it (so a quiet pause brings it
 // down even when no new snapshot arrives).
-func (pr *progress) snapshot() (crawler.Stats, float64) {
+func (pr *progress) snapshot() (crawl.Stats, float64) {
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
 	s := pr.last
@@ -161,13 +160,13 @@ func (pr *progress) line() string {
 }
 
 // activeOrigins are the origins being worked on that are neither paused nor unreachable.
-func activeOrigins(s crawler.Stats) int {
+func activeOrigins(s crawl.Stats) int {
 	return max(0, s.Origins-s.OriginsPaused-s.OriginsBlocked)
 }
 
 // resume says when the soonest paused origin may be asked again, by the wall clock: "in 1m10s
 // at 12:03:04"; "" when no pause is known.
-func resume(s crawler.Stats, now time.Time) string {
+func resume(s crawl.Stats, now time.Time) string {
 	if s.OriginsPaused == 0 || s.PausedUntil.IsZero() {
 		return ""
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/fractle/mandelbot/crawl"
 	"io"
 	"regexp"
 	"strings"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/fractle/mandelbot/internal/crawler"
 	"github.com/fractle/mandelbot/internal/testweb"
 )
 
@@ -158,7 +158,7 @@ func TestProgressRateIsRecent(t *testing.T) {
 	now := t0
 	pr := &progress{now: func() time.Time { return now }}
 	for i := range 11 { // 10 pages a second for 10 s
-		pr.update(crawler.Stats{Started: t0, Now: t0.Add(time.Duration(i) * time.Second), Pages: 10 * i})
+		pr.update(crawl.Stats{Started: t0, Now: t0.Add(time.Duration(i) * time.Second), Pages: 10 * i})
 	}
 	now = t0.Add(10 * time.Second)
 	if _, rate := pr.snapshot(); rate < 9.9 || rate > 10.1 {

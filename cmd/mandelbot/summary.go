@@ -5,8 +5,9 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
-	"github.com/fractle/mandelbot/internal/crawler"
+	"github.com/fractle/mandelbot/crawl"
 	"github.com/fractle/mandelbot/internal/store"
 )
 
@@ -16,10 +17,39 @@ var stateOrder = []store.State{
 	store.StatePaused, store.StateError, store.StateOutOfScope,
 }
 
-// writeSummary prints the one-screen summary of a crawl run.
-func writeSummary(w io.Writer, s crawler.Stats, counts map[store.State]int, location string) {
+// runLimits are the limits a run was given, for the words of its stop reason.
+type runLimits struct {
+	maxPages         int
+	maxTime, maxWait time.Duration
+}
+
+// stopLine words why a run stopped, in the flags' terms: the summary's first line, which
+// scripts read ("Crawl ended: nothing left to crawl"). err is what the run returned.
+func stopLine(s crawl.Stats, l runLimits, err error) string {
+	switch s.StopReason {
+	case crawl.StopFinished:
+		return "nothing left to crawl"
+	case crawl.StopWaiting:
+		return fmt.Sprintf("nothing due before %s (longer than --max-wait %s); run again to resume",
+			s.NextDue.UTC().Format(time.RFC3339), l.maxWait)
+	case crawl.StopMaxPages:
+		return fmt.Sprintf("--max-pages %d reached", l.maxPages)
+	case crawl.StopMaxTime:
+		return fmt.Sprintf("--max-time %s reached", l.maxTime)
+	case crawl.StopInterrupted:
+		return "interrupted"
+	case crawl.StopError:
+		if err != nil {
+			return "error: " + err.Error()
+		}
+	}
+	return s.StopReason.String()
+}
+
+// writeSummary prints the one-screen summary of a crawl run; stop is its stopLine.
+func writeSummary(w io.Writer, s crawl.Stats, stop string, counts map[store.State]int, location string) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Crawl ended: %s\n\n", s.StopReason)
+	fmt.Fprintf(&b, "Crawl ended: %s\n\n", stop)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	elapsed := s.Now.Sub(s.Started).Round(100_000_000)
 	fmt.Fprintf(tw, "This run\tpages answered\t%d\t(%.1f/s over %s)\n", s.Pages, s.Rate(), elapsed)
