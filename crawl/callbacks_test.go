@@ -273,3 +273,42 @@ func TestOnErrorReportsFailuresAndRetriesIssue28(t *testing.T) {
 		t.Errorf("Stats: Errors %d, Retries %d; want 1 and 2", st.Errors, st.Retries)
 	}
 }
+
+// Issue 28: with VisitOnly the crawl requests what the callback visits and nothing else it
+// finds: not the other links (recorded, not followed), not robots.txt's sitemaps.
+func TestVisitOnlyFollowsOnlyVisitsIssue28(t *testing.T) {
+	robots := testweb.RobotsTxt("User-agent: *\nAllow: /\nSitemap: {a}/sitemap.xml\n")
+	web, _, cfg := callbackWeb(t, []testweb.Site{{Key: "a", Robots: &robots, Pages: []testweb.Page{
+		{Path: "/", Title: "Page 1", Links: []string{"/about", "/?page=2"}},
+		{Path: "/?page=2", Title: "Page 2", Links: []string{"/about"}},
+		{Path: "/about", Title: "About"},
+		testweb.SitemapXML("/sitemap.xml", "{a}/from-sitemap"),
+		{Path: "/from-sitemap", Title: "Listed"},
+	}}})
+	cfg.VisitOnly = true
+	var titles []string
+	cfg.OnPage = func(p *crawl.Page) {
+		titles = append(titles, p.Title)
+		if p.Depth == 0 {
+			if err := p.Visit("/?page=2"); err != nil {
+				t.Errorf("Visit: %v", err)
+			}
+		}
+	}
+	st, err := crawl.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkManners(t, web, time.Second)
+	if !slices.Equal(titles, []string{"Page 1", "Page 2"}) {
+		t.Errorf("pages %v, want Page 1 then Page 2 only", titles)
+	}
+	for _, path := range []string{"/about", "/sitemap.xml", "/from-sitemap"} {
+		if n := web.Count("a", path); n != 0 {
+			t.Errorf("%s requested %d times with VisitOnly", path, n)
+		}
+	}
+	if st.OutOfScope == 0 {
+		t.Error("the links not visited were not recorded as not followed")
+	}
+}

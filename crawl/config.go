@@ -149,6 +149,11 @@ type Config struct {
 	// with the reason and whether the URL will be asked again (see Failure). Calls are
 	// serialized with the other callbacks.
 	OnError func(Failure)
+	// VisitOnly makes the crawl request only the seeds, the URLs OnPage adds with Page.Visit,
+	// and the redirects they lead to, as a scraper that picks its next pages wants (and as
+	// Colly does): the links on pages are recorded as not followed (out of scope), and the
+	// sitemaps robots.txt names are not fetched. The rules of Visit still apply.
+	VisitOnly bool
 	// OnProgress, if set, receives a snapshot of the crawl at most every ProgressEvery (0:
 	// DefaultProgressEvery), on the crawl's scheduler goroutine: it must return quickly.
 	OnProgress    func(Stats)

@@ -201,6 +201,7 @@ func (c Config) plan() (plan, error) {
 		Clock: c.Clock, Log: c.Log, Owner: c.Owner, LeaseTTL: c.LeaseTTL, LeaseBatch: c.LeaseBatch,
 		ProgressEvery: every,
 		Filter:        patternFilter(c.Include, c.Exclude),
+		AddedOnly:     c.VisitOnly,
 	}
 	p.crawl.OnDocument, p.crawl.OnPage, p.crawl.OnFailure = c.callbacks()
 	return p, nil

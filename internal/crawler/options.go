@@ -118,6 +118,10 @@ type Options struct {
 	// (see Failure), on the worker goroutine that made it, concurrently with other calls: it
 	// must be safe for concurrent use, and the worker waits for it.
 	OnFailure func(Failure)
+	// AddedOnly makes the crawl request only the seeds, the URLs OnPage adds (Page.Add) and
+	// the redirects they lead to: the links of pages are recorded out of scope (reason
+	// NotAddedReason), and robots.txt's sitemaps are not fetched.
+	AddedOnly bool
 	// Filter, if set, is asked about every page URL discovered by a link, a redirect or a
 	// sitemap that is otherwise in scope; a non-empty answer keeps the URL out of the crawl
 	// (state out-of-scope) with that answer as the reason. It is called on worker goroutines,

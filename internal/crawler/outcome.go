@@ -137,7 +137,7 @@ func (c *crawl) robotsResult(r result, now time.Time) {
 	b := store.Batch{Origins: []store.Origin{rec}}
 	var found []store.NewURL
 	for _, s := range fresh {
-		if c.sitemapsQueued[key] >= MaxSitemapsPerOrigin {
+		if c.opts.AddedOnly || c.sitemapsQueued[key] >= MaxSitemapsPerOrigin {
 			break
 		}
 		u, err := c.worker.parser.Parse(s)

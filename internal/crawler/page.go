@@ -20,6 +20,9 @@ const MaxAddedPerPage = extract.DefaultMaxLinks
 // (its Page.Redirects is empty, its Hops still counts them).
 const MaxRedirectChains = 10_000
 
+// NotAddedReason is the reason of a link that Options.AddedOnly keeps out of the crawl.
+const NotAddedReason = "a link the page callback did not add (only added URLs are followed)"
+
 // Errors of Page.Add. The URL of ErrNotFollowed is recorded (out of scope, with the reason), as
 // a link that is not followed would be.
 var (
@@ -50,7 +53,8 @@ type Page struct {
 	from     store.URL
 	header   http.Header
 	added    int
-	noFollow int8 // 0: not decided yet, 1: follow, -1: nofollow
+	held     map[string]int // notAdded's index
+	noFollow int8           // 0: not decided yet, 1: follow, -1: nofollow
 }
 
 // Add puts ref, resolved against the page's URL, into the crawl as a link of the page would
@@ -89,11 +93,32 @@ func (p *Page) Add(ref string) error {
 	}
 	p.added++
 	n := p.w.newURL(target, store.KindPage, p.from.Depth+1, 0)
-	p.res.found = append(p.res.found, n)
 	if n.State != store.StateQueued {
+		p.res.found = append(p.res.found, n)
 		return fmt.Errorf("%s: %w: %s", n.URL, ErrNotFollowed, n.Reason)
 	}
+	if i, ok := p.notAdded()[n.URL]; ok {
+		// The page links to it too: that link, held back by AddedOnly, is followed after all.
+		p.res.found[i].State, p.res.found[i].Reason = store.StateQueued, ""
+		return nil
+	}
+	p.res.found = append(p.res.found, n)
 	return nil
+}
+
+// notAdded indexes the page's links that Options.AddedOnly holds back, by URL (built once).
+func (p *Page) notAdded() map[string]int {
+	if p.held == nil {
+		p.held = make(map[string]int)
+		if p.w.opts.AddedOnly {
+			for i, n := range p.res.found {
+				if n.State == store.StateOutOfScope && n.Reason == NotAddedReason {
+					p.held[n.URL] = i
+				}
+			}
+		}
+	}
+	return p.held
 }
 
 // close ends the page's call: Add refuses from now on.

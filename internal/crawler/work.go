@@ -382,6 +382,9 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 			continue
 		}
 		n := w.newURL(target, store.KindPage, u.Depth+1, 0)
+		if w.opts.AddedOnly && n.State == store.StateQueued {
+			n.State, n.Reason = store.StateOutOfScope, NotAddedReason
+		}
 		res.found = append(res.found, n)
 		res.links = append(res.links, store.Link{FromID: u.ID, To: n.URL, Anchor: l.Anchor, Fragment: l.Fragment})
 	}
