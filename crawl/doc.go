@@ -1,18 +1,30 @@
 // Package crawl runs a polite crawl from Go code: robots.txt is fetched and obeyed before any
 // other request to an origin, an origin that answers 503 or 429 is paused, requests to one
 // origin are spaced by a delay, and everything the crawl learns is saved in a store, so a later
-// Run with the same store resumes it. A callback receives every page answer as a [Document]:
+// Run with the same store resumes it.
+//
+// Callbacks see what the crawl does. OnDocument receives every page answer as a [Document]:
 // its URL, status, header, title, text, links with their anchor text and robot directives.
+// OnPage receives the same answers as a [Page], for scraping: the body, the redirects that led
+// to it, a DOM with CSS selectors ([Page.DOM], goquery, parsed only when asked), and
+// [Page.Visit] to add URLs to the crawl, which take the road of the page's links (robots.txt,
+// pauses, the delay, the scope, saved in the store). OnError receives each request that got no
+// usable answer as a [Failure], saying whether it will be asked again.
 //
 // It is the one place that assembles a crawl: the mandelbot command's crawl and demo use it.
 //
 //	stats, err := crawl.Run(ctx, crawl.Config{
 //		Seeds: []string{"https://example.com/"},
-//		OnDocument: func(d crawl.Document) { fmt.Println(d.Status, d.URL, d.Title) },
+//		OnPage: func(p *crawl.Page) {
+//			if dom, err := p.DOM(); err == nil {
+//				fmt.Println(p.URL, dom.Find("h1").First().Text())
+//			}
+//		},
 //	})
 //
 // The crawl's manners are not options: it never requests a URL robots.txt disallows for its
 // Agent, never asks a paused origin before its pause ends, never sends more than PerOrigin
 // requests at once to an origin, never connects to a private address unless AllowPrivate or
-// Resolve says so, and always sends its own User-Agent (Header cannot replace it).
+// Resolve says so, and always sends its own User-Agent (Header cannot replace it). A callback
+// cannot change them either: a URL it visits waits its turn like any other.
 package crawl

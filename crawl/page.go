@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 
@@ -82,10 +83,11 @@ func (p *Page) DOM() (*goquery.Document, error) {
 		p.domErr = fmt.Errorf("%s: %w (%s)", p.URL, ErrNotHTML, p.ContentType)
 		return nil, p.domErr
 	}
-	r, err := charset.NewReader(bytes.NewReader(p.Body), p.Header.Get("Content-Type"))
-	if err != nil {
-		p.domErr = fmt.Errorf("%s: %w", p.URL, err)
-		return nil, p.domErr
+	// The encoding as a browser decides it (BOM, Content-Type, a meta tag in the first 1024
+	// bytes, else windows-1252); UTF-8, the common case, is parsed as it is.
+	var r io.Reader = bytes.NewReader(p.Body)
+	if enc, name, _ := charset.DetermineEncoding(p.Body, p.Header.Get("Content-Type")); name != "utf-8" {
+		r = enc.NewDecoder().Reader(r)
 	}
 	doc, err := goquery.NewDocumentFromReader(r)
 	if err != nil {

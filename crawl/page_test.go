@@ -1,0 +1,38 @@
+package crawl_test
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+
+	"github.com/fractle/mandelbot/crawl"
+)
+
+// Issue 28 item 1: the DOM reads the page in the charset it is in (a Latin-1 page named so by
+// its header, or by a meta tag), as browsers do, and refuses what is not HTML.
+func TestDOMDecodesCharsetAndRefusesNonHTMLIssue28(t *testing.T) {
+	latin1 := []byte("<title>Caf\xe9</title><p class=x>cr\xe8me br\xfbl\xe9e</p>")
+	for name, p := range map[string]*crawl.Page{
+		"header": {Document: crawl.Document{URL: "https://example.com/", ContentType: "text/html",
+			Header: http.Header{"Content-Type": {"text/html; charset=ISO-8859-1"}}}, Body: latin1},
+		"meta": {Document: crawl.Document{URL: "https://example.com/", ContentType: "text/html",
+			Header: http.Header{"Content-Type": {"text/html"}}}, Body: append([]byte(`<meta charset="iso-8859-1">`), latin1...)},
+		"utf-8": {Document: crawl.Document{URL: "https://example.com/", ContentType: "text/html",
+			Header: http.Header{"Content-Type": {"text/html; charset=utf-8"}}}, Body: []byte("<title>Café</title><p class=x>crème brûlée</p>")},
+	} {
+		dom, err := p.DOM()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := dom.Find("p.x").Text(); got != "crème brûlée" {
+			t.Errorf("%s: p.x = %q, want crème brûlée", name, got)
+		}
+		if dom.Url == nil || dom.Url.String() != "https://example.com/" {
+			t.Errorf("%s: DOM Url %v", name, dom.Url)
+		}
+	}
+	js := &crawl.Page{Document: crawl.Document{URL: "https://example.com/a.json", ContentType: "application/json"}, Body: []byte(`{}`)}
+	if _, err := js.DOM(); !errors.Is(err, crawl.ErrNotHTML) {
+		t.Errorf("DOM of JSON: %v, want ErrNotHTML", err)
+	}
+}
