@@ -17,6 +17,7 @@ type collyReport struct {
 	Responses     int     `json:"responses"`
 	Errors        int     `json:"errors"`
 	RobotsBlocked int     `json:"robots_blocked"`
+	Selected      int64   `json:"selected"`
 	Seconds       float64 `json:"seconds"`
 	FirstErr      string  `json:"first_err"`
 }
@@ -45,8 +46,9 @@ func buildColly(ctx context.Context, benchSrc, dir string) (string, error) {
 
 // collyArgs returns the peer's arguments for web: the same concurrency and per-origin limit as
 // the crawler, one -resolve per site (each also one LimitRule), every home page as a seed.
-func collyArgs(web *testweb.Web, s crawlSettings) []string {
+func collyArgs(web *testweb.Web, s crawlSettings, extra ...string) []string {
 	args := []string{"-concurrency", strconv.Itoa(s.Concurrency), "-per-origin", strconv.Itoa(s.PerOrigin)}
+	args = append(args, extra...)
 	for _, r := range web.Resolve() {
 		args = append(args, "-resolve", r)
 	}
@@ -55,8 +57,8 @@ func collyArgs(web *testweb.Web, s crawlSettings) []string {
 
 // runColly runs the Colly peer bin against web under the launcher and tallies what the web
 // received with rec. A run that breaks comes back with Err set.
-func runColly(ctx context.Context, opts spawn.Options, bin string, web *testweb.Web, rec *recorder, s crawlSettings, pagesPerOrigin int) collyRun {
-	child, err := spawn.Measure(ctx, opts, bin, collyArgs(web, s)...)
+func runColly(ctx context.Context, opts spawn.Options, bin string, web *testweb.Web, rec *recorder, s crawlSettings, pagesPerOrigin int, extra ...string) collyRun {
+	child, err := spawn.Measure(ctx, opts, bin, collyArgs(web, s, extra...)...)
 	r := collyRun{Run: child}
 	r.Tally, _ = rec.finish(web.Keys(), pagesPerOrigin)
 	if err != nil {

@@ -53,6 +53,8 @@ type config struct {
 	settings             crawlSettings
 	seed                 uint64
 	src, bin, colly      string
+	lib                  string // the library peer's binary ("": build it)
+	selector             string // the DOM programs' CSS selector
 	timeout              time.Duration
 	maxRSSMiB            int64
 	programs             programSet
@@ -86,7 +88,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.timeout, "timeout", defaultTimeout, "kill a child process that runs longer than this")
 	fs.Int64Var(&cfg.maxRSSMiB, "max-rss", defaultMaxRSSMiB, "stop a child whose RSS passes this many MiB (0: no cap)")
 	cfg.programs = allPrograms()
-	fs.Func("programs", "comma-separated programs to run: mandelbot, mandelbot-warc (the crawl with --warc), colly, ceiling (default mandelbot, colly, ceiling)", func(v string) error {
+	fs.StringVar(&cfg.lib, "lib", "", "use this library peer binary (bench/crawlbench/libpeer) instead of building one")
+	fs.StringVar(&cfg.selector, "select", defaultSelector, "the CSS selector the DOM programs (lib-dom, colly-dom) select on every page")
+	fs.Func("programs", "comma-separated programs to run: mandelbot, mandelbot-warc (the crawl with --warc), colly, ceiling, and issue 28's lib (crawl.Run, no callback), lib-dom (crawl.Run with an OnPage DOM callback), colly-dom (Colly with OnHTML(-select)) (default mandelbot, colly, ceiling)", func(v string) error {
 		set, err := parsePrograms(v)
 		cfg.programs = set
 		return err
@@ -129,12 +133,15 @@ type result struct {
 	warc  crawlRun // the crawl with --warc (issue 13)
 	loop  loopRun
 	colly collyRun
+	// Issue 28: the Go API without and with a DOM callback, and Colly with OnHTML(-select).
+	lib, libDOM libRun
+	collyDOM    collyRun
 }
 
 // programs are the binaries a run starts.
 type programs struct {
-	mandelbot, colly string
-	spawn            spawn.Options // Self: this program, the launcher and the ceiling loop
+	mandelbot, colly, lib string
+	spawn                 spawn.Options // Self: this program, the launcher and the ceiling loop
 }
 
 // bench runs cfg.runs runs and prints the report; ok is false when a check failed.
@@ -151,13 +158,18 @@ func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) 
 		return false, err
 	}
 	defer os.RemoveAll(tmp)
-	p := programs{mandelbot: cfg.bin, colly: cfg.colly}
+	p := programs{mandelbot: cfg.bin, colly: cfg.colly, lib: cfg.lib}
 	if p.mandelbot == "" && (cfg.programs.mandelbot || cfg.programs.warc) {
 		if p.mandelbot, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
 			return false, err
 		}
 	}
-	if p.colly == "" && cfg.programs.colly {
+	if p.lib == "" && (cfg.programs.lib || cfg.programs.libDOM) {
+		if p.lib, err = buildLib(ctx, filepath.Join(cfg.src, "bench"), tmp); err != nil {
+			return false, err
+		}
+	}
+	if p.colly == "" && (cfg.programs.colly || cfg.programs.collyDOM) {
 		if p.colly, err = buildColly(ctx, filepath.Join(cfg.src, "bench"), tmp); err != nil {
 			return false, err
 		}
@@ -187,6 +199,25 @@ func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) 
 			ok = false
 			fmt.Fprintf(out, "\nCHECK FAILED, Colly, run %d:\n  %s\n", i+1, strings.Join(problems, "\n  "))
 		}
+		for _, l := range []struct {
+			ran  bool
+			what string
+			run  libRun
+			sel  string
+		}{{r.ran.lib, nameLib, r.lib, ""}, {r.ran.libDOM, nameLibDOM, r.libDOM, cfg.selector}} {
+			if problems := libChecks(l.run, l.sel); l.ran && len(problems) > 0 {
+				ok = false
+				fmt.Fprintf(out, "\nCHECK FAILED, %s, run %d:\n  %s\n", l.what, i+1, strings.Join(problems, "\n  "))
+			}
+		}
+		if problems := collyChecks(r.collyDOM); r.ran.collyDOM && len(problems) > 0 {
+			ok = false
+			fmt.Fprintf(out, "\nCHECK FAILED, %s, run %d:\n  %s\n", nameCollyDOM, i+1, strings.Join(problems, "\n  "))
+		}
+		if r.ran.collyDOM && r.collyDOM.Err == nil && int(r.collyDOM.Report.Selected) != r.collyDOM.Tally.DistinctPages() {
+			ok = false
+			fmt.Fprintf(out, "\nCHECK FAILED, %s, run %d: %q selected %d times on %d pages\n", nameCollyDOM, i+1, cfg.selector, r.collyDOM.Report.Selected, r.collyDOM.Tally.DistinctPages())
+		}
 		if t := r.colly.Tally; t.Duplicates > t.RepeatedPages {
 			fmt.Fprintf(out, "Note, run %d: Colly asked for robots.txt %d times for %d origins (it fetches an origin's robots.txt once per link that arrives before the first copy is cached); not a failure.\n",
 				i+1, t.Robots, cfg.origins)
@@ -194,7 +225,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) 
 		results = append(results, r)
 	}
 	fmt.Fprintf(out, "load average at start: %s; at end: %s\n\n", startLoad, host.LoadAverage())
-	if err := report(out, results); err != nil {
+	if err := report(out, results, cfg.selector); err != nil {
 		return false, err
 	}
 	return ok, nil
@@ -245,6 +276,21 @@ func oneRun(ctx context.Context, cfg config, gen testweb.GenOptions, p programs,
 		sb.start(rec)
 		r.colly = runColly(cctx, p.spawn, p.colly, web, rec, cfg.settings, cfg.pages)
 	}
+	if cfg.programs.lib {
+		rec := newRecorder(false)
+		sb.start(rec)
+		r.lib = runLib(cctx, p.spawn, p.lib, web, rec, cfg.settings, cfg.pages, "")
+	}
+	if cfg.programs.libDOM {
+		rec := newRecorder(false)
+		sb.start(rec)
+		r.libDOM = runLib(cctx, p.spawn, p.lib, web, rec, cfg.settings, cfg.pages, cfg.selector)
+	}
+	if cfg.programs.collyDOM {
+		rec := newRecorder(false)
+		sb.start(rec)
+		r.collyDOM = runColly(cctx, p.spawn, p.colly, web, rec, cfg.settings, cfg.pages, "-select", cfg.selector)
+	}
 	sb.start(nil)
 	return r, nil
 }
@@ -271,7 +317,7 @@ func webURLs(web *testweb.Web, pagesPerOrigin int) []string {
 }
 
 // programSet says which programs a run starts.
-type programSet struct{ mandelbot, warc, colly, ceiling bool }
+type programSet struct{ mandelbot, warc, colly, ceiling, lib, libDOM, collyDOM bool }
 
 func allPrograms() programSet { return programSet{mandelbot: true, colly: true, ceiling: true} }
 
@@ -289,8 +335,14 @@ func parsePrograms(v string) (programSet, error) {
 			s.colly = true
 		case "ceiling":
 			s.ceiling = true
+		case "lib":
+			s.lib = true
+		case "lib-dom":
+			s.libDOM = true
+		case "colly-dom":
+			s.collyDOM = true
 		default:
-			return s, fmt.Errorf("unknown program %q: want mandelbot, mandelbot-warc, colly or ceiling", name)
+			return s, fmt.Errorf("unknown program %q: want mandelbot, mandelbot-warc, colly, ceiling, lib, lib-dom or colly-dom", name)
 		}
 	}
 	return s, nil

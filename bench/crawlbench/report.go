@@ -47,7 +47,7 @@ type row struct {
 
 // report prints the tables: the three programs' speed, CPU and memory; the ratios of
 // mandelbot's to the peers'; what each asked the web for; and the fake web's own CPU.
-func report(out io.Writer, rs []result) error {
+func report(out io.Writer, rs []result, selector string) error {
 	multi := len(rs) > 1
 	name := func(what string, i int) string {
 		if multi {
@@ -105,6 +105,9 @@ func report(out io.Writer, rs []result) error {
 	fmt.Fprintln(out, "\npages: different pages fetched (a repeat counts once, and only as a request). Mandelbot's pages/s counts until `mandelbot crawl` exited (its index caught up); the ceiling GETs every URL the crawl requested (sitemaps and robots.txt too) and its pages/s counts the pages among them; CPU is the child's user + system time; peak RSS the child's own (see README).")
 
 	if err := writeCrawlPath(out, rs, name, multi); err != nil {
+		return err
+	}
+	if err := writeDOM(out, rs, name, multi, selector); err != nil {
 		return err
 	}
 

@@ -1,12 +1,15 @@
 // Command collypeer crawls a generated web with Colly (github.com/gocolly/colly/v2 v2.3.0) as
 // crawlbench's peer: robots.txt obeyed, asynchronous, at most -per-origin requests in flight per
-// origin (one LimitRule per origin, with -delay after each answer, none by default) and -concurrency over all origins, following
-// every link, storing nothing. crawlbench builds it and runs it as a measured child process;
-// it prints one JSON report on stdout.
+// origin (one LimitRule per origin, with -delay after each answer, none by default) and
+// -concurrency over all origins, following every link, storing nothing. With -select, a second
+// OnHTML callback takes the elements matching the CSS selector, as a scraper does (Colly parses
+// each page's DOM once for all its OnHTML callbacks: the link callback already pays the parse).
+// crawlbench builds it and runs it as a measured child process; it prints one JSON report on
+// stdout.
 //
 // Usage:
 //
-//	collypeer -concurrency 16 -per-origin 1 [-delay 2s] -resolve HOST:PORT:ADDR... SEED...
+//	collypeer -concurrency 16 -per-origin 1 [-delay 2s] [-select h1] -resolve HOST:PORT:ADDR... SEED...
 //
 // Only the pinned HOST:PORT pairs can be reached, so the peer never leaves the fake web.
 package main
@@ -38,6 +41,7 @@ type Report struct {
 	Responses     int64   `json:"responses"`      // answers Colly handed to OnResponse (pages fetched)
 	Errors        int64   `json:"errors"`         // requests that failed (OnError)
 	RobotsBlocked int64   `json:"robots_blocked"` // links Colly refused because robots.txt disallows them
+	Selected      int64   `json:"selected"`       // elements the -select callback received
 	Seconds       float64 `json:"seconds"`        // from the first Visit to the end of Wait
 	FirstErr      string  `json:"first_err"`
 }
@@ -54,6 +58,7 @@ func run(args []string, out io.Writer) error {
 	concurrency := fs.Int("concurrency", 16, "requests in flight over all origins")
 	perOrigin := fs.Int("per-origin", 1, "requests in flight per origin (LimitRule.Parallelism)")
 	delay := fs.Duration("delay", 0, "wait after each answer before the origin's next request (LimitRule.Delay)")
+	selector := fs.String("select", "", "add an OnHTML callback for this CSS selector (\"\": none)")
 	var resolves []string
 	fs.Func("resolve", "HOST:PORT:ADDR (repeatable); one LimitRule per HOST:PORT", func(s string) error {
 		resolves = append(resolves, s)
@@ -65,7 +70,7 @@ func run(args []string, out io.Writer) error {
 	if *concurrency < 1 || *perOrigin < 1 || *delay < 0 || fs.NArg() == 0 {
 		return errors.New("want -concurrency and -per-origin positive, -delay not negative, and seeds")
 	}
-	rep, err := crawl(fs.Args(), resolves, *concurrency, *perOrigin, *delay)
+	rep, err := crawl(fs.Args(), resolves, *concurrency, *perOrigin, *delay, *selector)
 	if err != nil {
 		return err
 	}
@@ -76,7 +81,7 @@ func run(args []string, out io.Writer) error {
 }
 
 // crawl runs one Colly collector from seeds to the end of its work.
-func crawl(seeds, resolves []string, concurrency, perOrigin int, delay time.Duration) (Report, error) {
+func crawl(seeds, resolves []string, concurrency, perOrigin int, delay time.Duration, selector string) (Report, error) {
 	dialer, err := pindial.New(resolves)
 	if err != nil {
 		return Report{}, err
@@ -104,15 +109,18 @@ func crawl(seeds, resolves []string, concurrency, perOrigin int, delay time.Dura
 	}
 
 	var (
-		responses, errCount, blocked atomic.Int64
-		firstErr                     string
-		mu                           sync.Mutex
+		responses, errCount, blocked, selected atomic.Int64
+		firstErr                               string
+		mu                                     sync.Mutex
 	)
 	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
 		if err := e.Request.Visit(e.Attr("href")); errors.Is(err, colly.ErrRobotsTxtBlocked) {
 			blocked.Add(1)
 		}
 	})
+	if selector != "" {
+		c.OnHTML(selector, func(*colly.HTMLElement) { selected.Add(1) })
+	}
 	c.OnResponse(func(*colly.Response) { responses.Add(1) })
 	c.OnError(func(r *colly.Response, err error) {
 		errCount.Add(1)
@@ -133,7 +141,7 @@ func crawl(seeds, resolves []string, concurrency, perOrigin int, delay time.Dura
 	}
 	c.Wait()
 	return Report{
-		Responses: responses.Load(), Errors: errCount.Load(), RobotsBlocked: blocked.Load(),
+		Responses: responses.Load(), Errors: errCount.Load(), RobotsBlocked: blocked.Load(), Selected: selected.Load(),
 		Seconds: time.Since(start).Seconds(), FirstErr: firstErr,
 	}, nil
 }
