@@ -111,6 +111,45 @@ func ExamplePage_DOM() {
 	// /ms/2: Ms. 42 (Herbal, paper)
 }
 
+// The same scrape in Colly's style: OnHTML compiles the selector once and calls back for every
+// matching element; Pages combines callbacks that share one parse of each page.
+func ExampleOnHTML() {
+	shop := serve(map[string]string{
+		"/":     `<h1>Manuscripts</h1><a href="/ms/1">first</a> <a href="/ms/2">second</a>`,
+		"/ms/1": `<dl><dt class="sig">Ms. 17</dt><dd>Psalter</dd><dt class="sig">Ms. 17a</dt><dd>Its binding</dd></dl>`,
+		"/ms/2": `<dl><dt class="sig">Ms. 42</dt><dd>Herbal</dd></dl>`,
+	})
+	defer shop.Close()
+
+	var lines []string
+	sigs, err := crawl.OnHTML("dt.sig", func(p *crawl.Page, e *goquery.Selection) {
+		lines = append(lines, strings.TrimPrefix(p.URL, shop.URL)+": "+e.Text()+" ("+e.Next().Text()+")")
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	headings, err := crawl.OnHTML("h1", func(p *crawl.Page, e *goquery.Selection) {
+		lines = append(lines, strings.TrimPrefix(p.URL, shop.URL)+": heading "+e.Text())
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = crawl.Run(context.Background(), crawl.Config{
+		Seeds: []string{shop.URL + "/"}, AllowPrivate: true, Delay: 10 * time.Millisecond,
+		OnPage: crawl.Pages(sigs, headings),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	slices.Sort(lines)
+	fmt.Println(strings.Join(lines, "\n"))
+	// Output:
+	// /: heading Manuscripts
+	// /ms/1: Ms. 17 (Psalter)
+	// /ms/1: Ms. 17a (Its binding)
+	// /ms/2: Ms. 42 (Herbal)
+}
+
 // Follow pagination by adding URLs from the page callback: with VisitOnly the crawl requests
 // the seed and what Visit adds, nothing else (the "About" link is not followed). A visited URL
 // still waits for robots.txt, pauses and the delay, and is saved with the page, so a crawl

@@ -3,7 +3,10 @@ package crawl_test
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"github.com/fractle/mandelbot/crawl"
 )
@@ -34,5 +37,34 @@ func TestDOMDecodesCharsetAndRefusesNonHTMLIssue28(t *testing.T) {
 	js := &crawl.Page{Document: crawl.Document{URL: "https://example.com/a.json", ContentType: "application/json"}, Body: []byte(`{}`)}
 	if _, err := js.DOM(); !errors.Is(err, crawl.ErrNotHTML) {
 		t.Errorf("DOM of JSON: %v, want ErrNotHTML", err)
+	}
+}
+
+// OnHTML, Colly's style on top of OnPage: each match in document order, one parse for several
+// callbacks, non-HTML pages skipped, and a bad selector refused before any crawl.
+func TestOnHTMLCallsEachMatchIssue28(t *testing.T) {
+	var got []string
+	sigs, err := crawl.OnHTML("dt.sig", func(p *crawl.Page, e *goquery.Selection) { got = append(got, "sig "+e.Text()) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	titles, err := crawl.OnHTML("title", func(p *crawl.Page, e *goquery.Selection) { got = append(got, "title "+e.Text()) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doms []*goquery.Document
+	same := func(p *crawl.Page) { d, _ := p.DOM(); doms = append(doms, d) }
+	on := crawl.Pages(sigs, nil, titles, same, same)
+	on(&crawl.Page{Document: crawl.Document{URL: "https://example.com/", ContentType: "text/html"},
+		Body: []byte(`<title>Catalogue</title><dl><dt class=sig>Ms. 1</dt><dt>x</dt><dt class="sig">Ms. 2</dt></dl>`)})
+	on(&crawl.Page{Document: crawl.Document{URL: "https://example.com/a.pdf", ContentType: "application/pdf"}, Body: []byte("%PDF")})
+	if want := []string{"sig Ms. 1", "sig Ms. 2", "title Catalogue"}; !slices.Equal(got, want) {
+		t.Errorf("calls %q, want %q", got, want)
+	}
+	if doms[0] == nil || doms[0] != doms[1] {
+		t.Error("the DOM was parsed again for a later callback")
+	}
+	if _, err := crawl.OnHTML("dt[", func(*crawl.Page, *goquery.Selection) {}); err == nil {
+		t.Error("OnHTML accepted an invalid selector")
 	}
 }
