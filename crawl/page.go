@@ -18,7 +18,7 @@ import (
 const MaxVisitsPerPage = crawler.MaxAddedPerPage
 
 // MaxRedirectChains bounds the redirect chains a run remembers for Page.Redirects at once (one
-// per redirect target not requested yet); past it a target's Redirects is nil, its Hops exact.
+// per redirect target not requested yet); past it a target's Redirects is nil (its Hops is set).
 const MaxRedirectChains = crawler.MaxRedirectChains
 
 // Errors of Page.Visit and Page.DOM.
@@ -53,12 +53,13 @@ type Page struct {
 	// cut at the fetch size limits (Document.Truncated says so). Valid during the call only.
 	Body []byte
 	// Redirects are the URLs that redirected to URL, the first one first, when this run followed
-	// them; nil when URL was not reached by a redirect, or when the redirect happened in an
-	// earlier run (a resumed crawl) or past MaxRedirectChains. Each redirect was a request of its
-	// own, with its own Page (Status 3xx, Location set).
+	// them; nil when URL was not reached by a redirect, when a link or seed had named URL before
+	// the redirect did (it is requested once, as the URL that link named), when the redirect
+	// happened in an earlier run (a resumed crawl), or past MaxRedirectChains. Each redirect was
+	// a request of its own, with its own Page (Status 3xx, Location set).
 	Redirects []string
-	// Hops is how many redirects led to URL from the URL a seed, link or sitemap named (0: none);
-	// exact even when Redirects is nil.
+	// Hops is how many redirects led to URL, when a redirect was the first to name it (0: a seed,
+	// link or sitemap named it first). The store keeps it, so a resumed crawl knows it too.
 	Hops int
 
 	p      *crawler.Page

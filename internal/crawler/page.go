@@ -41,9 +41,10 @@ type Page struct {
 	// modified or kept (copy what you keep).
 	Body []byte
 	// Redirects are the URLs that redirected to URL in this run, the first one first (nil: none
-	// known; Hops counts them even when a resumed run does not know them).
+	// known: URL was known before a redirect named it, the chain began in an earlier run, or
+	// MaxRedirectChains was reached).
 	Redirects []string
-	// Hops is how many redirects led to URL from the URL a link, seed or sitemap named.
+	// Hops is how many redirects led to URL when a redirect named it first (store.URL.Hops).
 	Hops int
 
 	mu       sync.Mutex
