@@ -141,10 +141,18 @@ func report(out io.Writer, rs []result, selector string) error {
 		if r.ran.warc {
 			tallyRow(name(nameWARC, i), r.warc.Tally, "pages answered "+r.warc.CrawlerSays)
 		}
-		if !r.ran.colly {
-			continue
+		if r.ran.colly {
+			tallyRow(name(nameColly, i), r.colly.Tally, fmt.Sprintf("%d responses, %d links refused for robots.txt", r.colly.Report.Responses, r.colly.Report.RobotsBlocked))
 		}
-		tallyRow(name(nameColly, i), r.colly.Tally, fmt.Sprintf("%d responses, %d links refused for robots.txt", r.colly.Report.Responses, r.colly.Report.RobotsBlocked))
+		if r.ran.lib {
+			tallyRow(name(nameLib, i), r.lib.Tally, fmt.Sprintf("%d pages, stop %s", r.lib.Report.Pages, r.lib.Report.Stop))
+		}
+		if r.ran.libDOM {
+			tallyRow(name(nameLibDOM, i), r.libDOM.Tally, fmt.Sprintf("%d pages, %d selected, stop %s", r.libDOM.Report.Pages, r.libDOM.Report.Selected, r.libDOM.Report.Stop))
+		}
+		if r.ran.collyDOM {
+			tallyRow(name(nameCollyDOM, i), r.collyDOM.Tally, fmt.Sprintf("%d responses, %d selected", r.collyDOM.Report.Responses, r.collyDOM.Report.Selected))
+		}
 	}
 	if err := asked.Write(out); err != nil {
 		return err
