@@ -75,7 +75,7 @@ func TestOnPageHasBodyDOMAndRedirectsIssue28(t *testing.T) {
 		redirects        []string
 		hops, depth      int
 		body, sig, title string
-		sameDOM, bodyNil bool
+		sameDOM          bool
 	}
 	pages := map[string]seen{}
 	var kept *crawl.Page
