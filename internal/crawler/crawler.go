@@ -407,7 +407,14 @@ func (c *crawl) stop(reason StopReason) {
 	if !c.stopping {
 		c.stopping = true
 		c.stats.StopReason = reason
-		c.opts.Log.Info("crawl stopping", "reason", reason.String(), "next_due", c.stats.NextDue, "error", c.fatal)
+		attrs := []any{"reason", reason.String()}
+		switch reason {
+		case StopWaiting:
+			attrs = append(attrs, "next_due", c.stats.NextDue, "max_wait", c.opts.MaxWait)
+		case StopFailed:
+			attrs = append(attrs, "error", c.fatal)
+		}
+		c.opts.Log.Info("crawl stopping", attrs...)
 	}
 }
 
