@@ -110,8 +110,12 @@ func (p *Page) DOM() (*goquery.Document, error) {
 // Visit fails, and adds nothing, for a ref that is not an http(s) URL, on a page whose robot
 // tags say nofollow (ErrPageNoFollow), past MaxVisitsPerPage (ErrTooManyVisits) and after the
 // call (ErrPageDone). A URL the rules keep out fails with ErrNotFollowed and the reason; it is
-// recorded as not followed. Visit may be called from several goroutines during the call.
+// recorded as not followed. Visit may be called from several goroutines during the call. On a
+// Page that no crawl made (a test's), it fails with ErrPageDone.
 func (p *Page) Visit(ref string) error {
+	if p.p == nil { // a Page made outside a crawl (a test's): nothing to add it to
+		return fmt.Errorf("crawl: visit %q: %w", ref, ErrPageDone)
+	}
 	if err := p.p.Add(strings.TrimSpace(ref)); err != nil {
 		return fmt.Errorf("crawl: visit %q: %w", ref, err)
 	}

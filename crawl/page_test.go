@@ -34,6 +34,9 @@ func TestDOMDecodesCharsetAndRefusesNonHTMLIssue28(t *testing.T) {
 			t.Errorf("%s: DOM Url %v", name, dom.Url)
 		}
 	}
+	if err := (&crawl.Page{}).Visit("/next"); !errors.Is(err, crawl.ErrPageDone) {
+		t.Errorf("Visit on a Page no crawl made: %v, want ErrPageDone", err)
+	}
 	js := &crawl.Page{Document: crawl.Document{URL: "https://example.com/a.json", ContentType: "application/json"}, Body: []byte(`{}`)}
 	if _, err := js.DOM(); !errors.Is(err, crawl.ErrNotHTML) {
 		t.Errorf("DOM of JSON: %v, want ErrNotHTML", err)
