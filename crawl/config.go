@@ -15,6 +15,7 @@ import (
 	"github.com/fractle/mandelbot/internal/pause"
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/trap"
 )
 
 // Defaults of a crawl, used where a Config field is zero.
@@ -38,6 +39,10 @@ const (
 	DefaultLeaseBatch = crawler.DefaultLeaseBatch
 	// DefaultProgressEvery is how often OnProgress is called at most.
 	DefaultProgressEvery = 200 * time.Millisecond
+	// DefaultMaxPagesPerOrigin and DefaultCalendarYears are the trap defences on by default:
+	// see Config.MaxPagesPerOrigin.
+	DefaultMaxPagesPerOrigin = trap.DefaultPageBudget
+	DefaultCalendarYears     = trap.DefaultCalendarYears
 	// SeedsOnly as Config.MaxDepth follows no link: only the seeds are requested.
 	SeedsOnly = -1
 	// MaxHeaderFields bounds Config.Header.
@@ -99,9 +104,12 @@ type Config struct {
 	HonorCrawlDelay bool
 	// PerOrigin bounds requests in flight to one origin, Concurrency over all origins.
 	PerOrigin, Concurrency int
-	// MaxPagesPerOrigin bounds the pages fetched from one origin over the whole crawl, a defence
-	// against crawler traps; 0 means no limit.
-	MaxPagesPerOrigin int
+	// MaxPagesPerOrigin bounds the distinct pages requested from one origin over every run of
+	// the crawl, a defence against crawler traps (issue 29); 0 means DefaultMaxPagesPerOrigin, a
+	// negative value no limit. CalendarYears cuts a discovered URL holding a date (a calendar's
+	// "/cal/3994/12") more than this many years from the crawl clock's now; 0 means
+	// DefaultCalendarYears, a negative value no window.
+	MaxPagesPerOrigin, CalendarYears int
 	// RobotsTTL is how long a robots.txt decision is reused; RobotsAs404After is how long a
 	// robots.txt that keeps answering 5xx blocks its origin before it counts as absent;
 	// MaxPause caps a pause after 503 or 429, whatever Retry-After asks.

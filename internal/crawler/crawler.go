@@ -57,7 +57,7 @@ func Run(ctx context.Context, opts Options) (Stats, error) {
 	c := &crawl{
 		opts:   opts,
 		f:      frontier.New(opts.Frontier),
-		scope:  newScope(scopeSeeds, opts.Scope, opts.MaxDepth),
+		scope:  newScope(scopeSeeds, opts.Scope, opts.MaxDepth, opts.CalendarYears, opts.Clock.Now),
 		keeper: newLeaseKeeper(opts.Store, opts.Owner, opts.LeaseTTL, batch),
 	}
 	c.worker = &worker{opts: opts, scope: c.scope, parser: parser}

@@ -86,6 +86,11 @@ type Options struct {
 	Recrawl      bool
 
 	Frontier frontier.Options // agent, delays, per-origin concurrency, robots and pause policies
+	// CalendarYears is the calendar trap window (issue 29, trap.CheckCalendar): a discovered URL
+	// holding a date more than this many years from the crawl clock's now is out of scope. 0:
+	// trap.DefaultCalendarYears; negative: no window. (Frontier.MaxPagesPerOrigin likewise
+	// defaults to trap.DefaultPageBudget; negative there means no budget: see trapDefaults.)
+	CalendarYears int
 	Fetcher  Fetcher
 	Store    store.Store
 	Clock    clock.Clock // nil: the wall clock
@@ -160,6 +165,7 @@ func (o Options) withDefaults() Options {
 	if o.ProgressEvery <= 0 {
 		o.ProgressEvery = 200 * time.Millisecond
 	}
+	o.trapDefaults()
 	return o
 }
 

@@ -94,6 +94,7 @@ func (f *Frontier) Loaded(key string, l store.OriginLoad, now time.Time) {
 	o.pausedUntil, o.pauseStrikes, o.pauseReason, o.probing = rec.PausedUntil, rec.PauseStrikes, rec.PauseReason, rec.Probing
 	o.sitemaps = rec.Sitemaps
 	f.applyCrawlDelay(o)
+	f.pages.Restore(key, l.Requested+len(o.took)) // issue 29: the budget spans every run
 
 	waiting := make(map[int64]bool, len(l.Waiting))
 	for _, id := range l.Waiting {
@@ -258,7 +259,7 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 		o.writes++
 		return Step{Kind: StepSkip, Origin: o.key, URL: u, Reason: reason, Verdict: verdict}, true
 	}
-	if u.Kind == store.KindPage && !f.pages.Take(o.key) {
+	if !f.takePage(o, u) {
 		f.pending++
 		o.writes++
 		return Step{Kind: StepReject, Origin: o.key, URL: u, Reason: f.pages.Verdict(o.key).Reason}, true
@@ -343,6 +344,10 @@ func (f *Frontier) Processed(u store.URL, out Outcome, now time.Time) (resumed b
 		f.giveBack(u) // asked again as the probe: one page of the budget
 		o.pushFront(u)
 	}
+	if out.Status != 0 || u.State != store.StateQueued {
+		delete(o.took, u.ID) // requested: its page stays counted (unanswered and queued: Push gives it back)
+	}
+
 	resumed, o.resumed = o.resumed, false
 	f.fix(o, now)
 	return resumed
@@ -438,12 +443,7 @@ func (f *Frontier) Canceled(u store.URL, now time.Time) {
 	f.fix(o, now)
 }
 
-// giveBack returns the page u took of its origin's budget: it is requested again, or not at all.
-func (f *Frontier) giveBack(u store.URL) {
-	if u.Kind == store.KindPage {
-		f.pages.Give(u.Origin)
-	}
-}
+
 
 // Queued reports how many URLs of origin key wait in memory.
 func (f *Frontier) Queued(key string) int {

@@ -30,9 +30,10 @@ type Options struct {
 	// MaxHonoredCrawlDelay); off by default (robots-semantics.md rule 9).
 	HonorCrawlDelay bool
 	PerOrigin       int // --per-origin
-	// MaxPagesPerOrigin bounds the page requests one origin gets in this run
-	// (--max-pages-per-origin; 0: no limit); its URLs past the budget are rejected (StepReject).
-	// Sitemaps and robots.txt do not count.
+	// MaxPagesPerOrigin bounds the distinct pages of one origin requested over every run
+	// (--max-pages-per-origin; <= 0: no limit): the count starts from store.OriginLoad.Requested
+	// (issue 29), and the revisit of a page requested before takes nothing. Its URLs past the
+	// budget are rejected (StepReject). Sitemaps and robots.txt do not count.
 	MaxPagesPerOrigin int
 	Window            int
 	Robots            robots.Policy

@@ -32,6 +32,10 @@ type origin struct {
 	// holds only the discovered ones.
 	known map[int64]struct{}
 
+	// took holds the IDs of the URLs handed out whose request took a page of the origin's
+	// budget and is not answered yet, so that a request given back returns exactly what it took.
+	took map[int64]struct{}
+
 	// inflight counts requests on the wire (handed out, not yet Answered); processing counts
 	// answers Answered whose record is not reported yet (Processed).
 	inflight, processing int
