@@ -86,11 +86,6 @@ type Options struct {
 	Recrawl      bool
 
 	Frontier frontier.Options // agent, delays, per-origin concurrency, robots and pause policies
-	// CalendarYears is the calendar trap window (issue 29, trap.CheckCalendar): a discovered URL
-	// holding a date more than this many years from the crawl clock's now is out of scope. 0:
-	// trap.DefaultCalendarYears; negative: no window. (Frontier.MaxPagesPerOrigin likewise
-	// defaults to trap.DefaultPageBudget; negative there means no budget: see trapDefaults.)
-	CalendarYears int
 	Fetcher  Fetcher
 	Store    store.Store
 	Clock    clock.Clock // nil: the wall clock
@@ -123,6 +118,12 @@ type Options struct {
 	// Archive, if set, is the WARC stage: every answer is archived and its record named in the
 	// store (see Archive). The Fetcher must capture wire bytes (fetch.Options.Capture).
 	Archive Archive
+
+	// CalendarYears is the calendar trap window (issue 29, trap.CheckCalendar): a discovered URL
+	// holding a date more than this many years from the crawl clock's now is out of scope. 0:
+	// trap.DefaultCalendarYears; negative: no window. (Frontier.MaxPagesPerOrigin likewise
+	// defaults to trap.DefaultPageBudget; negative there means no budget: see trapDefaults.)
+	CalendarYears int
 }
 
 func (o Options) withDefaults() Options {

@@ -443,8 +443,6 @@ func (f *Frontier) Canceled(u store.URL, now time.Time) {
 	f.fix(o, now)
 }
 
-
-
 // Queued reports how many URLs of origin key wait in memory.
 func (f *Frontier) Queued(key string) int {
 	if o := f.origins[key]; o != nil {
