@@ -124,6 +124,9 @@ type Options struct {
 	// trap.DefaultCalendarYears; negative: no window. (Frontier.MaxPagesPerOrigin likewise
 	// defaults to trap.DefaultPageBudget; negative there means no budget: see trapDefaults.)
 	CalendarYears int
+	// RetryBackoff is the wait before the first retry of a request that got no answer; each
+	// further retry doubles it, up to MaxRetryBackoff (0: DefaultRetryBackoff; see retry.go).
+	RetryBackoff time.Duration
 }
 
 func (o Options) withDefaults() Options {

@@ -131,6 +131,7 @@ func (w *worker) page(ctx context.Context, t task, report func(result)) (res res
 		u.Reason = fmt.Sprintf("no answer (%s): %v", fetch.Classify(err), err)
 		if u.Attempts < w.opts.MaxAttempts && fetch.Classify(err) != fetch.KindPrivateAddress {
 			res.retry = true
+			u.NextAt = now.Add(w.opts.retryBackoff(u.Attempts)) // issue 29: never at once
 		} else {
 			u.State = store.StateError
 			u.NextAt = now.Add(w.opts.Revisit)

@@ -233,6 +233,7 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 		return Step{}, false // a robots.txt decision or a pause is not durable yet
 	}
 	if o.queued() == 0 {
+		o.wakeDeferred(now)
 		if o.canRefill() {
 			o.refilling = true
 			return Step{Kind: StepRefill, Origin: o.key, Limit: f.opts.Window}, true

@@ -21,6 +21,9 @@ type origin struct {
 	loading   bool
 	refilling bool
 	hasMore   bool // the store may hold due URLs that are not in queue
+	// deferred holds, earliest first, when the retries written to the store (Retry) fall due:
+	// once one has come, the store holds a due URL again (wakeDeferred).
+	deferred []time.Time
 
 	robots     *robots.State
 	robotsBusy bool
@@ -96,7 +99,13 @@ func (o *origin) unsaved() int { return o.writes - o.durable }
 // URL of the origin is durable, so that the store's answer misses nothing and repeats nothing in
 // flight.
 func (o *origin) canRefill() bool {
-	return o.hasMore && o.inflight == 0 && o.processing == 0 && o.unsaved() == 0 && o.overflow == 0
+	return o.hasMore && !o.refillBlocked()
+}
+
+// refillBlocked reports whether an outcome or overflowed URL of the origin is not durable yet,
+// so that the store's answer to a refill could miss or repeat something.
+func (o *origin) refillBlocked() bool {
+	return o.inflight != 0 || o.processing != 0 || o.unsaved() != 0 || o.overflow != 0
 }
 
 func (o *origin) pop() store.URL {
@@ -154,6 +163,9 @@ func (o *origin) computeReady(now time.Time, perOrigin int, releaseIdle bool) ti
 	if o.queued() == 0 {
 		if o.canRefill() {
 			return now // StepRefill
+		}
+		if at, ok := o.nextDeferred(); ok && !o.refillBlocked() {
+			return latest(at, now) // StepRefill once a retry is due
 		}
 		return never
 	}
