@@ -12,6 +12,7 @@ import (
 	"github.com/fractle/mandelbot/internal/clock"
 	"github.com/fractle/mandelbot/internal/crawler"
 	"github.com/fractle/mandelbot/internal/frontier"
+	"github.com/fractle/mandelbot/internal/pace"
 	"github.com/fractle/mandelbot/internal/pause"
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/store"
@@ -39,6 +40,10 @@ const (
 	DefaultLeaseBatch = crawler.DefaultLeaseBatch
 	// DefaultProgressEvery is how often OnProgress is called at most.
 	DefaultProgressEvery = 200 * time.Millisecond
+	// DelayFactor and MaxAdaptiveDelay are the adaptive delay's factor and ceiling: see
+	// Config.FixedDelay.
+	DelayFactor      = pace.DefaultFactor
+	MaxAdaptiveDelay = pace.DefaultMax
 	// DefaultMaxPagesPerOrigin and DefaultCalendarYears are the trap defences on by default:
 	// see Config.MaxPagesPerOrigin.
 	DefaultMaxPagesPerOrigin = trap.DefaultPageBudget
@@ -102,6 +107,11 @@ type Config struct {
 	SiteDelay map[string]time.Duration
 	// HonorCrawlDelay lets a robots.txt Crawl-delay raise the gap (capped at a minute).
 	HonorCrawlDelay bool
+	// FixedDelay turns the adaptive delay off (issue 29). By default the gap before an origin's
+	// next request is the larger of Delay (the floor) and DelayFactor times how long its last
+	// answer took, capped at MaxAdaptiveDelay; it grows after timeouts and 5xx answers and
+	// relaxes as answers come back fast. With FixedDelay, the gap is Delay alone.
+	FixedDelay bool
 	// PerOrigin bounds requests in flight to one origin, Concurrency over all origins.
 	PerOrigin, Concurrency int
 	// MaxPagesPerOrigin bounds the distinct pages requested from one origin over every run of

@@ -186,7 +186,7 @@ func (c Config) plan() (plan, error) {
 		ApplyRevisit: c.ApplyRevisit, RecrawlAfter: c.RecrawlAfter, Recrawl: c.Recrawl,
 		CalendarYears: c.CalendarYears, // as MaxPagesPerOrigin: 0 the default, negative none
 		Frontier: frontier.Options{
-			Agent: agent, Delay: delay, SiteDelay: c.SiteDelay, HonorCrawlDelay: c.HonorCrawlDelay,
+			Agent: agent, Delay: delay, SiteDelay: c.SiteDelay, HonorCrawlDelay: c.HonorCrawlDelay, AdaptiveDelay: !c.FixedDelay,
 			PerOrigin: c.PerOrigin, MaxPagesPerOrigin: c.MaxPagesPerOrigin,
 			Robots: robots.Policy{TTL: c.RobotsTTL, As404After: c.RobotsAs404After},
 			Pause:  pause.Policy{Max: c.MaxPause},

@@ -46,7 +46,7 @@ func (c *crawl) handleResult(r result) {
 	case r.retry:
 		// Issue 29: asked again at u.NextAt, after a backoff; the store keeps the retry.
 		c.stats.Retries++
-		c.f.Retry(u, u.NextAt, now)
+		c.f.Retry(u, r.outcome, u.NextAt, now)
 		c.save(write{origin: u.Origin, batch: store.Batch{Updates: []store.URL{u}}})
 		c.opts.Log.Debug("no answer, will retry", "url", u.URL, "attempt", u.Attempts, "at", u.NextAt, "reason", u.Reason)
 		return

@@ -3,6 +3,7 @@ package frontier
 import (
 	"time"
 
+	"github.com/fractle/mandelbot/internal/pace"
 	"github.com/fractle/mandelbot/internal/pause"
 	"github.com/fractle/mandelbot/internal/robots"
 )
@@ -38,6 +39,11 @@ type Options struct {
 	Window            int
 	Robots            robots.Policy
 	Pause             pause.Policy
+	// AdaptiveDelay turns the adaptive delay on (issue 29; off in the zero Options, on in the
+	// crawl's defaults): the gap before an origin's next request is then the larger of the
+	// configured delay and Pace's gap after its last answer (Outcome.Took, Outcome.Status).
+	AdaptiveDelay bool
+	Pace          pace.Policy
 
 	// ReleaseIdle makes an origin with nothing left to do in this run (nothing queued in memory
 	// or due in the store, nothing in flight, every write durable) a StepRelease once its delay

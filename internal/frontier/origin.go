@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fractle/mandelbot/internal/pace"
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/store"
 )
@@ -15,7 +16,10 @@ var never = time.Unix(1<<62, 0)
 type origin struct {
 	key   string
 	host  string
-	delay time.Duration
+	delay time.Duration // the configured delay, the gap's floor (applyCrawlDelay)
+	// delayWhy names where delay comes from; gap is the adaptive part (issue 29, pace.go).
+	delayWhy string
+	gap      pace.Gap
 
 	loaded    bool
 	loading   bool

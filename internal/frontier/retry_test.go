@@ -21,7 +21,7 @@ func TestRetryWaitsForItsTime(t *testing.T) {
 	retryAt := h.now.Add(10 * time.Second)
 	u := st.URL
 	u.Attempts, u.NextAt = 1, retryAt
-	h.f.Retry(u, retryAt, h.now)
+	h.f.Retry(u, Outcome{}, retryAt, h.now)
 	h.f.Persisted(testOrigin, h.now)                  // the retry's write
 	h.done(h.expect(StepFetch), Outcome{Status: 200}) // /b meanwhile
 	wait := h.next()
@@ -47,7 +47,7 @@ func TestRetryRefillWaitsForItsWrite(t *testing.T) {
 	h.robots(200, "User-agent: *\nAllow: /\n", nil)
 	st := h.expect(StepFetch)
 	at := h.now.Add(time.Second)
-	h.f.Retry(st.URL, at, h.now)
+	h.f.Retry(st.URL, Outcome{}, at, h.now)
 	h.now = at
 	if st := h.next(); st.Kind != StepWait || !st.Until.IsZero() {
 		t.Fatalf("step %+v before the retry's write is durable, want a wait for it", st)
