@@ -614,8 +614,11 @@ func (c *crawl) snapshot() {
 	c.stats.IndexLag = c.indexLag
 	c.stats.PausedUntil = time.Time{}
 	c.stats.Queued, c.stats.Origins, c.stats.OriginsPaused, c.stats.OriginsBlocked = 0, 0, 0, 0
-	for _, o := range c.f.Origins() {
+	views := c.f.Origins()
+	c.stats.Gaps = make([]OriginGap, 0, len(views))
+	for _, o := range views {
 		c.stats.Origins++
+		c.stats.Gaps = append(c.stats.Gaps, OriginGap{Origin: o.Key, Gap: o.Gap, Reason: o.GapReason})
 		c.stats.Queued += o.Queued
 		if o.PausedUntil.After(c.stats.Now) {
 			c.stats.OriginsPaused++

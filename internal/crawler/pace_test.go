@@ -55,9 +55,23 @@ func TestAdaptiveDelaySlowsAndRelaxes(t *testing.T) {
 	}
 	for _, adaptive := range []bool{true, false} {
 		e := slowingEnv(t, 30, took)
+		var widest OriginGap // the widest gap the progress snapshots showed (Stats.Gaps)
 		e.crawl([]string{"{slow}/p/0"}, func(o *Options) {
 			o.Frontier.Delay, o.Frontier.AdaptiveDelay, o.Concurrency = delay, adaptive, 1
+			o.OnProgress = func(s Stats) {
+				for _, g := range s.Gaps {
+					if g.Gap > widest.Gap {
+						widest = g
+					}
+				}
+			}
 		})
+		if adaptive && (widest.Gap < 10*time.Second || !strings.HasPrefix(widest.Reason, "adaptive: the last answer took 5s × 2")) {
+			t.Errorf("widest gap in the progress snapshots: %+v, want 10s and why", widest)
+		}
+		if !adaptive && (widest.Gap != delay || !strings.HasPrefix(widest.Reason, "--delay 1s")) {
+			t.Errorf("fixed delay: widest gap in the progress snapshots: %+v, want --delay", widest)
+		}
 		var at []time.Time
 		for _, r := range e.web.RequestsTo("slow") {
 			if strings.HasPrefix(r.Path, "/p/") {
