@@ -46,6 +46,9 @@ func CheckCalendar(path, query string, now time.Time, years int) Verdict {
 
 // datedYears returns the years of the dates in path and query, as CheckCalendar reads them.
 func datedYears(path, query string) []int {
+	if !hasFourDigits(path) && !hasFourDigits(query) {
+		return nil // most URLs: no date, nothing split or allocated
+	}
 	var out []int
 	segs := strings.Split(strings.Trim(path, "/"), "/")
 	for i, s := range segs {
@@ -140,4 +143,19 @@ func compactDate(s string) (int, bool) {
 		return 0, false
 	}
 	return y, true
+}
+
+// hasFourDigits reports whether s holds four ASCII digits in a row, as every date form does.
+func hasFourDigits(s string) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			if run++; run == 4 {
+				return true
+			}
+			continue
+		}
+		run = 0
+	}
+	return false
 }

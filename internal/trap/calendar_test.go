@@ -72,3 +72,12 @@ func TestCalendarWindowBoundsAMonthlyWalk(t *testing.T) {
 	}
 	t.Logf("%d months pass", passed)
 }
+
+// The calendar check costs a scan and no allocation on a URL without four digits in a row.
+func TestCheckCalendarAllocatesNothingWithoutDigits(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() {
+		CheckCalendar("/docs/guide/installing-on-linux", "lang=en&page=2", crawlNow, DefaultCalendarYears)
+	}); n != 0 {
+		t.Fatalf("%v allocations", n)
+	}
+}
