@@ -8,7 +8,7 @@ import (
 
 // issue 29 ("a delay that listens to the server"): the gap is the factor times the last
 // answer's duration; it grows after timeouts and 5xx answers, relaxes by halves as answers come
-// back fast, and stops at the ceiling.
+// back fast, stops at the ceiling, and is nothing under MinGap.
 func TestNextFollowsTheServer(t *testing.T) {
 	var p Policy
 	steps := []struct {
@@ -17,7 +17,8 @@ func TestNextFollowsTheServer(t *testing.T) {
 		want   time.Duration
 		reason string
 	}{
-		{50 * time.Millisecond, 200, 100 * time.Millisecond, "the last answer took 50ms × 2"},
+		{50 * time.Millisecond, 200, 0, ""}, // 100 ms: under MinGap, nothing
+		{200 * time.Millisecond, 200, 400 * time.Millisecond, "the last answer took 200ms × 2"},
 		{5 * time.Second, 200, 10 * time.Second, "the last answer took 5s × 2"},
 		{50 * time.Millisecond, 200, 5 * time.Second, "relaxing: half of 10s"},
 		{50 * time.Millisecond, 500, 10 * time.Second, "grew after answer 500"},
@@ -35,8 +36,8 @@ func TestNextFollowsTheServer(t *testing.T) {
 	for range 20 {
 		g = p.Next(g, 50*time.Millisecond, 200)
 	}
-	if g.D != 100*time.Millisecond {
-		t.Fatalf("after fast answers: gap %v, want 2 × 50ms", g.D)
+	if g != (Gap{}) {
+		t.Fatalf("after fast answers: gap %+v, want none", g)
 	}
 	if g := p.Next(Gap{}, 0, 0); g.D != ErrorStep {
 		t.Fatalf("first failure: gap %v, want ErrorStep", g.D)
