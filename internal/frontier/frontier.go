@@ -69,8 +69,9 @@ func (f *Frontier) Want(originKey string, now time.Time) {
 	f.fix(o, now)
 }
 
-// Push puts back a URL that was handed out and must be requested again in this run (no answer
-// came; it is retried), at the end of its origin's queue. The URL is already known.
+// Push puts back a URL that was handed out and may be requested again at once in this run (a
+// cancelled request, say), at the end of its origin's queue. The URL is already known. A URL that
+// got no answer waits its backoff instead: see Retry.
 func (f *Frontier) Push(u store.URL, now time.Time) {
 	o := f.get(u.Origin, now)
 	o.known[u.ID] = struct{}{}
