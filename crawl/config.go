@@ -40,10 +40,11 @@ const (
 	DefaultLeaseBatch = crawler.DefaultLeaseBatch
 	// DefaultProgressEvery is how often OnProgress is called at most.
 	DefaultProgressEvery = 200 * time.Millisecond
-	// DelayFactor and MaxAdaptiveDelay are the adaptive delay's factor and ceiling: see
-	// Config.FixedDelay.
+	// DelayFactor and MaxAdaptiveDelay are the adaptive delay's factor and ceiling, and an
+	// adaptive gap under MinAdaptiveDelay counts as none: see Config.FixedDelay.
 	DelayFactor      = pace.DefaultFactor
 	MaxAdaptiveDelay = pace.DefaultMax
+	MinAdaptiveDelay = pace.MinGap
 	// DefaultMaxPagesPerOrigin and DefaultCalendarYears are the trap defences on by default:
 	// see Config.MaxPagesPerOrigin.
 	DefaultMaxPagesPerOrigin = trap.DefaultPageBudget

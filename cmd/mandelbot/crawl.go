@@ -114,7 +114,7 @@ interrupted (Ctrl-C), once everything received is saved. The summary's last line
 	fl.DurationVar(&f.maxPause, "max-pause", pause.DefaultMax, "cap on a pause after 503/429, whatever Retry-After asks")
 	fl.StringArrayVar(&f.siteDelays, "site-delay", nil, "HOST=DURATION: the gap for one host, instead of --delay (repeatable)")
 	fl.BoolVar(&f.honorCrawlDelay, "honor-crawl-delay", false, "let robots.txt Crawl-delay raise the gap (capped at 1 minute)")
-	fl.BoolVar(&f.adaptiveDelay, "adaptive-delay", true, fmt.Sprintf("make the gap the larger of --delay and %g times the origin's last answer time (at most %s), growing after timeouts and 5xx answers; =false keeps --delay fixed", float64(crawl.DelayFactor), crawl.MaxAdaptiveDelay))
+	fl.BoolVar(&f.adaptiveDelay, "adaptive-delay", true, fmt.Sprintf("make the gap the larger of --delay and %g times the origin's last answer time (at most %s; under %s: none), growing after timeouts and 5xx answers; =false keeps --delay fixed", float64(crawl.DelayFactor), crawl.MaxAdaptiveDelay, crawl.MinAdaptiveDelay))
 	fl.StringArrayVar(&f.resolves, "resolve", nil, "HOST:PORT:ADDR: connect to ADDR for HOST:PORT, like curl; also allows loopback (repeatable)")
 	fl.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
 	fl.StringVar(&f.warc, "warc", "", "archive every answer (pages, sitemaps, robots.txt) as WARC 1.1 records in gzip files in DIR (created if missing); export names each URL's record")
