@@ -11,8 +11,10 @@ import (
 
 	"github.com/fractle/mandelbot/internal/crawler"
 	"github.com/fractle/mandelbot/internal/frontier"
+	"github.com/fractle/mandelbot/internal/pace"
 	"github.com/fractle/mandelbot/internal/pause"
 	"github.com/fractle/mandelbot/internal/robots"
+	"github.com/fractle/mandelbot/internal/trap"
 )
 
 // Defaults of a crawl, used where a Config field is zero.
@@ -29,13 +31,26 @@ const (
 	DefaultAs404After  = robots.DefaultAs404After
 	DefaultMaxPause    = pause.DefaultMax
 	DefaultMaxWait     = crawler.DefaultMaxWait
-	DefaultRevisit     = crawler.DefaultRevisit
+	// DefaultRetryBackoff, MaxRetryBackoff and DefaultMaxAttempts: see Config.RetryBackoff.
+	DefaultRetryBackoff = crawler.DefaultRetryBackoff
+	MaxRetryBackoff     = crawler.MaxRetryBackoff
+	DefaultMaxAttempts  = crawler.DefaultMaxAttempts
+	DefaultRevisit      = crawler.DefaultRevisit
 	// DefaultLeaseTTL, MinLeaseTTL and DefaultLeaseBatch: see Config.LeaseTTL.
 	DefaultLeaseTTL   = crawler.DefaultLeaseTTL
 	MinLeaseTTL       = crawler.MinLeaseTTL
 	DefaultLeaseBatch = crawler.DefaultLeaseBatch
 	// DefaultProgressEvery is how often OnProgress is called at most.
 	DefaultProgressEvery = 200 * time.Millisecond
+	// DelayFactor and MaxAdaptiveDelay are the adaptive delay's factor and ceiling, and an
+	// adaptive gap under MinAdaptiveDelay counts as none: see Config.FixedDelay.
+	DelayFactor      = pace.DefaultFactor
+	MaxAdaptiveDelay = pace.DefaultMax
+	MinAdaptiveDelay = pace.MinGap
+	// DefaultMaxPagesPerOrigin and DefaultCalendarYears are the trap defences on by default:
+	// see Config.MaxPagesPerOrigin.
+	DefaultMaxPagesPerOrigin = trap.DefaultPageBudget
+	DefaultCalendarYears     = trap.DefaultCalendarYears
 	// SeedsOnly as Config.MaxDepth follows no link: only the seeds are requested.
 	SeedsOnly = -1
 	// MaxHeaderFields bounds Config.Header.
@@ -66,6 +81,11 @@ type Config struct {
 	// MaxWait ends the crawl when the next due work (a paused origin, a retry) is further away
 	// than this; a later Run on the same store resumes it. 0 means DefaultMaxWait.
 	MaxWait time.Duration
+	// RetryBackoff is the wait before the first retry of a request that got no answer (a
+	// timeout, a refused or reset connection, a body that stalled); each later retry waits twice
+	// as long, up to MaxRetryBackoff, and a URL gets DefaultMaxAttempts tries in all. 0 means
+	// DefaultRetryBackoff.
+	RetryBackoff time.Duration
 	// Revisit is when a fetched page is due again; 0 means DefaultRevisit.
 	Revisit time.Duration
 	// ApplyRevisit makes Revisit apply to pages fetched before this run too (a changed
@@ -95,11 +115,19 @@ type Config struct {
 	SiteDelay map[string]time.Duration
 	// HonorCrawlDelay lets a robots.txt Crawl-delay raise the gap (capped at a minute).
 	HonorCrawlDelay bool
+	// FixedDelay turns the adaptive delay off (issue 29). By default the gap before an origin's
+	// next request is the larger of Delay (the floor) and DelayFactor times how long its last
+	// answer took, capped at MaxAdaptiveDelay; it grows after timeouts and 5xx answers and
+	// relaxes as answers come back fast. With FixedDelay, the gap is Delay alone.
+	FixedDelay bool
 	// PerOrigin bounds requests in flight to one origin, Concurrency over all origins.
 	PerOrigin, Concurrency int
-	// MaxPagesPerOrigin bounds the pages fetched from one origin over the whole crawl, a defence
-	// against crawler traps; 0 means no limit.
-	MaxPagesPerOrigin int
+	// MaxPagesPerOrigin bounds the distinct pages requested from one origin over every run of
+	// the crawl, a defence against crawler traps (issue 29); 0 means DefaultMaxPagesPerOrigin, a
+	// negative value no limit. CalendarYears cuts a discovered URL holding a date (a calendar's
+	// "/cal/3994/12") more than this many years from the crawl clock's now; 0 means
+	// DefaultCalendarYears, a negative value no window.
+	MaxPagesPerOrigin, CalendarYears int
 	// RobotsTTL is how long a robots.txt decision is reused; RobotsAs404After is how long a
 	// robots.txt that keeps answering 5xx blocks its origin before it counts as absent;
 	// MaxPause caps a pause after 503 or 429, whatever Retry-After asks.

@@ -213,6 +213,7 @@ func ExampleConfig_onError() {
 	stats, err := crawl.Run(context.Background(), crawl.Config{
 		Seeds:        []string{shop.URL + "/", busy.URL + "/report"},
 		AllowPrivate: true, Delay: 10 * time.Millisecond, MaxWait: time.Second,
+		RetryBackoff: 10 * time.Millisecond, // retries wait 10 ms, then 20 ms (10 s, 20 s by default)
 		OnError: func(f crawl.Failure) {
 			path := strings.TrimPrefix(strings.TrimPrefix(f.URL, shop.URL), busy.URL)
 			lines = append(lines, fmt.Sprintf("failed %s status=%d attempt=%d retry=%t", path, f.Status, f.Attempts, f.Retry))

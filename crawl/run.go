@@ -114,7 +114,7 @@ func (c Config) plan() (plan, error) {
 	switch {
 	case c.MaxDepth < SeedsOnly:
 		return p, configErr("MaxDepth", "must be SeedsOnly (-1), 0 (no limit) or more")
-	case c.MaxPages < 0, c.MaxTime < 0, c.MaxWait < 0, c.Revisit < 0, c.PerOrigin < 0, c.Concurrency < 0, c.MaxPagesPerOrigin < 0,
+	case c.MaxPages < 0, c.MaxTime < 0, c.MaxWait < 0, c.RetryBackoff < 0, c.Revisit < 0, c.PerOrigin < 0, c.Concurrency < 0,
 		c.RobotsTTL < 0, c.RobotsAs404After < 0, c.MaxPause < 0, c.ProgressEvery < 0, c.LeaseTTL < 0, c.LeaseBatch < 0,
 		c.RecrawlAfter < 0, c.WARCMaxSize < 0:
 		return p, configErr("limits", "limits, durations and counts must not be negative (0 means the default)")
@@ -190,10 +190,11 @@ func (c Config) plan() (plan, error) {
 	}
 	p.crawl = crawler.Options{
 		Seeds: seeds, Scope: scope, MaxDepth: maxDepth, MaxPages: c.MaxPages,
-		Concurrency: c.Concurrency, MaxWait: c.MaxWait, MaxTime: c.MaxTime, Revisit: c.Revisit,
+		Concurrency: c.Concurrency, MaxWait: c.MaxWait, RetryBackoff: c.RetryBackoff, MaxTime: c.MaxTime, Revisit: c.Revisit,
 		ApplyRevisit: c.ApplyRevisit, RecrawlAfter: c.RecrawlAfter, Recrawl: c.Recrawl,
+		CalendarYears: c.CalendarYears, // as MaxPagesPerOrigin: 0 the default, negative none
 		Frontier: frontier.Options{
-			Agent: agent, Delay: delay, SiteDelay: c.SiteDelay, HonorCrawlDelay: c.HonorCrawlDelay,
+			Agent: agent, Delay: delay, SiteDelay: c.SiteDelay, HonorCrawlDelay: c.HonorCrawlDelay, AdaptiveDelay: !c.FixedDelay,
 			PerOrigin: c.PerOrigin, MaxPagesPerOrigin: c.MaxPagesPerOrigin,
 			Robots: robots.Policy{TTL: c.RobotsTTL, As404After: c.RobotsAs404After},
 			Pause:  pause.Policy{Max: c.MaxPause},

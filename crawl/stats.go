@@ -59,6 +59,10 @@ type Stats struct {
 	// NextDue is, when the run stopped with StopWaiting, when work is due next (zero: none
 	// known).
 	NextDue time.Time
+	// Gaps holds, for every origin the run holds in memory, its current gap between requests
+	// and why (the adaptive delay, issue 29), in no order; nil at the end of a run. Each
+	// snapshot has a slice of its own.
+	Gaps []OriginGap
 }
 
 // Rate is pages per second of the crawl's clock, from Started to Now.
@@ -189,6 +193,14 @@ func stopReasonOf(r crawler.StopReason) StopReason {
 	return StopNone
 }
 
+// OriginGap is one origin's current gap between requests (Config.AdaptiveDelay): the larger
+// of its configured delay and its adaptive gap, and why it is what it is.
+type OriginGap struct {
+	Origin string        // the origin's key, "scheme://host:port"
+	Gap    time.Duration // the wait after an answer before the origin's next request
+	Reason string        // in words: the delay, or the answers that lengthened the gap
+}
+
 // statsOf is the public form of the crawler's Stats.
 func statsOf(s crawler.Stats) Stats {
 	out := Stats{Started: s.Started, Now: s.Now, CrawlEnded: s.CrawlEnded,
@@ -199,6 +211,12 @@ func statsOf(s crawler.Stats) Stats {
 		OriginsBlocked: s.OriginsBlocked, IndexLag: s.IndexLag, PendingNew: s.PendingNew,
 		PendingNewPeak: s.PendingNewPeak, PausedUntil: s.PausedUntil, StopReason: stopReasonOf(s.StopReason),
 		Failure: s.Failure, AtLimit: s.AtLimit, NextDue: s.NextDue}
+	if s.Gaps != nil {
+		out.Gaps = make([]OriginGap, len(s.Gaps))
+		for i, g := range s.Gaps {
+			out.Gaps[i] = OriginGap(g)
+		}
+	}
 	for k, n := range s.RobotsOutcomes {
 		if o, ok := robotsOutcomeOf(robots.Kind(k)); ok {
 			out.RobotsOutcomes[o] += n

@@ -32,6 +32,8 @@ func TestStatsCarriesEveryCrawlerFieldIssue28(t *testing.T) {
 			for k := range f.Len() {
 				f.Index(k).SetInt(int64(10 * k))
 			}
+		case reflect.Slice: // Gaps
+			f.Set(reflect.ValueOf([]crawler.OriginGap{{Origin: "http://a.test:80", Gap: 3 * time.Second, Reason: "slow answers"}}))
 		default:
 			t.Fatalf("crawler.Stats.%s: kind %s not covered by this test", rv.Type().Field(i).Name, f.Kind())
 		}
@@ -53,6 +55,11 @@ func TestStatsCarriesEveryCrawlerFieldIssue28(t *testing.T) {
 			want := [NumRobotsOutcomes]int{RobotsRules: 10, RobotsAllowAll: 20, RobotsUnreachable: 30, RobotsNotModified: 40}
 			if got.Interface() != want {
 				t.Errorf("RobotsOutcomes = %v, want %v", got.Interface(), want)
+			}
+		case "Gaps":
+			want := []OriginGap{{Origin: "http://a.test:80", Gap: 3 * time.Second, Reason: "slow answers"}}
+			if !reflect.DeepEqual(got.Interface(), want) {
+				t.Errorf("Gaps = %v, want %v", got.Interface(), want)
 			}
 		default:
 			if !reflect.DeepEqual(got.Interface(), rv.Field(i).Interface()) {

@@ -54,6 +54,8 @@ type crawlFlags struct {
 	agent, userAgent        string
 	maxPages, maxDepth      int
 	maxPagesPerOrigin       int
+	calendarYears           int
+	adaptiveDelay           bool
 	scope                   string
 	delay                   time.Duration
 	perOrigin, concurrency  int
@@ -101,7 +103,8 @@ interrupted (Ctrl-C), once everything received is saved. The summary's last line
 	fl.StringVar(&f.agent, "agent", defaultAgent, "product token matched against robots.txt User-agent lines and robot tags")
 	fl.StringVar(&f.userAgent, "user-agent", "", "User-Agent header (default: Mandelbot/VERSION (+contact URL))")
 	fl.IntVar(&f.maxPages, "max-pages", 0, "stop after requesting this many pages in this run (0: no limit)")
-	fl.IntVar(&f.maxPagesPerOrigin, "max-pages-per-origin", 0, "request at most this many pages of one origin in this run; the rest are recorded out of scope, reason \"trap page-budget\" (0: no limit)")
+	fl.IntVar(&f.maxPagesPerOrigin, "max-pages-per-origin", crawl.DefaultMaxPagesPerOrigin, "request at most this many distinct pages of one origin, counting earlier runs of the crawl; the rest are recorded out of scope, reason \"trap page-budget\" (0: no limit)")
+	fl.IntVar(&f.calendarYears, "calendar-years", crawl.DefaultCalendarYears, "calendar trap: a discovered URL whose date (/2026/11, 2026-11-27, ?year=2026) is more than this many years from now is recorded out of scope, reason \"trap calendar\" (0: off)")
 	fl.IntVar(&f.maxDepth, "max-depth", -1, "follow links at most this deep from a seed (-1: no limit)")
 	fl.StringVar(&f.scope, "scope", "host", "which links to follow: host (the seeds' hosts), domain (their registrable domains) or any")
 	fl.DurationVar(&f.delay, "delay", defaultDelay, "gap between requests to one origin")
@@ -112,6 +115,7 @@ interrupted (Ctrl-C), once everything received is saved. The summary's last line
 	fl.DurationVar(&f.maxPause, "max-pause", pause.DefaultMax, "cap on a pause after 503/429, whatever Retry-After asks")
 	fl.StringArrayVar(&f.siteDelays, "site-delay", nil, "HOST=DURATION: the gap for one host, instead of --delay (repeatable)")
 	fl.BoolVar(&f.honorCrawlDelay, "honor-crawl-delay", false, "let robots.txt Crawl-delay raise the gap (capped at 1 minute)")
+	fl.BoolVar(&f.adaptiveDelay, "adaptive-delay", true, fmt.Sprintf("make the gap the larger of --delay and %g times the origin's last answer time (at most %s; under %s: none), growing after timeouts and 5xx answers; =false keeps --delay fixed", float64(crawl.DelayFactor), crawl.MaxAdaptiveDelay, crawl.MinAdaptiveDelay))
 	fl.StringArrayVar(&f.resolves, "resolve", nil, "HOST:PORT:ADDR: connect to ADDR for HOST:PORT, like curl; also allows loopback (repeatable)")
 	fl.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
 	fl.StringVar(&f.warc, "warc", "", "archive every answer (pages, sitemaps, robots.txt) as WARC 1.1 records in gzip files in DIR (created if missing); export names each URL's record")
@@ -140,8 +144,8 @@ func (f crawlFlags) validate() error {
 		return usageErrorf("--max-depth must be -1 (no limit) or more")
 	case f.maxPages < 0:
 		return usageErrorf("--max-pages must not be negative")
-	case f.maxPagesPerOrigin < 0:
-		return usageErrorf("--max-pages-per-origin must not be negative")
+	case f.maxPagesPerOrigin < 0, f.calendarYears < 0:
+		return usageErrorf("--max-pages-per-origin and --calendar-years must not be negative (0: off)")
 	case f.delay < 0:
 		return usageErrorf("--delay must not be negative")
 	case f.perOrigin < 1:
@@ -290,12 +294,13 @@ func (f crawlFlags) config(args []string, stdin io.Reader) (crawl.Config, error)
 	if delay == 0 {
 		delay = -1 // --delay 0: no gap (Config's 0 is the default)
 	}
+	perOriginPages, calendarYears := offIfZero(f.maxPagesPerOrigin), offIfZero(f.calendarYears)
 	return crawl.Config{
 		Seeds: seeds, Scope: f.scope, Include: include, Exclude: exclude,
 		MaxDepth: maxDepth, MaxPages: f.maxPages, MaxTime: f.maxTime, MaxWait: f.maxWait, Revisit: f.revisit,
 		Agent: f.agent, UserAgent: f.userAgent, Header: header,
-		Delay: delay, SiteDelay: siteDelay, HonorCrawlDelay: f.honorCrawlDelay,
-		PerOrigin: f.perOrigin, MaxPagesPerOrigin: f.maxPagesPerOrigin, Concurrency: f.concurrency,
+		Delay: delay, SiteDelay: siteDelay, HonorCrawlDelay: f.honorCrawlDelay, FixedDelay: !f.adaptiveDelay,
+		PerOrigin: f.perOrigin, MaxPagesPerOrigin: perOriginPages, CalendarYears: calendarYears, Concurrency: f.concurrency,
 		RobotsTTL: f.robotsTTL, RobotsAs404After: f.robots5xx404, MaxPause: f.maxPause,
 		Resolve: f.resolves, AllowPrivate: f.allowPrivate,
 		ProgressEvery: progressEvery, LeaseTTL: f.leaseTTL, LeaseBatch: f.leaseBatch,
@@ -375,4 +380,13 @@ func processOwner() string {
 	var b [4]byte
 	rand.Read(b[:]) // never fails (crypto/rand)
 	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+// offIfZero maps a trap flag's 0 ("off", the command line's contract) to Config's negative
+// value for "none" (Config's 0 is the default).
+func offIfZero(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }

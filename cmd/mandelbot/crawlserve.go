@@ -23,6 +23,7 @@ type crawlSite struct {
 	exitWhenDone bool
 	stop         context.CancelFunc
 	served       chan error // receives serveOn's result once
+	gaps         *liveGaps  // the running crawl's gaps between requests, for the dashboard
 	done         bool       // served has been received from
 	err          error
 }
@@ -44,9 +45,10 @@ func startCrawlSite(ctx context.Context, ln net.Listener, f crawlFlags, st store
 		ua = testerUserAgent()
 	}
 	serveCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	c := &crawlSite{out: out, addr: ln.Addr(), exitWhenDone: f.serveExit, stop: stop, served: make(chan error, 1)}
+	c := &crawlSite{out: out, addr: ln.Addr(), exitWhenDone: f.serveExit, stop: stop, served: make(chan error, 1), gaps: &liveGaps{}}
+	cfg.OnProgress = c.gaps.wrap(cfg.OnProgress) // issue 29: each origin's gap, on the dashboard
 	s := site{store: st, agent: f.agent, metrics: reg, refresh: liveRefresh,
-		fetch: tester.FetchOptions{UserAgent: ua, AllowPrivate: cfg.AllowPrivate, Resolve: resolve}}
+		fetch: tester.FetchOptions{UserAgent: ua, AllowPrivate: cfg.AllowPrivate, Resolve: resolve}, gaps: c.gaps.get}
 	go func() { c.served <- serveOn(serveCtx, ln, s, out) }()
 	return c
 }
@@ -76,6 +78,7 @@ func (c *crawlSite) finish(ctx context.Context, interrupted bool) {
 	if c == nil || c.done {
 		return
 	}
+	c.gaps.clear() // a finished crawl has no gap between requests to show
 	if !interrupted && !c.exitWhenDone {
 		fmt.Fprintf(c.out, "Serving the finished crawl on http://%s until Ctrl-C (--serve-exit stops when the crawl ends)\n", c.addr)
 		select {

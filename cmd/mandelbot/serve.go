@@ -141,9 +141,10 @@ func listen(ctx context.Context, addr string, out io.Writer) (net.Listener, erro
 type site struct {
 	store   store.Store
 	agent   string
-	metrics prometheus.Gatherer // nil: the store's figures only
-	refresh time.Duration       // how often the dashboard reloads; 0: web.DashboardRefresh
-	fetch   tester.FetchOptions // the tester's robots.txt fetches: address permissions, User-Agent
+	metrics prometheus.Gatherer       // nil: the store's figures only
+	refresh time.Duration             // how often the dashboard reloads; 0: web.DashboardRefresh
+	fetch   tester.FetchOptions       // the tester's robots.txt fetches: address permissions, User-Agent
+	gaps    func() map[string]web.Gap // the running crawl's gaps (crawl --serve); nil: none
 }
 
 // serveOn serves the site on ln until ctx ends, then shuts down gracefully, letting requests in
@@ -153,7 +154,7 @@ type site struct {
 // store they crawl into). ln is closed on return.
 func serveOn(ctx context.Context, ln net.Listener, s site, out io.Writer) error {
 	log := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	h, err := web.New(web.Options{Store: s.store, Agent: s.agent, Log: log, Gatherer: s.metrics, Refresh: s.refresh, TesterFetch: s.fetch})
+	h, err := web.New(web.Options{Store: s.store, Agent: s.agent, Log: log, Gatherer: s.metrics, Refresh: s.refresh, TesterFetch: s.fetch, Gaps: s.gaps})
 	if err != nil {
 		ln.Close()
 		return fmt.Errorf("serve: %w", err)

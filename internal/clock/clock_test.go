@@ -63,10 +63,68 @@ func TestVirtualStopRemovesWaiter(t *testing.T) {
 	}
 }
 
+// realWaitCap bounds every wait on a real timer in TestRealClock: far above the few milliseconds
+// the timers are set for, so a loaded machine does not fail the test, and a timer that never
+// fires fails it instead of hanging.
+const realWaitCap = 10 * time.Second
+
+// TestRealClock checks the contract of the wall clock the crawler runs on (Clock's doc): Now reads
+// the wall clock, At fires once the time is reached and not before, whatever idle says (a Real
+// clock cannot jump), a past deadline fires at once, and stop keeps a timer from firing. The
+// timers are a few milliseconds long: the real timer is the thing under test, so it is waited
+// for, within realWaitCap.
 func TestRealClock(t *testing.T) {
-	ch, stop := Real{}.At(time.Now().Add(-time.Millisecond), false)
+	var c Clock = Real{}
+
+	before := time.Now()
+	now := c.Now()
+	after := time.Now()
+	if now.Before(before) || now.After(after) {
+		t.Fatalf("Now = %v, outside the wall clock's [%v, %v]", now, before, after)
+	}
+
+	// A future deadline, with idle true: a Real clock must wait for it all the same.
+	const d = 20 * time.Millisecond
+	deadline := time.Now().Add(d)
+	ch, stop := c.At(deadline, true)
 	defer stop()
-	<-ch // a past deadline fires without waiting
+	if fired(ch) {
+		t.Fatal("a deadline 20 ms ahead fired at once (a Real clock ignores idle)")
+	}
+	select {
+	case got := <-ch:
+		if arrived := time.Now(); arrived.Before(deadline) {
+			t.Fatalf("timer fired at %v, before its deadline %v", arrived, deadline)
+		}
+		if got.Before(deadline) {
+			t.Fatalf("timer sent %v, before its deadline %v", got, deadline)
+		}
+	case <-time.After(realWaitCap):
+		t.Fatalf("a %v timer had not fired after %v", d, realWaitCap)
+	}
+
+	// A past deadline fires without waiting for anything.
+	past, stopPast := c.At(time.Now().Add(-time.Millisecond), false)
+	defer stopPast()
+	select {
+	case <-past:
+	case <-time.After(realWaitCap):
+		t.Fatalf("a past deadline had not fired after %v", realWaitCap)
+	}
+
+	// A stopped timer never fires: wait past its deadline on a second timer, then look.
+	stopped, stopNow := c.At(time.Now().Add(5*time.Millisecond), false)
+	stopNow()
+	later, stopLater := c.At(time.Now().Add(30*time.Millisecond), false)
+	defer stopLater()
+	select {
+	case <-later:
+	case <-time.After(realWaitCap):
+		t.Fatalf("a 30 ms timer had not fired after %v", realWaitCap)
+	}
+	if fired(stopped) {
+		t.Fatal("a stopped timer fired")
+	}
 }
 
 func TestVirtualWaitingCountsPendingWaiters(t *testing.T) {

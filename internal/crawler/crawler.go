@@ -57,7 +57,7 @@ func Run(ctx context.Context, opts Options) (Stats, error) {
 	c := &crawl{
 		opts:   opts,
 		f:      frontier.New(opts.Frontier),
-		scope:  newScope(scopeSeeds, opts.Scope, opts.MaxDepth),
+		scope:  newScope(scopeSeeds, opts.Scope, opts.MaxDepth, opts.CalendarYears, opts.Clock.Now),
 		keeper: newLeaseKeeper(opts.Store, opts.Owner, opts.LeaseTTL, batch),
 	}
 	c.worker = &worker{opts: opts, scope: c.scope, parser: parser}
@@ -629,8 +629,11 @@ func (c *crawl) snapshot() {
 	c.stats.IndexLag = c.indexLag
 	c.stats.PausedUntil = time.Time{}
 	c.stats.Queued, c.stats.Origins, c.stats.OriginsPaused, c.stats.OriginsBlocked = 0, 0, 0, 0
-	for _, o := range c.f.Origins() {
+	views := c.f.Origins()
+	c.stats.Gaps = make([]OriginGap, 0, len(views))
+	for _, o := range views {
 		c.stats.Origins++
+		c.stats.Gaps = append(c.stats.Gaps, OriginGap{Origin: o.Key, Gap: o.Gap, Reason: o.GapReason})
 		c.stats.Queued += o.Queued
 		if o.PausedUntil.After(c.stats.Now) {
 			c.stats.OriginsPaused++

@@ -18,6 +18,31 @@ import (
 	"github.com/fractle/mandelbot/internal/testweb/hostile"
 )
 
+// hostileMemoryBound is issue 9's promise, "peak RSS stays under 256 MiB by default whatever the
+// web does", checked on the peak heap growth and on the peak RSS of the test process. The bound
+// is the promise itself, not a figure with headroom, and its margin is thin by the product's
+// settings, not by the test's. Measured for issue 30 on 2026-11-27 at load 14-19, main f6dde4e
+// (`go test -c`, then `-test.run 'TestHostileWebBesideANormalSite$' -test.v`):
+//
+//   - peak RSS 243, 246, 249, 253, 255 and 259 MiB in six runs, the last at load 16 over the
+//     bound (207-258 MiB on 2026-11-26: bench/history.md, "The hostile web's memory");
+//   - the Go runtime's memory peaks at the soft memory limit the command sets and this test sets
+//     too (192 MiB, cmd/mandelbot: defaultMemoryLimit): 192-202 MiB, as a loaded machine's
+//     collector overshoots a soft limit; the heap's objects grow by 163-189 MiB;
+//   - the other 51-60 MiB are outside the Go heap, where the soft limit does not reach: the
+//     SQLite engine's own allocations (the page caches of the three writers and the readers,
+//     FTS5's pending terms) and the mapped binary;
+//   - before the crawl the test process holds 42-45 MiB (the hostile servers with their bombs, the
+//     test binary, the store), a `mandelbot crawl` process about 26 MiB (its peak RSS for a
+//     one-request crawl, /usr/bin/time -v); how much of that difference the soft limit covers was not
+//     measured.
+//
+// So at that load the product keeps its promise by 1-13 MiB, and missed it once by 3 MiB: this
+// test fails then, rightly. Headroom can only come from the product (a lower soft limit or body
+// budget, less memory outside the Go heap: issue 29), not from a looser bound here; a failure
+// names the Go runtime's peak so that it shows which side grew.
+const hostileMemoryBound = 256 << 20
+
 // issue 9 ("what it must show"): a crawl of the whole hostile web (hostile.Sites: every hostile
 // page behind every hostile robots.txt, and robots.txt naming the sitemap bombs) and of each
 // hostile page on an origin of its own, beside a normal site, with the real crawler: it ends,
@@ -63,7 +88,10 @@ func TestHostileWebBesideANormalSite(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(192 << 20))
 	runtime.GC()
 	resetPeakRSS := resetPeakRSS()
-	stop := sampleHeapPeak()
+	if resetPeakRSS {
+		t.Logf("RSS before the crawl: %.0f MiB", float64(statusKB(t, "VmRSS:"))/(1<<10))
+	}
+	stop := sampleMemory()
 	start := time.Now()
 	// The harness's client, with time for three bombs to take turns at the memory budget (its
 	// 2 s total timeout is for pages that answer at once) and a short idle timeout.
@@ -90,17 +118,19 @@ func TestHostileWebBesideANormalSite(t *testing.T) {
 	if err != nil || ctx.Err() != nil {
 		t.Fatalf("crawl: %v, %v (stats %+v)", err, ctx.Err(), st)
 	}
-	took, grew := time.Since(start), stop()
-	t.Logf("crawl took %v (%s; %d pages, %d errors, %d rejected), peak heap growth %.0f MiB",
-		took.Round(time.Millisecond), st.StopReason, st.Pages, st.Errors, st.Rejected, float64(grew)/(1<<20))
-	if grew > 256<<20 {
-		t.Errorf("peak heap grew by %d MiB, over 256 MiB", grew>>20)
+	took, peaks := time.Since(start), stop()
+	t.Logf("crawl took %v (%s; %d pages, %d errors, %d rejected), peak heap growth %.0f MiB, peak Go runtime memory %.0f MiB",
+		took.Round(time.Millisecond), st.StopReason, st.Pages, st.Errors, st.Rejected,
+		float64(peaks.heapGrowth)/(1<<20), float64(peaks.goRuntime)/(1<<20))
+	if peaks.heapGrowth > hostileMemoryBound {
+		t.Errorf("peak heap grew by %d MiB, over %d MiB", peaks.heapGrowth>>20, hostileMemoryBound>>20)
 	}
 	if resetPeakRSS {
 		rss := peakRSS(t)
 		t.Logf("peak RSS of the test process (crawler and hostile servers): %.0f MiB", float64(rss)/(1<<20))
-		if rss > 256<<20 {
-			t.Errorf("peak RSS %d MiB, over 256 MiB", rss>>20)
+		if rss > hostileMemoryBound {
+			t.Errorf("peak RSS %.0f MiB, over %d MiB (peak Go runtime memory %.0f MiB: see hostileMemoryBound)",
+				float64(rss)/(1<<20), hostileMemoryBound>>20, float64(peaks.goRuntime)/(1<<20))
 		}
 	}
 	urls := e.urls()
@@ -135,31 +165,44 @@ func TestHostileWebBesideANormalSite(t *testing.T) {
 	}
 }
 
-// sampleHeapPeak samples the heap every millisecond until the function it returns is called;
-// that returns the peak growth over the heap at the start.
-func sampleHeapPeak() func() uint64 {
-	read := func() uint64 {
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		metrics.Read(s)
-		return s[0].Value.Uint64()
+// memoryPeaks is what sampleMemory saw during a crawl.
+type memoryPeaks struct {
+	heapGrowth uint64 // peak of the heap's live and unswept objects, over their size at the start
+	goRuntime  uint64 // peak of the memory the Go runtime holds from the OS (all classes but released)
+}
+
+// sampleMemory samples the Go runtime's memory every millisecond until the function it returns is
+// called, which returns the peaks.
+func sampleMemory() func() memoryPeaks {
+	s := []metrics.Sample{
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
 	}
-	base := read()
-	done, result := make(chan struct{}), make(chan uint64)
+	read := func() (objects, held uint64) {
+		metrics.Read(s)
+		return s[0].Value.Uint64(), s[1].Value.Uint64() - s[2].Value.Uint64()
+	}
+	base, _ := read()
+	done, result := make(chan struct{}), make(chan memoryPeaks)
 	go func() {
-		peak := base
+		var p memoryPeaks
+		peakObjects := base
 		tick := time.NewTicker(time.Millisecond)
 		defer tick.Stop()
 		for {
-			peak = max(peak, read())
+			objects, held := read()
+			peakObjects, p.goRuntime = max(peakObjects, objects), max(p.goRuntime, held)
 			select {
 			case <-done:
-				result <- peak - base
+				p.heapGrowth = peakObjects - base
+				result <- p
 				return
 			case <-tick.C:
 			}
 		}
 	}()
-	return func() uint64 { close(done); return <-result }
+	return func() memoryPeaks { close(done); return <-result }
 }
 
 // resetPeakRSS resets the process's peak RSS (VmHWM) through /proc/self/clear_refs, and reports
@@ -171,19 +214,25 @@ func resetPeakRSS() bool {
 // peakRSS reads the process's peak RSS (VmHWM) since the last reset.
 func peakRSS(t *testing.T) uint64 {
 	t.Helper()
+	return statusKB(t, "VmHWM:") << 10
+}
+
+// statusKB reads a field given in kB from /proc/self/status.
+func statusKB(t *testing.T, field string) uint64 {
+	t.Helper()
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return kb << 10
+			return kb
 		}
 	}
-	t.Fatal("no VmHWM in /proc/self/status")
+	t.Fatalf("no %s in /proc/self/status", field)
 	return 0
 }

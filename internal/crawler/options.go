@@ -130,6 +130,15 @@ type Options struct {
 	// Archive, if set, is the WARC stage: every answer is archived and its record named in the
 	// store (see Archive). The Fetcher must capture wire bytes (fetch.Options.Capture).
 	Archive Archive
+
+	// CalendarYears is the calendar trap window (issue 29, trap.CheckCalendar): a discovered URL
+	// holding a date more than this many years from the crawl clock's now is out of scope. 0:
+	// trap.DefaultCalendarYears; negative: no window. (Frontier.MaxPagesPerOrigin likewise
+	// defaults to trap.DefaultPageBudget; negative there means no budget: see trapDefaults.)
+	CalendarYears int
+	// RetryBackoff is the wait before the first retry of a request that got no answer; each
+	// further retry doubles it, up to MaxRetryBackoff (0: DefaultRetryBackoff; see retry.go).
+	RetryBackoff time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -172,6 +181,7 @@ func (o Options) withDefaults() Options {
 	if o.ProgressEvery <= 0 {
 		o.ProgressEvery = 200 * time.Millisecond
 	}
+	o.trapDefaults()
 	return o
 }
 

@@ -3,7 +3,6 @@ package crawler
 import (
 	"time"
 
-	"github.com/fractle/mandelbot/internal/frontier"
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/store"
 )
@@ -45,11 +44,11 @@ func (c *crawl) handleResult(r result) {
 		c.f.Canceled(u, now)
 		return
 	case r.retry:
+		// Issue 29: asked again at u.NextAt, after a backoff; the store keeps the retry.
 		c.stats.Retries++
-		c.f.Done(u, frontier.Outcome{}, now)
-		c.f.Persisted(u.Origin, now)
-		c.f.Push(u, now)
-		c.opts.Log.Debug("no answer, will retry", "url", u.URL, "attempt", u.Attempts, "reason", u.Reason)
+		c.f.Retry(u, r.outcome, u.NextAt, now)
+		c.save(write{origin: u.Origin, batch: store.Batch{Updates: []store.URL{u}}})
+		c.opts.Log.Debug("no answer, will retry", "url", u.URL, "attempt", u.Attempts, "at", u.NextAt, "reason", u.Reason)
 		return
 	}
 	if u.State != store.StateQueued {

@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/internal/trap"
@@ -9,17 +10,21 @@ import (
 )
 
 // scope decides which discovered URLs the crawl follows: in --scope of a seed, within
-// --max-depth, and not rejected by a trap heuristic (issue 9; the reason names the heuristic).
-// It is immutable and shared by the workers.
+// --max-depth, and not rejected by a trap heuristic (issue 9; the reason names the heuristic),
+// the calendar window (issue 29) included. It is immutable and shared by the workers; now is
+// the crawl's clock (safe for concurrent use).
 type scope struct {
-	kind     urlnorm.Scope
-	hosts    map[string]bool
-	domains  map[string]bool
-	maxDepth int
+	kind          urlnorm.Scope
+	hosts         map[string]bool
+	domains       map[string]bool
+	maxDepth      int
+	calendarYears int // <= 0: no calendar window
+	now           func() time.Time
 }
 
-func newScope(seeds []*urlnorm.URL, kind urlnorm.Scope, maxDepth int) *scope {
-	s := &scope{kind: kind, hosts: map[string]bool{}, domains: map[string]bool{}, maxDepth: maxDepth}
+func newScope(seeds []*urlnorm.URL, kind urlnorm.Scope, maxDepth, calendarYears int, now func() time.Time) *scope {
+	s := &scope{kind: kind, hosts: map[string]bool{}, domains: map[string]bool{}, maxDepth: maxDepth,
+		calendarYears: calendarYears, now: now}
 	for _, u := range seeds {
 		s.hosts[u.Host()] = true
 		s.domains[u.RegistrableDomain()] = true
@@ -39,6 +44,8 @@ func (s *scope) newURL(u *urlnorm.URL, kind store.Kind, depth, hops int) store.N
 		n.State, n.Reason = store.StateOutOfScope, fmt.Sprintf("depth %d is beyond --max-depth %d", depth, s.maxDepth)
 	default:
 		if v := trap.Check(u.Path(), u.Query()); v.Rejected() {
+			n.State, n.Reason = store.StateOutOfScope, v.Reason
+		} else if v := trap.CheckCalendar(u.Path(), u.Query(), s.now(), s.calendarYears); v.Rejected() {
 			n.State, n.Reason = store.StateOutOfScope, v.Reason
 		}
 	}

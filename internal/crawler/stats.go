@@ -54,6 +54,17 @@ type Stats struct {
 	// AtLimit: the run stopped at MaxTime or MaxPages (whether work is left is the store's to say).
 	AtLimit bool
 	NextDue time.Time // when the run ended waiting: when work is due next (zero: none known)
+	// Gaps holds, for every origin the run holds, its current gap between requests and why
+	// (issue 29: the adaptive delay), in no order; a new slice at each snapshot.
+	Gaps []OriginGap
+}
+
+// OriginGap is one origin's gap between requests: the larger of its configured delay and its
+// adaptive gap, and which it is and why (frontier.OriginView).
+type OriginGap struct {
+	Origin string
+	Gap    time.Duration
+	Reason string
 }
 
 // Rate is pages per second of crawl-clock time.

@@ -97,6 +97,7 @@ func (w *worker) page(ctx context.Context, t task, report func(result)) (res res
 	var resp *fetch.Response
 	var err error
 	var sm sitemapParse
+	start := w.opts.Clock.Now() // the adaptive delay's input (issue 29): how long the origin took
 	if u.Kind == store.KindSitemap {
 		// Streamed (issue 9): the sitemap is parsed as it arrives, never held whole.
 		resp, err = w.opts.Fetcher.Stream(ctx, req, func(r *fetch.Response, body io.Reader) error {
@@ -113,6 +114,7 @@ func (w *worker) page(ctx context.Context, t task, report func(result)) (res res
 	defer resp.Release()
 	now := w.opts.Clock.Now()
 	res = result{task: t}
+	res.outcome.Took = now.Sub(start)
 	if err != nil && resp != nil && fetch.Classify(err) != fetch.KindDecode {
 		// The status arrived but the body stalled or broke off (issue 9): a network error,
 		// retried like one and after the retries an error state, never "fetched".
@@ -138,6 +140,7 @@ func (w *worker) page(ctx context.Context, t task, report func(result)) (res res
 		u.Reason = fmt.Sprintf("no answer (%s): %v", fetch.Classify(err), err)
 		if u.Attempts < w.opts.MaxAttempts && fetch.Classify(err) != fetch.KindPrivateAddress {
 			res.retry = true
+			u.NextAt = now.Add(w.opts.retryBackoff(u.Attempts)) // issue 29: never at once
 		} else {
 			u.State = store.StateError
 			u.NextAt = now.Add(w.opts.Revisit)
@@ -151,7 +154,7 @@ func (w *worker) page(ctx context.Context, t task, report func(result)) (res res
 	}
 	u.WARC, res.archived = ref, !ref.IsZero()
 	u.Status, u.ContentType, u.Location = resp.Status, resp.ContentType, resp.Location
-	res.outcome = frontier.Outcome{Status: resp.Status}
+	res.outcome.Status = resp.Status
 	if resp.Status == http.StatusServiceUnavailable || resp.Status == http.StatusTooManyRequests {
 		// rule 23: the origin pauses and this URL is asked again as the probe; it stays queued,
 		// until it has refused MaxRefusals times in a row (issue 9): then it is given up, and

@@ -31,10 +31,7 @@ func (f *Frontier) get(key string, now time.Time) *origin {
 	o := f.origins[key]
 	if o == nil {
 		o = &origin{key: key, host: hostOf(key), index: -1, known: make(map[int64]struct{})}
-		o.delay = f.opts.Delay
-		if d, ok := f.opts.SiteDelay[o.host]; ok {
-			o.delay = d
-		}
+		f.applyCrawlDelay(o) // the configured delay: no robots.txt yet
 		f.origins[key] = o
 		o.readyAt = now
 		heap.Push(&f.ready, o)
@@ -72,8 +69,9 @@ func (f *Frontier) Want(originKey string, now time.Time) {
 	f.fix(o, now)
 }
 
-// Push puts back a URL that was handed out and must be requested again in this run (no answer
-// came; it is retried), at the end of its origin's queue. The URL is already known.
+// Push puts back a URL that was handed out and may be requested again at once in this run (a
+// cancelled request, say), at the end of its origin's queue. The URL is already known. A URL that
+// got no answer waits its backoff instead: see Retry.
 func (f *Frontier) Push(u store.URL, now time.Time) {
 	o := f.get(u.Origin, now)
 	o.known[u.ID] = struct{}{}
@@ -94,6 +92,7 @@ func (f *Frontier) Loaded(key string, l store.OriginLoad, now time.Time) {
 	o.pausedUntil, o.pauseStrikes, o.pauseReason, o.probing = rec.PausedUntil, rec.PauseStrikes, rec.PauseReason, rec.Probing
 	o.sitemaps = rec.Sitemaps
 	f.applyCrawlDelay(o)
+	f.pages.Restore(key, l.Requested+len(o.took)) // issue 29: the budget spans every run
 
 	waiting := make(map[int64]bool, len(l.Waiting))
 	for _, id := range l.Waiting {
@@ -232,6 +231,7 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 		return Step{}, false // a robots.txt decision or a pause is not durable yet
 	}
 	if o.queued() == 0 {
+		o.wakeDeferred(now)
 		if o.canRefill() {
 			o.refilling = true
 			return Step{Kind: StepRefill, Origin: o.key, Limit: f.opts.Window}, true
@@ -245,7 +245,7 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 		o.robotsBusy = true
 		o.probeInFlight = o.probing
 		f.inflight++
-		o.notBefore = now.Add(o.delay)
+		o.notBefore = now.Add(o.wait())
 		return Step{Kind: StepRobots, Origin: o.key, Header: validators}, true
 	}
 	if !o.robots.Usable(now) || o.inflight >= o.capacity(f.opts.PerOrigin) {
@@ -258,21 +258,24 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 		o.writes++
 		return Step{Kind: StepSkip, Origin: o.key, URL: u, Reason: reason, Verdict: verdict}, true
 	}
-	if u.Kind == store.KindPage && !f.pages.Take(o.key) {
+	if !f.takePage(o, u) {
 		f.pending++
 		o.writes++
 		return Step{Kind: StepReject, Origin: o.key, URL: u, Reason: f.pages.Verdict(o.key).Reason}, true
 	}
 	o.inflight++
 	f.inflight++
-	o.notBefore = now.Add(o.delay)
+	o.notBefore = now.Add(o.wait())
 	o.probeInFlight = o.probing
 	return Step{Kind: StepFetch, Origin: o.key, URL: u}, true
 }
 
 // Outcome is what happened to a StepFetch request.
 type Outcome struct {
-	Status       int           // HTTP status, 0 when no answer came (network error)
+	Status int // HTTP status, 0 when no answer came (network error)
+	// Took is how long the request took, from its start to the answer read (or to giving up,
+	// when none came): the adaptive delay's input (issue 29, Options.Pace).
+	Took         time.Duration
 	RetryAfter   time.Duration // from a 503 or 429 answer
 	RetryAfterOK bool          // RetryAfter was present and valid
 }
@@ -308,7 +311,7 @@ func (f *Frontier) Answered(u store.URL, out Outcome, now time.Time) {
 	o := f.get(u.Origin, now)
 	o.inflight--
 	o.processing++
-	o.notBefore = latest(o.notBefore, now.Add(o.delay))
+	f.adapt(o, out, now)
 	if f.answered(o, out.Status, out.RetryAfter, out.RetryAfterOK, now) {
 		o.resumed = true
 	}
@@ -328,7 +331,7 @@ func (f *Frontier) Processed(u store.URL, out Outcome, now time.Time) (resumed b
 	if pause {
 		// Answered freed nothing: the request leaves the wire only now, and pauses the origin.
 		o.inflight--
-		o.notBefore = latest(o.notBefore, now.Add(o.delay))
+		f.adapt(o, out, now)
 		f.answered(o, out.Status, out.RetryAfter, out.RetryAfterOK, now)
 	} else {
 		o.processing--
@@ -343,6 +346,10 @@ func (f *Frontier) Processed(u store.URL, out Outcome, now time.Time) (resumed b
 		f.giveBack(u) // asked again as the probe: one page of the budget
 		o.pushFront(u)
 	}
+	if out.Status != 0 || u.State != store.StateQueued {
+		delete(o.took, u.ID) // requested: its page stays counted (unanswered and queued: Push gives it back)
+	}
+
 	resumed, o.resumed = o.resumed, false
 	f.fix(o, now)
 	return resumed
@@ -395,7 +402,7 @@ func (f *Frontier) RobotsDone(key string, d robots.Decision, now time.Time) (sto
 	o.gate = o.writes // the decision must be durable before the gate acts on it
 	o.robots.Apply(d, f.opts.Robots)
 	f.applyCrawlDelay(o)
-	o.notBefore = latest(o.notBefore, now.Add(o.delay))
+	o.notBefore = latest(o.notBefore, now.Add(o.wait()))
 	f.answered(o, d.Status, d.RetryAfter, d.RetryAfter > 0, now)
 	var fresh []string
 	if d.Kind == robots.KindRules && d.Robots != nil {
@@ -438,13 +445,6 @@ func (f *Frontier) Canceled(u store.URL, now time.Time) {
 	f.fix(o, now)
 }
 
-// giveBack returns the page u took of its origin's budget: it is requested again, or not at all.
-func (f *Frontier) giveBack(u store.URL) {
-	if u.Kind == store.KindPage {
-		f.pages.Give(u.Origin)
-	}
-}
-
 // Queued reports how many URLs of origin key wait in memory.
 func (f *Frontier) Queued(key string) int {
 	if o := f.origins[key]; o != nil {
@@ -454,16 +454,16 @@ func (f *Frontier) Queued(key string) int {
 }
 
 func (f *Frontier) applyCrawlDelay(o *origin) {
-	base := f.opts.Delay
+	base, why := f.opts.Delay, "--delay"
 	if d, ok := f.opts.SiteDelay[o.host]; ok {
-		base = d
+		base, why = d, "--site-delay"
 	}
-	o.delay = base
+	o.delay, o.delayWhy = base, why
 	if !f.opts.HonorCrawlDelay || o.robots == nil || o.robots.Group() == nil {
 		return
 	}
 	if cd, ok := o.robots.Group().CrawlDelay(); ok && cd > o.delay {
-		o.delay = min(cd, MaxHonoredCrawlDelay)
+		o.delay, o.delayWhy = min(cd, MaxHonoredCrawlDelay), "robots.txt Crawl-delay"
 	}
 }
 
@@ -484,6 +484,10 @@ type OriginView struct {
 	PauseReason  string
 	Unreachable  bool
 	RobotsReason string
+	// Gap is the origin's current gap between requests, the larger of its configured delay and
+	// its adaptive gap (issue 29), and GapReason says which and why.
+	Gap       time.Duration
+	GapReason string
 }
 
 // Origins returns a snapshot of every origin the Frontier knows.
@@ -491,6 +495,7 @@ func (f *Frontier) Origins() []OriginView {
 	out := make([]OriginView, 0, len(f.origins))
 	for _, o := range f.origins {
 		v := OriginView{Key: o.key, Queued: o.queued(), InFlight: o.inflight, PausedUntil: o.pausedUntil, PauseReason: o.pauseReason}
+		v.Gap, v.GapReason = o.gapNow()
 		if o.robots != nil {
 			v.Unreachable = o.robots.Unreachable()
 			v.RobotsReason = o.robots.Record().Reason

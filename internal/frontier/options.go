@@ -3,6 +3,7 @@ package frontier
 import (
 	"time"
 
+	"github.com/fractle/mandelbot/internal/pace"
 	"github.com/fractle/mandelbot/internal/pause"
 	"github.com/fractle/mandelbot/internal/robots"
 )
@@ -30,13 +31,19 @@ type Options struct {
 	// MaxHonoredCrawlDelay); off by default (robots-semantics.md rule 9).
 	HonorCrawlDelay bool
 	PerOrigin       int // --per-origin
-	// MaxPagesPerOrigin bounds the page requests one origin gets in this run
-	// (--max-pages-per-origin; 0: no limit); its URLs past the budget are rejected (StepReject).
-	// Sitemaps and robots.txt do not count.
+	// MaxPagesPerOrigin bounds the distinct pages of one origin requested over every run
+	// (--max-pages-per-origin; <= 0: no limit): the count starts from store.OriginLoad.Requested
+	// (issue 29), and the revisit of a page requested before takes nothing. Its URLs past the
+	// budget are rejected (StepReject). Sitemaps and robots.txt do not count.
 	MaxPagesPerOrigin int
 	Window            int
 	Robots            robots.Policy
 	Pause             pause.Policy
+	// AdaptiveDelay turns the adaptive delay on (issue 29; off in the zero Options, on in the
+	// crawl's defaults): the gap before an origin's next request is then the larger of the
+	// configured delay and Pace's gap after its last answer (Outcome.Took, Outcome.Status).
+	AdaptiveDelay bool
+	Pace          pace.Policy
 
 	// ReleaseIdle makes an origin with nothing left to do in this run (nothing queued in memory
 	// or due in the store, nothing in flight, every write durable) a StepRelease once its delay

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fractle/mandelbot/internal/pace"
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/store"
 )
@@ -15,12 +16,18 @@ var never = time.Unix(1<<62, 0)
 type origin struct {
 	key   string
 	host  string
-	delay time.Duration
+	delay time.Duration // the configured delay, the gap's floor (applyCrawlDelay)
+	// delayWhy names where delay comes from; gap is the adaptive part (issue 29, pace.go).
+	delayWhy string
+	gap      pace.Gap
 
 	loaded    bool
 	loading   bool
 	refilling bool
 	hasMore   bool // the store may hold due URLs that are not in queue
+	// deferred holds, earliest first, when the retries written to the store (Retry) fall due:
+	// once one has come, the store holds a due URL again (wakeDeferred).
+	deferred []time.Time
 
 	robots     *robots.State
 	robotsBusy bool
@@ -31,6 +38,10 @@ type origin struct {
 	// store had when the origin was loaded, and those discovered since. Before the load it
 	// holds only the discovered ones.
 	known map[int64]struct{}
+
+	// took holds the IDs of the URLs handed out whose request took a page of the origin's
+	// budget and is not answered yet, so that a request given back returns exactly what it took.
+	took map[int64]struct{}
 
 	// inflight counts requests on the wire (handed out, not yet Answered); processing counts
 	// answers Answered whose record is not reported yet (Processed).
@@ -92,7 +103,13 @@ func (o *origin) unsaved() int { return o.writes - o.durable }
 // URL of the origin is durable, so that the store's answer misses nothing and repeats nothing in
 // flight.
 func (o *origin) canRefill() bool {
-	return o.hasMore && o.inflight == 0 && o.processing == 0 && o.unsaved() == 0 && o.overflow == 0
+	return o.hasMore && !o.refillBlocked()
+}
+
+// refillBlocked reports whether an outcome or overflowed URL of the origin is not durable yet,
+// so that the store's answer to a refill could miss or repeat something.
+func (o *origin) refillBlocked() bool {
+	return o.inflight != 0 || o.processing != 0 || o.unsaved() != 0 || o.overflow != 0
 }
 
 func (o *origin) pop() store.URL {
@@ -150,6 +167,9 @@ func (o *origin) computeReady(now time.Time, perOrigin int, releaseIdle bool) ti
 	if o.queued() == 0 {
 		if o.canRefill() {
 			return now // StepRefill
+		}
+		if at, ok := o.nextDeferred(); ok && !o.refillBlocked() {
+			return latest(at, now) // StepRefill once a retry is due
 		}
 		return never
 	}

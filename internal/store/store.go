@@ -69,6 +69,9 @@ type OriginLoad struct {
 	// Waiting are the IDs among IDs of URLs that are not due at now (fetched and due again
 	// later, out of scope, or waiting for a retry), in no order.
 	Waiting []int64
+	// Requested counts the origin's pages (KindPage) that have been requested in any run: in
+	// state StateFetched or StateError. The per-origin page budget starts from it (issue 29).
+	Requested int
 }
 
 // Leases let several crawl processes share one store without ever sending two workers' requests

@@ -2,6 +2,13 @@ package trap
 
 import "fmt"
 
+// DefaultPageBudget is the default per-origin page budget (--max-pages-per-origin, issue 29):
+// generous, so that deep legitimate sites are crawled in full (two and a half times the
+// 100,000-page site the issue names; at the default one-second delay, three days of one
+// origin), but finite, so that a trap no heuristic recognises still ends. The budget counts the
+// pages of an origin requested in every run of a crawl, not only the current one.
+const DefaultPageBudget = 250_000
+
 // PageBudget counts the pages requested from each origin against a limit
 // (--max-pages-per-origin), so that a trap the heuristics miss (a calendar
 // with plausible URLs) still ends. Create it with NewPageBudget. It is not

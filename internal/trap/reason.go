@@ -14,7 +14,7 @@ func HeuristicOf(reason string) (Heuristic, bool) {
 		return None, false
 	}
 	switch h := Heuristic(name); h {
-	case RepeatedSegment, TooManySegments, LongQuery, PageBudgetSpent:
+	case RepeatedSegment, TooManySegments, LongQuery, PageBudgetSpent, Calendar:
 		return h, true
 	}
 	return None, false

@@ -84,6 +84,7 @@ type originRow struct {
 	Contacted          bool
 	Counts             originCounts
 	pausedUntil        time.Time
+	Gap, GapReason     string // the running crawl's gap between requests (Options.Gaps)
 }
 
 // dashboardSorts are the columns the origin table sorts by: the origin key ascending, the
@@ -114,9 +115,13 @@ func (s *server) dashboardPage(r *http.Request) (view, error) {
 	}
 	var rows []originRow
 	status := map[string]store.OriginStatus{}
+	gaps := s.liveGaps()
 	err = s.store.EachOrigin(ctx, func(o store.Origin) error {
 		data.TotalOrigins++
 		row := originRowOf(o, now)
+		if g, ok := gaps[o.Key]; ok {
+			row.Gap, row.GapReason = g.D.String(), g.Reason
+		}
 		if row.Paused {
 			data.PausedOrigins++
 		}

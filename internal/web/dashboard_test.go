@@ -80,12 +80,12 @@ func TestDashboard(t *testing.T) {
 	got := rows(doc, "origins")
 	want := [][]string{
 		{"http://a.test", "0", "4", "1", "0", "—", "rules (200) robots.txt answered 200: its rules apply",
-			"2026-11-22 11:00:00 UTC (1h0m0s ago) expires 2026-11-24 11:00:00 UTC (in 47h0m0s)", "2", "repeated-segment 1"},
+			"2026-11-22 11:00:00 UTC (1h0m0s ago) expires 2026-11-24 11:00:00 UTC (in 47h0m0s)", "2", "repeated-segment 1", "—"},
 		{"http://b.test", "0", "0", "0", "0", "paused until 2026-11-22 12:30:00 UTC (in 30m0s) 503 with Retry-After: 1800",
 			"unreachable (503) robots.txt answered 503: origin unreachable 2 failure(s); next try 2026-11-22 12:04:00 UTC (in 4m0s)",
-			"2026-11-22 11:59:00 UTC (1m0s ago) expires never", "0", "—"},
+			"2026-11-22 11:59:00 UTC (1m0s ago) expires never", "0", "—", "—"},
 		{"http://c.test", "0", "0", "0", "0", "—", "allow_all (404) robots.txt answered 404: treated as absent",
-			"2026-11-20 10:00:00 UTC (50h0m0s ago) expires 2026-11-22 10:00:00 UTC (2h0m0s ago)", "0", "—"},
+			"2026-11-20 10:00:00 UTC (50h0m0s ago) expires 2026-11-22 10:00:00 UTC (2h0m0s ago)", "0", "—", "—"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("origins (-want +got):\n%s", diff)

@@ -77,6 +77,10 @@ type Options struct {
 	Gatherer prometheus.Gatherer
 	// Log receives server-side failures (store errors, timeouts). Nil discards them.
 	Log *slog.Logger
+	// Gaps, if set, tells the dashboard each origin's current gap between requests and why, as
+	// the running crawl decides it (`crawl --serve`; issue 29). It must be safe for concurrent
+	// use; the dashboard reads the map and never modifies it. Nil shows no gaps.
+	Gaps func() map[string]Gap
 
 	// Timeout bounds one request; 0 means DefaultTimeout.
 	Timeout time.Duration

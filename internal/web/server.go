@@ -32,6 +32,7 @@ type server struct {
 	// how many run at once (a buffered channel used as a semaphore).
 	testerFetch tester.FetchOptions
 	fetchSlots  chan struct{}
+	gaps        func() map[string]Gap // nil: none known
 }
 
 // New returns the site's handler over opts.Store. It fails only on a missing store or a
@@ -48,7 +49,7 @@ func New(opts Options) (http.Handler, error) {
 	}
 	s := &server{store: opts.Store, agent: opts.Agent, now: opts.Now, log: opts.Log, timeout: opts.Timeout,
 		maxOrigins: opts.MaxOrigins, maxURLs: opts.MaxTesterURLs, refresh: opts.Refresh, pages: p,
-		testerFetch: opts.TesterFetch, fetchSlots: make(chan struct{}, opts.MaxTesterFetches)}
+		testerFetch: opts.TesterFetch, fetchSlots: make(chan struct{}, opts.MaxTesterFetches), gaps: opts.Gaps}
 
 	reg := prometheus.NewRegistry()
 	if err := reg.Register(newCollector(opts.Store, opts.Now, opts.Timeout)); err != nil {

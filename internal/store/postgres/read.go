@@ -51,13 +51,18 @@ func (s *Store) LoadOrigin(ctx context.Context, key string, now time.Time, limit
 	if len(out.Due) > limit {
 		out.Due, out.More = out.Due[:limit], true
 	}
-	rows, _ = tx.Query(ctx, `SELECT id, next_at FROM urls WHERE origin = $1`, key)
+	rows, _ = tx.Query(ctx, `SELECT id, next_at, kind = $2 AND state IN ($3, $4) FROM urls WHERE origin = $1`,
+		key, int(store.KindPage), string(store.StateFetched), string(store.StateError))
 	var id int64
 	var next pgtype.Timestamptz
-	_, err = pgx.ForEachRow(rows, []any{&id, &next}, func() error {
+	var requested bool
+	_, err = pgx.ForEachRow(rows, []any{&id, &next, &requested}, func() error {
 		out.IDs = append(out.IDs, id)
 		if !next.Valid || next.Time.After(now) {
 			out.Waiting = append(out.Waiting, id)
+		}
+		if requested {
+			out.Requested++
 		}
 		return nil
 	})

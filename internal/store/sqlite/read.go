@@ -104,7 +104,8 @@ func (s *Store) LoadOrigin(ctx context.Context, key string, now time.Time, limit
 	if len(out.Due) > limit {
 		out.Due, out.More = out.Due[:limit], true
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT id, next_at FROM urls WHERE origin = ?`, key)
+	rows, err = tx.QueryContext(ctx, `SELECT id, next_at, kind = ? AND state IN (?, ?) FROM urls WHERE origin = ?`,
+		store.KindPage, store.StateFetched, store.StateError, key)
 	if err != nil {
 		return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
 	}
@@ -112,12 +113,16 @@ func (s *Store) LoadOrigin(ctx context.Context, key string, now time.Time, limit
 	at := unix(now)
 	for rows.Next() {
 		var id, next int64
-		if err := rows.Scan(&id, &next); err != nil {
+		var requested bool
+		if err := rows.Scan(&id, &next, &requested); err != nil {
 			return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
 		}
 		out.IDs = append(out.IDs, id)
 		if next == 0 || next > at {
 			out.Waiting = append(out.Waiting, id)
+		}
+		if requested {
+			out.Requested++
 		}
 	}
 	if err := rows.Err(); err != nil {

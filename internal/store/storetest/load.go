@@ -70,3 +70,40 @@ func testLoadOrigin(t *testing.T, s store.Store) {
 		t.Errorf("LoadOrigin of an unknown origin = %+v, %v; want nothing", none, err)
 	}
 }
+
+// store.OriginLoad.Requested (issue 29): the origin's pages requested in any run, fetched or
+// given up (error), and not those queued, out of scope, disallowed, or a sitemap, nor another
+// origin's. The per-origin page budget of a resumed crawl starts from it.
+func testLoadOriginRequested(t *testing.T, s store.Store) {
+	added := commit(t, s, store.Batch{New: []store.NewURL{
+		queued("http://a.test/fetched", 0, t0),
+		queued("http://a.test/failed", 0, t0),
+		queued("http://a.test/queued", 0, t0),
+		queued("http://a.test/disallowed", 0, t0),
+		outOfScope("http://a.test/out", "outside --max-depth", t0),
+		{URL: "http://a.test/sitemap.xml", Origin: "http://a.test", Kind: store.KindSitemap, State: store.StateQueued, DiscoveredAt: t0},
+		queued("http://b.test/fetched", 0, t0),
+	}})
+	var updates []store.URL
+	for _, u := range added {
+		switch u.URL {
+		case "http://a.test/fetched", "http://b.test/fetched", "http://a.test/sitemap.xml":
+			u.State, u.Status, u.FetchedAt, u.NextAt = store.StateFetched, 200, t0, t0.Add(24*time.Hour)
+		case "http://a.test/failed":
+			u.State, u.Attempts, u.NextAt = store.StateError, 3, t0.Add(24*time.Hour)
+		case "http://a.test/disallowed":
+			u.State, u.NextAt = store.StateRobotsDisallowed, t0.Add(24*time.Hour)
+		default:
+			continue
+		}
+		updates = append(updates, u)
+	}
+	commit(t, s, store.Batch{Updates: updates})
+	got, err := s.LoadOrigin(t.Context(), "http://a.test", t0.Add(time.Minute), 10)
+	if err != nil {
+		t.Fatalf("LoadOrigin: %v", err)
+	}
+	if got.Requested != 2 {
+		t.Errorf("LoadOrigin Requested = %d, want 2 (the fetched page and the one given up)", got.Requested)
+	}
+}

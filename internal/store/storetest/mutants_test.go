@@ -223,6 +223,13 @@ var mutants = []mutant{
 			return l, err
 		}}
 	}},
+	{"LoadOrigin counts every URL not due as requested (out of scope, disallowed and sitemaps too)", "LoadOrigin/Requested", func(s store.Store) store.Store {
+		return patched{Store: s, loadOrigin: func(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {
+			l, err := s.LoadOrigin(ctx, key, now, limit)
+			l.Requested = len(l.Waiting)
+			return l, err
+		}}
+	}},
 	{"IndexPending reports work but indexes nothing", "Indexer/StagesDocuments", func(s store.Store) store.Store {
 		return patched{Store: s, indexPending: func(ctx context.Context, max int) (int, error) {
 			return s.IndexLag(ctx)

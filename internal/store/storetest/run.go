@@ -48,6 +48,7 @@ var checks = []check{
 	{"Counts", testCounts},
 	{"Seeds", testSeeds},
 	{"LoadOrigin", testLoadOrigin},
+	{"LoadOrigin/Requested", testLoadOriginRequested},
 	{"Reschedule", testReschedule},
 	{"Indexer/StagesDocuments", testIndexerStagesDocuments},
 	{"Indexer/RefreshDocuments", testIndexerRefreshDocuments},
