@@ -3,6 +3,7 @@ package index
 import (
 	"cmp"
 	"math"
+	"net/url"
 	"slices"
 	"strings"
 	"unicode"
@@ -49,6 +50,14 @@ import (
 //     short pages that mention it (the engines' anchor column keeps each distinct anchor text
 //     once, so it cannot say how many pages agree). ×(1 + AnchorVotePrior·ln(1+votes)), votes
 //     being the links from other pages whose anchor text holds every query word (AnchorVotes).
+//   - A page whose title holds every query word and whose URL path holds at least one of them
+//     ("htaccess tutorial": howto/htaccess.html, "Apache Tutorial: .htaccess files") is named for
+//     the query twice, by its author and by its address (issue 32): ×TitleURLBoost, and at least (1+TitleURLMargin)
+//     times the best entry whose title and URL path hold none of the query's words, so that body
+//     frequency alone never beats it (the engines' term-frequency saturation lets a long
+//     reference page that repeats the words match a short tutorial's title). Words match as
+//     the index splits them (SplitIdentifier: "RewriteRule" holds "rewrite"), plurals folded;
+//     the host is not the path.
 const (
 	WeightTitle           = 20.0
 	WeightAnchors         = 8.0
@@ -75,14 +84,19 @@ const (
 	InlinkPrior       = 0.1
 	TitleIsQueryBoost = 1.5
 	AnchorVotePrior   = 0.2
+	TitleURLBoost     = 3.0
+	TitleURLMargin    = 0.1
 	RerankDepth       = 50
 )
 
-// Rerank applies the inlink prior, the anchor votes and the title boost to rs, whose Score is a
-// store's score (higher is better), and sorts rs by the new score, best first (stably). terms
-// are the query's words (Parsed.Terms). A store calls it on its best RerankDepth entries (at
-// least the page asked for), with their AnchorVotes filled in, before Dedupe.
+// Rerank applies the inlink prior, the anchor votes, the title boost and the title-and-URL rule
+// to rs, whose Score is a store's score (higher is better, not negative), sets each entry's
+// TitleURLFactor, and sorts rs by the new score, best first (stably). terms are the query's
+// words (Parsed.Terms). A store calls it on its best RerankDepth entries (at least the page
+// asked for), with their AnchorVotes filled in, before Dedupe.
 func Rerank(rs []Result, terms []string) {
+	both := make([]bool, len(rs))
+	bodyBest := 0.0 // the best score of an entry whose title and URL path hold no query word
 	for i := range rs {
 		r := &rs[i]
 		r.Score *= 1 + InlinkPrior*math.Log1p(float64(max(r.Inlinks, 0)))
@@ -90,8 +104,81 @@ func Rerank(rs []Result, terms []string) {
 		if titleIsQuery(r.Title, terms) {
 			r.Score *= TitleIsQueryBoost
 		}
+		title, path := tokenSet(r.Title), tokenSet(urlPath(r.URL))
+		both[i] = len(terms) > 0 && holdsAll(title, terms) && holdsAny(path, terms)
+		if !holdsAny(title, terms) && !holdsAny(path, terms) {
+			bodyBest = max(bodyBest, r.Score)
+		}
+	}
+	for i := range rs {
+		r := &rs[i]
+		r.TitleURLFactor = 1
+		if !both[i] {
+			continue
+		}
+		f := TitleURLBoost
+		if floor := bodyBest * (1 + TitleURLMargin); r.Score > 0 && r.Score*f < floor {
+			f = floor / r.Score
+		}
+		r.Score *= f
+		r.TitleURLFactor = f
 	}
 	slices.SortStableFunc(rs, func(a, b Result) int { return cmp.Compare(b.Score, a.Score) })
+}
+
+// titleAndURLHold reports whether title holds every one of terms and the path of rawURL at
+// least one (as tokenSet and holds read them): the rule of TitleURLBoost; false for no terms.
+// Rerank applies the same test.
+func titleAndURLHold(title, rawURL string, terms []string) bool {
+	return len(terms) > 0 && holdsAll(tokenSet(title), terms) && holdsAny(tokenSet(urlPath(rawURL)), terms)
+}
+
+// urlPath is the path of rawURL, "" when it does not parse.
+func urlPath(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	return u.Path
+}
+
+// tokenSet returns the words of s as the index finds them: each token (split at white space and
+// "/") as SplitIdentifier splits it, whole, by runs of letters and digits, and by CamelCase
+// part, each also with its plural folded (sStem).
+func tokenSet(s string) map[string]bool {
+	set := map[string]bool{}
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '/' }) {
+		for _, t := range SplitIdentifier(f) {
+			set[t], set[sStem(t)] = true, true
+		}
+	}
+	return set
+}
+
+// holds reports whether set holds term: the term itself or its plural folded, or, for an
+// identifier ("mod_rewrite"), each of its runs of letters and digits.
+func holds(set map[string]bool, term string) bool {
+	if set[term] || set[sStem(term)] {
+		return true
+	}
+	segs := strings.FieldsFunc(term, func(r rune) bool { return !isWordRune(r) })
+	if len(segs) < 2 {
+		return false
+	}
+	for _, s := range segs {
+		if !set[s] && !set[sStem(s)] {
+			return false
+		}
+	}
+	return true
+}
+
+func holdsAll(set map[string]bool, terms []string) bool {
+	return !slices.ContainsFunc(terms, func(t string) bool { return !holds(set, t) })
+}
+
+func holdsAny(set map[string]bool, terms []string) bool {
+	return slices.ContainsFunc(terms, func(t string) bool { return holds(set, t) })
 }
 
 // AnchorVotes counts the votes of a page's inlinks for terms (the query's words, Parsed.Terms):

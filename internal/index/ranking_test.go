@@ -73,3 +73,67 @@ func TestSStem(t *testing.T) {
 		}
 	}
 }
+
+// Issue 32 part 2: a page whose title holds the query's words, and its URL path some of them, outranks every
+// page where they are only in the body, however often (the boost is at least a margin over the
+// best of those); it keeps its place among pages that hold them in the title alone.
+func TestRerankTitleAndURL(t *testing.T) {
+	rs := []Result{
+		{URL: "http://a.test/mod/core.html", Title: "core", Score: 90},                                          // body only, very often
+		{URL: "http://a.test/howto/htaccess.html", Title: "Apache Tutorial: .htaccess files", Score: 10},        // title and URL
+		{URL: "http://a.test/rewrite/htaccess.html", Title: "Per-directory Rewrites", Score: 12},                // URL only
+		{URL: "http://a.test/faq.html", Title: "A .htaccess tutorial and more", Score: 200},                     // title only, strong
+		{URL: "http://htaccess.test/tutorial", Title: "htaccess tutorial", Score: 9},                            // host is not the path
+		{URL: "http://a.test/Tutorials/HTAccess_Files.html", Title: "HTAccess Tutorials", Score: 1, Inlinks: 0}, // case, plurals, parts
+	}
+	Rerank(rs, []string{"htaccess", "tutorial"})
+	pos := map[string]int{}
+	for i, r := range rs {
+		pos[r.URL] = i
+	}
+	for _, boosted := range []string{"http://a.test/howto/htaccess.html", "http://a.test/Tutorials/HTAccess_Files.html"} {
+		for _, below := range []string{"http://a.test/mod/core.html", "http://a.test/rewrite/htaccess.html"} {
+			if pos[boosted] > pos[below] {
+				t.Errorf("%s ranks below %s: %v", boosted, below, rs)
+			}
+		}
+		if r := rs[pos[boosted]]; r.TitleURLFactor < TitleURLBoost {
+			t.Errorf("%s: TitleURLFactor %v, want at least %v", boosted, r.TitleURLFactor, TitleURLBoost)
+		}
+	}
+	if pos["http://a.test/faq.html"] != 0 {
+		t.Errorf("the strong title-only page lost its place: %v", rs)
+	}
+	for _, u := range []string{"http://a.test/mod/core.html", "http://a.test/rewrite/htaccess.html", "http://a.test/faq.html", "http://htaccess.test/"} {
+		if f := rs[pos[u]].TitleURLFactor; f != 1 {
+			t.Errorf("%s: TitleURLFactor %v, want 1 (the rule does not apply)", u, f)
+		}
+	}
+	// The margin over the best body-only page, when the plain boost is not enough.
+	if got, want := rs[pos["http://a.test/howto/htaccess.html"]].Score, 90*(1+TitleURLMargin); got < want {
+		t.Errorf("boosted score %v, want at least %v", got, want)
+	}
+}
+
+func TestTitleAndURLHold(t *testing.T) {
+	for _, c := range []struct {
+		title, url string
+		terms      []string
+		want       bool
+	}{
+		{"RewriteRule Flags", "http://a.test/rewrite/flags.html", []string{"rewrite", "flags"}, true},
+		{"mod_rewrite", "http://a.test/mod/mod_rewrite.html", []string{"mod_rewrite"}, true},
+		{"Log Files", "http://a.test/logs.html", []string{"log", "files"}, true}, // the URL holds one word
+		{"Log Files", "http://a.test/logs.html", []string{"logs", "rotation"}, false},
+		{"Per-directory Rewrites", "http://a.test/rewrite/htaccess.html", []string{"htaccess"}, false},
+		{"Caching Guide", "http://a.test/caching.html", []string{"caching", "guide"}, true},
+		{"Caching Guide", "http://a.test/guide/", []string{"caching"}, false},
+		{"", "http://a.test/x.html", []string{"x"}, false},
+		{"x", "http://a.test/x.html", nil, false},
+		{"Vacuum", "%zz", []string{"vacuum"}, false}, // a URL that does not parse
+	} {
+		if got := titleAndURLHold(c.title, c.url, c.terms); got != c.want {
+			t.Errorf("titleAndURLHold(%q, %q, %q) = %v, want %v", c.title, c.url, c.terms, got, c.want)
+		}
+	}
+}

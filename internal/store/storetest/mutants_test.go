@@ -101,6 +101,16 @@ var mutants = []mutant{
 			return p, err
 		}}
 	}},
+	{"title and URL together not boosted", "Ranking/TitleAndURL", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			for i, r := range p.Results {
+				p.Results[i].Score, p.Results[i].TitleURLFactor = r.Score/r.TitleURLFactor, 1
+			}
+			slices.SortStableFunc(p.Results, func(a, b index.Result) int { return cmp.Compare(b.Score, a.Score) })
+			return p, err
+		}}
+	}},
 	{"the words as one phrase not boosted", "Ranking/PhraseBeatsNear", rewriteQuery(func(q string) string {
 		w := strings.Fields(q) // the same words, in the reverse order: no page has them as a phrase
 		slices.Reverse(w)

@@ -3,6 +3,7 @@ package storetest
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fractle/mandelbot/internal/index"
@@ -253,5 +254,38 @@ func testRankPhraseBeatsNear(t *testing.T, s store.Store) {
 	indexPages(t, s, pages)
 	if got := resultURLs(searchPage(t, s, "string concatenation")); len(got) != 2 || got[0] != phrase {
 		t.Errorf("search string concatenation = %q, want %s first of 2", got, phrase)
+	}
+}
+
+// Issue 32 part 2, "title and URL together" (index/ranking.go, TitleURLBoost): the tutorial whose
+// title holds "htaccess tutorial" and whose URL path holds htaccess beats the reference page
+// that many pages link to and that says both words again and again in its body; the score
+// tells it: the tutorial's TitleURLFactor is at least TitleURLBoost, the reference page's 1.
+func testRankTitleAndURL(t *testing.T, s store.Store) {
+	const tutorial, reference = "http://a.test/howto/htaccess.html", "http://a.test/mod/core.html"
+	long := strings.Repeat("Directives in the main configuration file apply to the whole server, and the "+
+		"server reads that file once, at start; a change needs a restart. ", 12)
+	pages := []rankPage{
+		{url: tutorial, doc: &store.Document{Title: "Apache Tutorial: .htaccess files",
+			Text: "Files that change the configuration of one directory. " + long}},
+		{url: reference, doc: &store.Document{Title: "core",
+			Text: strings.Repeat("AllowOverride: which directives an htaccess file may hold; see the htaccess tutorial. "+
+				"AccessFileName: the name of the htaccess file, as in the tutorial. Each htaccess file is read "+
+				"on every request, the tutorial says; the htaccess tutorial has examples of htaccess files. ", 8)}},
+	}
+	for i := range 20 { // pages that link to the reference, and no text of the query
+		pages = append(pages, rankPage{url: fmt.Sprintf("http://a.test/mod/m%d.html", i),
+			doc:   &store.Document{Title: fmt.Sprintf("Module %d", i), Text: "Directives of one module."},
+			links: []store.Link{{To: reference, Anchor: "core"}}})
+	}
+	indexPages(t, s, pages)
+	p := searchPage(t, s, "htaccess tutorial")
+	if got := resultURLs(p); len(got) != 2 || got[0] != tutorial {
+		t.Errorf("search htaccess tutorial = %q, want %s first of 2", got, tutorial)
+	}
+	for _, r := range p.Results {
+		if want := r.URL == tutorial; (r.TitleURLFactor >= index.TitleURLBoost) != want || (!want && r.TitleURLFactor != 1) {
+			t.Errorf("%s: TitleURLFactor %v, want %v", r.URL, r.TitleURLFactor, map[bool]string{true: ">= TitleURLBoost", false: "1"}[want])
+		}
 	}
 }

@@ -59,6 +59,7 @@ var checks = []check{
 	{"Ranking/OnePageOneResult", testDedupeOnePageOneResult},
 	{"Ranking/AnchorVotes", testRankAnchorVotes},
 	{"Ranking/PhraseBeatsNear", testRankPhraseBeatsNear},
+	{"Ranking/TitleAndURL", testRankTitleAndURL},
 	{"Search/CountStops", testSearchCountStops},
 	{"Query/Phrase", testQueryPhrase},
 	{"Query/Exclude", testQueryExclude},
