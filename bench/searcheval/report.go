@@ -52,11 +52,12 @@ func (r report) write(w io.Writer) error {
 	}
 	b.WriteString("\n")
 
-	all := mdtable.Table{Header: []string{"queries", "class", "MRR@10", "success@1", "success@10", "best page first"},
-		Right: []bool{true, false, true, true, true, true}}
+	all := mdtable.Table{Header: []string{"queries", "class", "MRR@10", "success@1", "success@10", "best page first", "link-only in top 5"},
+		Right: []bool{true, false, true, true, true, true, true}}
 	addRow := func(class string, outs []Outcome) {
 		m := measure(outs)
-		all.Add(strconv.Itoa(m.N), class, fmt.Sprintf("%.3f", m.MRR), pct(m.Success1), pct(m.Success10), pct(m.Best1))
+		all.Add(strconv.Itoa(m.N), class, fmt.Sprintf("%.3f", m.MRR), pct(m.Success1), pct(m.Success10), pct(m.Best1),
+			strconv.Itoa(m.LinkOnlyTop5))
 	}
 	addRow("all", r.Outcomes)
 	for _, c := range classes {
@@ -104,11 +105,12 @@ func (r report) write(w io.Writer) error {
 
 // writeSummary prints one row per set: the overall measures of each, side by side.
 func writeSummary(w io.Writer, reps []report) error {
-	t := mdtable.Table{Header: []string{"set", "queries", "MRR@10", "success@1", "success@10", "best page first"},
-		Right: []bool{false, true, true, true, true, true}}
+	t := mdtable.Table{Header: []string{"set", "queries", "MRR@10", "success@1", "success@10", "best page first", "link-only in top 5"},
+		Right: []bool{false, true, true, true, true, true, true}}
 	for _, r := range reps {
 		m := measure(r.Outcomes)
-		t.Add(cell(r.Name), strconv.Itoa(m.N), fmt.Sprintf("%.3f", m.MRR), pct(m.Success1), pct(m.Success10), pct(m.Best1))
+		t.Add(cell(r.Name), strconv.Itoa(m.N), fmt.Sprintf("%.3f", m.MRR), pct(m.Success1), pct(m.Success10), pct(m.Best1),
+			strconv.Itoa(m.LinkOnlyTop5))
 	}
 	if _, err := io.WriteString(w, "\n## all sets\n\n"); err != nil {
 		return fmt.Errorf("write report: %w", err)
