@@ -57,7 +57,15 @@ import (
 //     frequency alone never beats it (the engines' term-frequency saturation lets a long
 //     reference page that repeats the words match a short tutorial's title). Words match as
 //     the index splits them (SplitIdentifier: "RewriteRule" holds "rewrite"), plurals folded;
-//     the host is not the path.
+//     the host is not the path. A link-only entry has no title of its own (its "title" is
+//     anchor text, weighed as such): the rule is for fetched pages.
+//   - A link-only entry outside the crawl's scope (state out_of_scope: a link into a source
+//     repository, another site) was never meant to be crawled: it ranks below every fetched
+//     page that matches, at most (1-OutOfScopeMargin) times the worst of them, its order among
+//     its like kept, unless its anchor text is the best match: the text (its Title) holds every
+//     query word and no fetched page's title does (issue 32). A robots-blocked link-only
+//     entry, or one in scope not fetched yet, keeps LinkOnlyFactor alone: seed 001 wants
+//     robots-blocked URLs findable.
 const (
 	WeightTitle           = 20.0
 	WeightAnchors         = 8.0
@@ -86,6 +94,7 @@ const (
 	AnchorVotePrior   = 0.2
 	TitleURLBoost     = 3.0
 	TitleURLMargin    = 0.1
+	OutOfScopeMargin  = 0.1
 	RerankDepth       = 50
 )
 
@@ -105,7 +114,7 @@ func Rerank(rs []Result, terms []string) {
 			r.Score *= TitleIsQueryBoost
 		}
 		title, path := tokenSet(r.Title), tokenSet(urlPath(r.URL))
-		both[i] = len(terms) > 0 && holdsAll(title, terms) && holdsAny(path, terms)
+		both[i] = !r.LinkOnly && len(terms) > 0 && holdsAll(title, terms) && holdsAny(path, terms)
 		if !holdsAny(title, terms) && !holdsAny(path, terms) {
 			bodyBest = max(bodyBest, r.Score)
 		}
@@ -123,7 +132,51 @@ func Rerank(rs []Result, terms []string) {
 		r.Score *= f
 		r.TitleURLFactor = f
 	}
+	demoteOutOfScope(rs, terms)
 	slices.SortStableFunc(rs, func(a, b Result) int { return cmp.Compare(b.Score, a.Score) })
+}
+
+// stateOutOfScope is store.StateOutOfScope (index does not import store).
+const stateOutOfScope = "out_of_scope"
+
+// demoteOutOfScope scales the scores of rs's link-only entries outside the crawl's scope, all by
+// one factor, so that the best of them is at most (1-OutOfScopeMargin) times the worst fetched
+// entry's score, unless the entry's anchor text is the best match (see the rule above). Nothing
+// changes when rs has no fetched entry.
+func demoteOutOfScope(rs []Result, terms []string) {
+	worst, fetched, titled := math.Inf(1), false, false
+	for _, r := range rs {
+		if !r.LinkOnly {
+			worst, fetched = min(worst, r.Score), true
+			titled = titled || (len(terms) > 0 && holdsAll(tokenSet(r.Title), terms))
+		}
+	}
+	if !fetched {
+		return
+	}
+	demoted := func(r Result) bool {
+		if !r.LinkOnly || r.State != stateOutOfScope {
+			return false
+		}
+		bestMatch := !titled && len(terms) > 0 && holdsAll(tokenSet(r.Title), terms)
+		return !bestMatch
+	}
+	best := 0.0
+	for _, r := range rs {
+		if demoted(r) {
+			best = max(best, r.Score)
+		}
+	}
+	ceiling := max(worst, 0) * (1 - OutOfScopeMargin)
+	if best <= ceiling {
+		return
+	}
+	f := ceiling / best
+	for i := range rs {
+		if demoted(rs[i]) {
+			rs[i].Score *= f
+		}
+	}
 }
 
 // titleAndURLHold reports whether title holds every one of terms and the path of rawURL at

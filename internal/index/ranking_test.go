@@ -137,3 +137,47 @@ func TestTitleAndURLHold(t *testing.T) {
 		}
 	}
 }
+
+// Issue 32 part 3: a link-only entry outside the crawl's scope ranks below every crawled page
+// that matches, unless its anchor text is the best match (it holds every query word and no
+// crawled page's title does); a robots-blocked link-only entry keeps today's place (seed 001),
+// and so does one in scope not crawled yet.
+func TestRerankOutOfScopeBelowCrawled(t *testing.T) {
+	rs := []Result{
+		{URL: "http://src.test/a.c", Title: "a.c [not crawled]", LinkOnly: true, State: "out_of_scope", Score: 50},
+		{URL: "http://src.test/b.c", Title: "b.c", LinkOnly: true, State: "out_of_scope", Score: 40},
+		{URL: "http://a.test/weak", Title: "Weak", Score: 2},
+		{URL: "http://a.test/strong", Title: "Strong", Score: 30},
+		{URL: "http://a.test/blocked", Title: "blocked", LinkOnly: true, State: "robots_disallowed", Score: 45},
+		{URL: "http://a.test/later", Title: "later", LinkOnly: true, State: "queued", Score: 35},
+	}
+	Rerank(rs, []string{"parser"})
+	var got []string
+	for _, r := range rs {
+		got = append(got, r.URL)
+	}
+	want := []string{"http://a.test/blocked", "http://a.test/later", "http://a.test/strong", "http://a.test/weak",
+		"http://src.test/a.c", "http://src.test/b.c"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Rerank order = %q, want %q", got, want)
+	}
+
+	// The anchor text names the query, and no crawled page's title does: its place is kept.
+	rs = []Result{
+		{URL: "http://src.test/parser.c", Title: "The parser source", LinkOnly: true, State: "out_of_scope", Score: 50},
+		{URL: "http://a.test/weak", Title: "Weak", Score: 2},
+	}
+	Rerank(rs, []string{"parser"})
+	if rs[0].URL != "http://src.test/parser.c" {
+		t.Errorf("the best-matching anchor text lost its place: %v", rs)
+	}
+	// A crawled page's title names it as well: the crawled page wins.
+	rs = []Result{
+		{URL: "http://src.test/parser.c", Title: "The parser source", LinkOnly: true, State: "out_of_scope", Score: 50},
+		{URL: "http://a.test/parsing", Title: "Parser", Score: 2},
+	}
+	Rerank(rs, []string{"parser"})
+	if rs[0].URL != "http://a.test/parsing" {
+		t.Errorf("an out-of-scope entry beat a crawled page with the query in its title: %v", rs)
+	}
+}

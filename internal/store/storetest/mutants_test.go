@@ -111,6 +111,17 @@ var mutants = []mutant{
 			return p, err
 		}}
 	}},
+	{"out-of-scope link-only entries ranked as ones not crawled yet", "Ranking/OutOfScopeBelowCrawled", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.New = slices.Clone(b.New)
+			for i, n := range b.New {
+				if n.State == store.StateOutOfScope {
+					b.New[i].State, b.New[i].Reason = store.StateQueued, ""
+				}
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
 	{"the words as one phrase not boosted", "Ranking/PhraseBeatsNear", rewriteQuery(func(q string) string {
 		w := strings.Fields(q) // the same words, in the reverse order: no page has them as a phrase
 		slices.Reverse(w)

@@ -15,6 +15,9 @@ type rankPage struct {
 	url   string
 	doc   *store.Document
 	links []store.Link // from this page; FromID is filled in
+	// state of a page only linked to: "" (queued), store.StateOutOfScope or
+	// store.StateRobotsDisallowed.
+	state store.State
 }
 
 // indexPages commits pages, fetched ones with their documents and links, and refreshes the
@@ -23,7 +26,11 @@ func indexPages(t *testing.T, s store.Store, pages []rankPage) map[string]store.
 	t.Helper()
 	var news []store.NewURL
 	for _, p := range pages {
-		news = append(news, queued(p.url, 0, t0))
+		if p.state == store.StateOutOfScope {
+			news = append(news, outOfScope(p.url, "host is outside --scope host", t0))
+		} else {
+			news = append(news, queued(p.url, 0, t0))
+		}
 	}
 	byURL := map[string]store.URL{}
 	for _, u := range commit(t, s, store.Batch{New: news}) {
@@ -32,6 +39,11 @@ func indexPages(t *testing.T, s store.Store, pages []rankPage) map[string]store.
 	var b store.Batch
 	for _, p := range pages {
 		if p.doc == nil {
+			if p.state == store.StateRobotsDisallowed {
+				u := byURL[p.url]
+				u.State, u.Reason = store.StateRobotsDisallowed, "Disallow: / (robots.txt line 2)"
+				b.Updates = append(b.Updates, u)
+			}
 			continue
 		}
 		u := byURL[p.url]
@@ -287,5 +299,46 @@ func testRankTitleAndURL(t *testing.T, s store.Store) {
 		if want := r.URL == tutorial; (r.TitleURLFactor >= index.TitleURLBoost) != want || (!want && r.TitleURLFactor != 1) {
 			t.Errorf("%s: TitleURLFactor %v, want %v", r.URL, r.TitleURLFactor, map[bool]string{true: ">= TitleURLBoost", false: "1"}[want])
 		}
+	}
+}
+
+// Issue 32 part 3, "link-only entries outside the crawl's scope rank below every crawled page
+// that matches, unless their anchor text is the best match" (index/ranking.go,
+// OutOfScopeMargin): a link into a source repository that ten pages call "tokenizer" ranks
+// below the crawled page that mentions the tokenizer once; a robots-blocked URL with the same
+// links keeps today's place above it (seed 001). (The exception, an anchor text that is the best
+// match, is index.TestRerankOutOfScopeBelowCrawled's: the stores' own scores decide whether
+// such an entry was above a crawled page to begin with.)
+func testRankOutOfScopeBelowCrawled(t *testing.T, s store.Store) {
+	const (
+		titled  = "http://a.test/tokenizer.html"
+		weak    = "http://a.test/lexing.html"
+		outside = "http://src.test/tokenizer.c"
+		blocked = "http://a.test/private/tokenizer-notes.html"
+	)
+	pages := []rankPage{
+		{url: titled, doc: &store.Document{Title: "Tokenizer", Text: "Splits the input into tokens, one at a time."}},
+		{url: weak, doc: &store.Document{Title: "Lexical analysis", Text: "Reading source text: the tokenizer comes first, " +
+			"then the grammar. " + strings.Repeat("Grammar rules name the kinds of statement. ", 6)}},
+		{url: outside, state: store.StateOutOfScope},
+		{url: blocked, state: store.StateRobotsDisallowed},
+	}
+	for i := range 10 {
+		pages = append(pages, rankPage{url: fmt.Sprintf("http://a.test/step-%d.html", i),
+			doc:   &store.Document{Title: fmt.Sprintf("Step %d", i), Text: "Build the project, then run it."},
+			links: []store.Link{{To: outside, Anchor: "tokenizer"}, {To: blocked, Anchor: "tokenizer"}}})
+	}
+	indexPages(t, s, pages)
+	p := searchPage(t, s, "tokenizer")
+	got := resultURLs(p)
+	at := func(u string) int { return slices.Index(got, u) }
+	if at(weak) < 0 || at(outside) < 0 || at(blocked) < 0 {
+		t.Fatalf("search tokenizer = %q, want %s, %s and %s among the results", got, weak, outside, blocked)
+	}
+	if at(outside) < at(weak) || at(outside) < at(titled) {
+		t.Errorf("search tokenizer = %q: the out-of-scope %s ranks above a crawled page", got, outside)
+	}
+	if at(blocked) > at(weak) {
+		t.Errorf("search tokenizer = %q: the robots-blocked %s lost its place above %s (seed 001)", got, blocked, weak)
 	}
 }

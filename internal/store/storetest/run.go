@@ -60,6 +60,7 @@ var checks = []check{
 	{"Ranking/AnchorVotes", testRankAnchorVotes},
 	{"Ranking/PhraseBeatsNear", testRankPhraseBeatsNear},
 	{"Ranking/TitleAndURL", testRankTitleAndURL},
+	{"Ranking/OutOfScopeBelowCrawled", testRankOutOfScopeBelowCrawled},
 	{"Search/CountStops", testSearchCountStops},
 	{"Query/Phrase", testQueryPhrase},
 	{"Query/Exclude", testQueryExclude},
