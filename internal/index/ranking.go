@@ -3,7 +3,6 @@ package index
 import (
 	"cmp"
 	"math"
-	"net/url"
 	"slices"
 	"strings"
 	"unicode"
@@ -56,7 +55,7 @@ import (
 //     times the best entry whose title and URL path hold none of the query's words, so that body
 //     frequency alone never beats it (the engines' term-frequency saturation lets a long
 //     reference page that repeats the words match a short tutorial's title). Words match as
-//     the index splits them (SplitIdentifier: "RewriteRule" holds "rewrite"), plurals folded;
+//     the index splits them (CamelCase parts: "RewriteRule" holds "rewrite"), plurals folded;
 //     the host is not the path. A link-only entry has no title of its own (its "title" is
 //     anchor text, weighed as such): the rule is for fetched pages.
 //   - A link-only entry outside the crawl's scope (state out_of_scope: a link into a source
@@ -104,6 +103,9 @@ const (
 // words (Parsed.Terms). A store calls it on its best RerankDepth entries (at least the page
 // asked for), with their AnchorVotes filled in, before Dedupe.
 func Rerank(rs []Result, terms []string) {
+	forms := termFormsOf(terms)
+	all := forms.all()
+	titleAll := make([]bool, len(rs)) // the entry's title holds every query word
 	both := make([]bool, len(rs))
 	bodyBest := 0.0 // the best score of an entry whose title and URL path hold no query word
 	for i := range rs {
@@ -113,9 +115,10 @@ func Rerank(rs []Result, terms []string) {
 		if titleIsQuery(r.Title, terms) {
 			r.Score *= TitleIsQueryBoost
 		}
-		title, path := tokenSet(r.Title), tokenSet(urlPath(r.URL))
-		both[i] = !r.LinkOnly && len(terms) > 0 && holdsAll(title, terms) && holdsAny(path, terms)
-		if !holdsAny(title, terms) && !holdsAny(path, terms) {
+		title, path := forms.held(r.Title), forms.held(urlPath(r.URL))
+		titleAll[i] = all != 0 && title == all
+		both[i] = !r.LinkOnly && titleAll[i] && path != 0
+		if title == 0 && path == 0 {
 			bodyBest = max(bodyBest, r.Score)
 		}
 	}
@@ -132,7 +135,7 @@ func Rerank(rs []Result, terms []string) {
 		r.Score *= f
 		r.TitleURLFactor = f
 	}
-	demoteOutOfScope(rs, terms)
+	demoteOutOfScope(rs, titleAll)
 	slices.SortStableFunc(rs, func(a, b Result) int { return cmp.Compare(b.Score, a.Score) })
 }
 
@@ -141,30 +144,27 @@ const stateOutOfScope = "out_of_scope"
 
 // demoteOutOfScope scales the scores of rs's link-only entries outside the crawl's scope, all by
 // one factor, so that the best of them is at most (1-OutOfScopeMargin) times the worst fetched
-// entry's score, unless the entry's anchor text is the best match (see the rule above). Nothing
-// changes when rs has no fetched entry.
-func demoteOutOfScope(rs []Result, terms []string) {
+// entry's score, unless the entry's anchor text is the best match (see the rule above):
+// titleAll[i] says whether rs[i]'s title holds every query word. Nothing changes when rs has no
+// fetched entry.
+func demoteOutOfScope(rs []Result, titleAll []bool) {
 	worst, fetched, titled := math.Inf(1), false, false
-	for _, r := range rs {
+	for i, r := range rs {
 		if !r.LinkOnly {
-			worst, fetched = min(worst, r.Score), true
-			titled = titled || (len(terms) > 0 && holdsAll(tokenSet(r.Title), terms))
+			worst, fetched, titled = min(worst, r.Score), true, titled || titleAll[i]
 		}
 	}
 	if !fetched {
 		return
 	}
-	demoted := func(r Result) bool {
-		if !r.LinkOnly || r.State != stateOutOfScope {
-			return false
-		}
-		bestMatch := !titled && len(terms) > 0 && holdsAll(tokenSet(r.Title), terms)
-		return !bestMatch
+	demoted := func(i int) bool {
+		bestMatch := !titled && titleAll[i]
+		return rs[i].LinkOnly && rs[i].State == stateOutOfScope && !bestMatch
 	}
 	best := 0.0
-	for _, r := range rs {
-		if demoted(r) {
-			best = max(best, r.Score)
+	for i := range rs {
+		if demoted(i) {
+			best = max(best, rs[i].Score)
 		}
 	}
 	ceiling := max(worst, 0) * (1 - OutOfScopeMargin)
@@ -173,65 +173,139 @@ func demoteOutOfScope(rs []Result, terms []string) {
 	}
 	f := ceiling / best
 	for i := range rs {
-		if demoted(rs[i]) {
+		if demoted(i) {
 			rs[i].Score *= f
 		}
 	}
 }
 
 // titleAndURLHold reports whether title holds every one of terms and the path of rawURL at
-// least one (as tokenSet and holds read them): the rule of TitleURLBoost; false for no terms.
-// Rerank applies the same test.
+// least one (as termForms.held reads them): the rule of TitleURLBoost, for a fetched page; false
+// for no terms.
 func titleAndURLHold(title, rawURL string, terms []string) bool {
-	return len(terms) > 0 && holdsAll(tokenSet(title), terms) && holdsAny(tokenSet(urlPath(rawURL)), terms)
+	forms := termFormsOf(terms)
+	all := forms.all()
+	return all != 0 && forms.held(title) == all && forms.held(urlPath(rawURL)) != 0
 }
 
-// urlPath is the path of rawURL, "" when it does not parse.
+// urlPath is the path of rawURL as written (not decoded): what follows the authority, up to a
+// query or fragment; "" for none. It reads the string without parsing it (Rerank runs on every
+// search).
 func urlPath(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return ""
+	rest := rawURL
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+		j := strings.IndexAny(rest, "/?#")
+		if j < 0 || rest[j] != '/' {
+			return ""
+		}
+		rest = rest[j:]
 	}
-	return u.Path
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
 }
 
-// tokenSet returns the words of s as the index finds them: each token (split at white space and
-// "/") as SplitIdentifier splits it, whole, by runs of letters and digits, and by CamelCase
-// part, each also with its plural folded (sStem).
-func tokenSet(s string) map[string]bool {
-	set := map[string]bool{}
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '/' }) {
-		for _, t := range SplitIdentifier(f) {
-			set[t], set[sStem(t)] = true, true
+// termForm is a query word as a title or URL path may hold it: the word with its plural folded
+// (sStem), and, for an identifier ("mod_rewrite"), its runs of letters and digits, folded too.
+type termForm struct {
+	stem string
+	segs []string // nil unless the word has two runs or more
+}
+
+// termForms are the forms of a query's first 64 words (MaxQueryTerms is less), bit i for word i.
+type termForms []termForm
+
+func termFormsOf(terms []string) termForms {
+	fs := make(termForms, 0, min(len(terms), 64))
+	for _, t := range terms[:min(len(terms), 64)] {
+		f := termForm{stem: sStem(t)}
+		if segs := strings.FieldsFunc(t, func(r rune) bool { return !isWordRune(r) }); len(segs) > 1 {
+			for i := range segs {
+				segs[i] = sStem(segs[i])
+			}
+			f.segs = segs
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// all is the mask of every word: 0 for none.
+func (fs termForms) all() uint64 {
+	if len(fs) == 0 {
+		return 0
+	}
+	return 1<<len(fs) - 1
+}
+
+// held returns the mask of the words s holds. s is read as the index reads it: its runs of
+// letters and digits, lower-cased, and the CamelCase parts of each ("RewriteRule": rewrite,
+// rule), plurals folded; an identifier is held when each of its runs is. It allocates only for
+// upper-case text and CamelCase runs.
+func (fs termForms) held(s string) uint64 {
+	if len(fs) == 0 {
+		return 0
+	}
+	var mask, segMask uint64
+	segSeen := make([]uint64, 0, 4) // per word with segs, the segs seen so far; few words have any
+	for i := range fs {
+		if fs[i].segs != nil {
+			segSeen = append(segSeen, 0)
 		}
 	}
-	return set
-}
-
-// holds reports whether set holds term: the term itself or its plural folded, or, for an
-// identifier ("mod_rewrite"), each of its runs of letters and digits.
-func holds(set map[string]bool, term string) bool {
-	if set[term] || set[sStem(term)] {
-		return true
-	}
-	segs := strings.FieldsFunc(term, func(r rune) bool { return !isWordRune(r) })
-	if len(segs) < 2 {
-		return false
-	}
-	for _, s := range segs {
-		if !set[s] && !set[sStem(s)] {
-			return false
+	see := func(w string) {
+		w = sStem(w) // the query's words are lower-case; case is folded below, without a copy
+		k := 0
+		for i, f := range fs {
+			if strings.EqualFold(f.stem, w) {
+				mask |= 1 << i
+			}
+			if f.segs != nil {
+				for j, seg := range f.segs {
+					if j < 64 && strings.EqualFold(seg, w) {
+						segSeen[k] |= 1 << j
+					}
+				}
+				if n := min(len(f.segs), 64); segSeen[k] == 1<<n-1 {
+					segMask |= 1 << i
+				}
+				k++
+			}
 		}
 	}
-	return true
+	for rest := s; rest != ""; {
+		start := strings.IndexFunc(rest, isWordRune)
+		if start < 0 {
+			break
+		}
+		rest = rest[start:]
+		end := strings.IndexFunc(rest, func(r rune) bool { return !isWordRune(r) })
+		if end < 0 {
+			end = len(rest)
+		}
+		run := rest[:end]
+		rest = rest[end:]
+		see(run)
+		if hasCamel(run) {
+			for _, p := range camelParts(run) {
+				see(p)
+			}
+		}
+	}
+	return mask | segMask
 }
 
-func holdsAll(set map[string]bool, terms []string) bool {
-	return !slices.ContainsFunc(terms, func(t string) bool { return !holds(set, t) })
-}
-
-func holdsAny(set map[string]bool, terms []string) bool {
-	return slices.ContainsFunc(terms, func(t string) bool { return holds(set, t) })
+// hasCamel reports whether run has a lower-case letter and an upper-case one after its first
+// rune: a CamelCase run to split (camelParts decides where); "HTTP" and "Files" are not.
+func hasCamel(run string) bool {
+	lower, upper := false, false
+	for i, r := range run {
+		lower = lower || unicode.IsLower(r)
+		upper = upper || (i > 0 && unicode.IsUpper(r))
+	}
+	return lower && upper
 }
 
 // AnchorVotes counts the votes of a page's inlinks for terms (the query's words, Parsed.Terms):

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -130,7 +131,10 @@ func TestTitleAndURLHold(t *testing.T) {
 		{"Caching Guide", "http://a.test/guide/", []string{"caching"}, false},
 		{"", "http://a.test/x.html", []string{"x"}, false},
 		{"x", "http://a.test/x.html", nil, false},
-		{"Vacuum", "%zz", []string{"vacuum"}, false}, // a URL that does not parse
+		{"Vacuum", "http://vacuum.test", []string{"vacuum"}, false},              // no path
+		{"Vacuum", "http://a.test/x?vacuum=1#vacuum", []string{"vacuum"}, false}, // query and fragment are not the path
+		{"Vacuum", "http://a.test/VACUUM.html", []string{"vacuum"}, true},
+		{"HTTPServer setup", "http://a.test/server/", []string{"http", "server"}, true},
 	} {
 		if got := titleAndURLHold(c.title, c.url, c.terms); got != c.want {
 			t.Errorf("titleAndURLHold(%q, %q, %q) = %v, want %v", c.title, c.url, c.terms, got, c.want)
@@ -179,5 +183,23 @@ func TestRerankOutOfScopeBelowCrawled(t *testing.T) {
 	Rerank(rs, []string{"parser"})
 	if rs[0].URL != "http://a.test/parsing" {
 		t.Errorf("an out-of-scope entry beat a crawled page with the query in its title: %v", rs)
+	}
+}
+
+// BenchmarkRerank is the work Rerank adds to a search (issue 32: its rules must not slow search): RerankDepth entries with titles and URLs
+// like a documentation site's.
+func BenchmarkRerank(b *testing.B) {
+	base := make([]Result, RerankDepth)
+	for i := range base {
+		base[i] = Result{URL: fmt.Sprintf("http://docs.test/mod/mod_proxy_%d.html", i),
+			Title: fmt.Sprintf("mod_proxy_%d - Apache HTTP Server Version 2.4", i), Score: float64(100 - i), Inlinks: i,
+			LinkOnly: i%7 == 0, State: "out_of_scope"}
+	}
+	terms := []string{"reverse", "proxy", "guide"}
+	rs := make([]Result, len(base))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(rs, base)
+		Rerank(rs, terms)
 	}
 }
