@@ -50,14 +50,15 @@ import (
 //     once, so it cannot say how many pages agree). ×(1 + AnchorVotePrior·ln(1+votes)), votes
 //     being the links from other pages whose anchor text holds every query word (AnchorVotes).
 //   - A page whose title holds every query word and whose URL path holds at least one of them
-//     ("htaccess tutorial": howto/htaccess.html, "Apache Tutorial: .htaccess files") is named for
-//     the query twice, by its author and by its address (issue 32): ×TitleURLBoost, and at least (1+TitleURLMargin)
-//     times the best entry whose title and URL path hold none of the query's words, so that body
-//     frequency alone never beats it (the engines' term-frequency saturation lets a long
-//     reference page that repeats the words match a short tutorial's title). Words match as
-//     the index splits them (CamelCase parts: "RewriteRule" holds "rewrite"), plurals folded;
-//     the host is not the path. A link-only entry has no title of its own (its "title" is
-//     anchor text, weighed as such): the rule is for fetched pages.
+//     ("htaccess tutorial": howto/htaccess.html, "Apache Tutorial: .htaccess files") is named
+//     for the query twice, by its author and by its address (issue 32): ×TitleURLBoost, and
+//     at least (1+TitleURLMargin) times the best entry whose title and URL path hold none of
+//     the query's words, so that body frequency alone never beats it (the engines'
+//     term-frequency saturation lets a long reference page that repeats the words match a
+//     short tutorial's title). Words match as the index splits them (CamelCase parts:
+//     "RewriteRule" holds "rewrite"), plurals folded; the host is not the path. A link-only
+//     entry has no title of its own (its "title" is anchor text, weighed as such): the rule
+//     is for fetched pages.
 //   - A link-only entry outside the crawl's scope (state out_of_scope: a link into a source
 //     repository, another site) was never meant to be crawled: it ranks below every fetched
 //     page that matches, at most (1-OutOfScopeMargin) times the worst of them, its order among
@@ -97,9 +98,9 @@ const (
 	RerankDepth       = 50
 )
 
-// Rerank applies the inlink prior, the anchor votes, the title boost and the title-and-URL rule
-// to rs, whose Score is a store's score (higher is better, not negative), sets each entry's
-// TitleURLFactor, and sorts rs by the new score, best first (stably). terms are the query's
+// Rerank applies the inlink prior, the anchor votes, the title boost, the title-and-URL rule and
+// the out-of-scope rule to rs, whose Score is a store's score (higher is better, not negative),
+// sets each entry's TitleURLFactor, and sorts rs by the new score, best first (stably). terms are the query's
 // words (Parsed.Terms). A store calls it on its best RerankDepth entries (at least the page
 // asked for), with their AnchorVotes filled in, before Dedupe.
 func Rerank(rs []Result, terms []string) {
@@ -117,7 +118,7 @@ func Rerank(rs []Result, terms []string) {
 		}
 		title, path := forms.held(r.Title), forms.held(urlPath(r.URL))
 		titleAll[i] = all != 0 && title == all
-		both[i] = !r.LinkOnly && titleAll[i] && path != 0
+		both[i] = !r.LinkOnly && titleAndURLHold(title, path, all)
 		if title == 0 && path == 0 {
 			bodyBest = max(bodyBest, r.Score)
 		}
@@ -179,13 +180,11 @@ func demoteOutOfScope(rs []Result, titleAll []bool) {
 	}
 }
 
-// titleAndURLHold reports whether title holds every one of terms and the path of rawURL at
-// least one (as termForms.held reads them): the rule of TitleURLBoost, for a fetched page; false
-// for no terms.
-func titleAndURLHold(title, rawURL string, terms []string) bool {
-	forms := termFormsOf(terms)
-	all := forms.all()
-	return all != 0 && forms.held(title) == all && forms.held(urlPath(rawURL)) != 0
+// titleAndURLHold is the test of TitleURLBoost: title and path are the masks of the query
+// words a title and a URL path hold (termForms.held), all the mask of every word: the title
+// holds every word, the path at least one; false for a query of no words.
+func titleAndURLHold(title, path, all uint64) bool {
+	return all != 0 && title == all && path != 0
 }
 
 // urlPath is the path of rawURL as written (not decoded): what follows the authority, up to a

@@ -136,7 +136,8 @@ func TestTitleAndURLHold(t *testing.T) {
 		{"Vacuum", "http://a.test/VACUUM.html", []string{"vacuum"}, true},
 		{"HTTPServer setup", "http://a.test/server/", []string{"http", "server"}, true},
 	} {
-		if got := titleAndURLHold(c.title, c.url, c.terms); got != c.want {
+		forms := termFormsOf(c.terms)
+		if got := titleAndURLHold(forms.held(c.title), forms.held(urlPath(c.url)), forms.all()); got != c.want {
 			t.Errorf("titleAndURLHold(%q, %q, %q) = %v, want %v", c.title, c.url, c.terms, got, c.want)
 		}
 	}
