@@ -12,7 +12,7 @@ import (
 type Judged struct {
 	Line     int      // line number in the file, for messages
 	Query    string   // what the person types, passed to `mandelbot search` as one argument
-	Class    string   // word, topic, function, identifier, phrase, question, misspelling
+	Class    string   // one of classes
 	Relevant []string // paths relative to the site's root, the best first; never empty
 }
 
@@ -23,8 +23,12 @@ type QuerySet struct {
 	Queries []Judged
 }
 
-// Classes of a query, in the order the report lists them.
-var classes = []string{"word", "topic", "function", "identifier", "phrase", "question", "misspelling"}
+// Classes of a query, in the order the report lists them. The last three came with the
+// second set (issue 32): definition (everyday words naming a defined identifier), tutorial
+// ("<topic> tutorial", "<verb>ing <things>"), title (the words are in the wanted page's title
+// and URL path both).
+var classes = []string{"word", "topic", "function", "identifier", "phrase", "question", "misspelling",
+	"definition", "tutorial", "title"}
 
 // ParseQuerySet reads the judged set's TSV form (see queries.tsv's header): comment lines
 // start with #, blank lines are skipped, every other line is

@@ -13,6 +13,7 @@ import (
 
 // report is everything the evaluation prints.
 type report struct {
+	Name      string   // the set's name, for the summary of several sets
 	Header    []string // the query set's header comment
 	Site      string
 	Pages     int // .html files under Site
@@ -51,11 +52,12 @@ func (r report) write(w io.Writer) error {
 	}
 	b.WriteString("\n")
 
-	all := mdtable.Table{Header: []string{"queries", "class", "MRR@10", "success@1", "success@10", "best page first"},
-		Right: []bool{true, false, true, true, true, true}}
+	all := mdtable.Table{Header: []string{"queries", "class", "MRR@10", "success@1", "success@10", "best page first", "link-only in top 5"},
+		Right: []bool{true, false, true, true, true, true, true}}
 	addRow := func(class string, outs []Outcome) {
 		m := measure(outs)
-		all.Add(strconv.Itoa(m.N), class, fmt.Sprintf("%.3f", m.MRR), pct(m.Success1), pct(m.Success10), pct(m.Best1))
+		all.Add(strconv.Itoa(m.N), class, fmt.Sprintf("%.3f", m.MRR), pct(m.Success1), pct(m.Success10), pct(m.Best1),
+			strconv.Itoa(m.LinkOnlyTop5))
 	}
 	addRow("all", r.Outcomes)
 	for _, c := range classes {
@@ -99,6 +101,21 @@ func (r report) write(w io.Writer) error {
 		return fmt.Errorf("write report: %w", err)
 	}
 	return per.Write(w)
+}
+
+// writeSummary prints one row per set: the overall measures of each, side by side.
+func writeSummary(w io.Writer, reps []report) error {
+	t := mdtable.Table{Header: []string{"set", "queries", "MRR@10", "success@1", "success@10", "best page first", "link-only in top 5"},
+		Right: []bool{false, true, true, true, true, true, true}}
+	for _, r := range reps {
+		m := measure(r.Outcomes)
+		t.Add(cell(r.Name), strconv.Itoa(m.N), fmt.Sprintf("%.3f", m.MRR), pct(m.Success1), pct(m.Success10), pct(m.Best1),
+			strconv.Itoa(m.LinkOnlyTop5))
+	}
+	if _, err := io.WriteString(w, "\n## all sets\n\n"); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return t.Write(w)
 }
 
 // pct formats a fraction as a percentage with one decimal.

@@ -65,7 +65,13 @@ type Metrics struct {
 	Success1  float64 // share of queries with a relevant result first
 	Success10 float64 // share of queries with a relevant result in the top cutoff
 	Best1     float64 // share of queries with the best page (Relevant[0]) first
+	// LinkOnlyTop5 counts the link-only results among the first noiseDepth of every query
+	// (issue 32, "no noise in the top five").
+	LinkOnlyTop5 int
 }
+
+// noiseDepth is how deep LinkOnlyTop5 looks: the results a person reads without scrolling.
+const noiseDepth = 5
 
 // measure computes the metrics of outs; zero Metrics for none.
 func measure(outs []Outcome) Metrics {
@@ -83,6 +89,11 @@ func measure(outs []Outcome) Metrics {
 		}
 		if o.BestRank == 1 {
 			m.Best1++
+		}
+		for _, h := range o.Results[:min(noiseDepth, len(o.Results))] {
+			if h.LinkOnly {
+				m.LinkOnlyTop5++
+			}
 		}
 	}
 	n := float64(m.N)

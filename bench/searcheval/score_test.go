@@ -55,3 +55,23 @@ func TestScoreAndMeasure(t *testing.T) {
 		t.Errorf("measure(nil) = %+v", measure(nil))
 	}
 }
+
+// Issue 32, "no noise in the top five": the link-only results among each query's first five
+// are counted, over all queries.
+func TestMeasureLinkOnlyTop5(t *testing.T) {
+	hits := func(linkOnly ...bool) []Hit {
+		var out []Hit
+		for _, l := range linkOnly {
+			out = append(out, Hit{LinkOnly: l})
+		}
+		return out
+	}
+	outs := []Outcome{
+		{Judged: Judged{Relevant: []string{"a"}}, Results: hits(false, true, false, false, true, true)}, // the 6th is not counted
+		{Judged: Judged{Relevant: []string{"a"}}, Results: hits(true)},
+		{Judged: Judged{Relevant: []string{"a"}}},
+	}
+	if m := measure(outs); m.LinkOnlyTop5 != 3 {
+		t.Errorf("LinkOnlyTop5 = %d, want 3", m.LinkOnlyTop5)
+	}
+}

@@ -47,6 +47,9 @@ type Result struct {
 	// AnchorVotes in ranking.go); a store fills it in for Rerank.
 	AnchorVotes int
 	Score       float64
+	// TitleURLFactor is what Rerank's title-and-URL rule multiplied Score by (ranking.go,
+	// TitleURLBoost): 1 when the title and URL path do not both hold the query's words.
+	TitleURLFactor float64
 	// Canonical is the URL the page names canonical (<link rel=canonical>), if any, and
 	// ContentHash the ContentHash of its indexed title and text (0 for a link-only entry): what
 	// Dedupe compares.

@@ -49,6 +49,23 @@ import (
 //     short pages that mention it (the engines' anchor column keeps each distinct anchor text
 //     once, so it cannot say how many pages agree). ×(1 + AnchorVotePrior·ln(1+votes)), votes
 //     being the links from other pages whose anchor text holds every query word (AnchorVotes).
+//   - A page whose title holds every query word and whose URL path holds at least one of them
+//     ("htaccess tutorial": howto/htaccess.html, "Apache Tutorial: .htaccess files") is named
+//     for the query twice, by its author and by its address (issue 32): ×TitleURLBoost, and
+//     at least (1+TitleURLMargin) times the best entry whose title and URL path hold none of
+//     the query's words, so that body frequency alone never beats it (the engines'
+//     term-frequency saturation lets a long reference page that repeats the words match a
+//     short tutorial's title). Words match as the index splits them (CamelCase parts:
+//     "RewriteRule" holds "rewrite"), plurals folded; the host is not the path. A link-only
+//     entry has no title of its own (its "title" is anchor text, weighed as such): the rule
+//     is for fetched pages.
+//   - A link-only entry outside the crawl's scope (state out_of_scope: a link into a source
+//     repository, another site) was never meant to be crawled: it ranks below every fetched
+//     page that matches, at most (1-OutOfScopeMargin) times the worst of them, its order among
+//     its like kept, unless its anchor text is the best match: the text (its Title) holds every
+//     query word and no fetched page's title does (issue 32). A robots-blocked link-only
+//     entry, or one in scope not fetched yet, keeps LinkOnlyFactor alone: seed 001 wants
+//     robots-blocked URLs findable.
 const (
 	WeightTitle           = 20.0
 	WeightAnchors         = 8.0
@@ -75,14 +92,23 @@ const (
 	InlinkPrior       = 0.1
 	TitleIsQueryBoost = 1.5
 	AnchorVotePrior   = 0.2
+	TitleURLBoost     = 3.0
+	TitleURLMargin    = 0.1
+	OutOfScopeMargin  = 0.1
 	RerankDepth       = 50
 )
 
-// Rerank applies the inlink prior, the anchor votes and the title boost to rs, whose Score is a
-// store's score (higher is better), and sorts rs by the new score, best first (stably). terms
-// are the query's words (Parsed.Terms). A store calls it on its best RerankDepth entries (at
-// least the page asked for), with their AnchorVotes filled in, before Dedupe.
+// Rerank applies the inlink prior, the anchor votes, the title boost, the title-and-URL rule and
+// the out-of-scope rule to rs, whose Score is a store's score (higher is better, not negative),
+// sets each entry's TitleURLFactor, and sorts rs by the new score, best first (stably). terms are the query's
+// words (Parsed.Terms). A store calls it on its best RerankDepth entries (at least the page
+// asked for), with their AnchorVotes filled in, before Dedupe.
 func Rerank(rs []Result, terms []string) {
+	forms := termFormsOf(terms)
+	all := forms.all()
+	titleAll := make([]bool, len(rs)) // the entry's title holds every query word
+	both := make([]bool, len(rs))
+	bodyBest := 0.0 // the best score of an entry whose title and URL path hold no query word
 	for i := range rs {
 		r := &rs[i]
 		r.Score *= 1 + InlinkPrior*math.Log1p(float64(max(r.Inlinks, 0)))
@@ -90,8 +116,195 @@ func Rerank(rs []Result, terms []string) {
 		if titleIsQuery(r.Title, terms) {
 			r.Score *= TitleIsQueryBoost
 		}
+		title, path := forms.held(r.Title), forms.held(urlPath(r.URL))
+		titleAll[i] = all != 0 && title == all
+		both[i] = !r.LinkOnly && titleAndURLHold(title, path, all)
+		if title == 0 && path == 0 {
+			bodyBest = max(bodyBest, r.Score)
+		}
 	}
+	for i := range rs {
+		r := &rs[i]
+		r.TitleURLFactor = 1
+		if !both[i] {
+			continue
+		}
+		f := TitleURLBoost
+		if floor := bodyBest * (1 + TitleURLMargin); r.Score > 0 && r.Score*f < floor {
+			f = floor / r.Score
+		}
+		r.Score *= f
+		r.TitleURLFactor = f
+	}
+	demoteOutOfScope(rs, titleAll)
 	slices.SortStableFunc(rs, func(a, b Result) int { return cmp.Compare(b.Score, a.Score) })
+}
+
+// stateOutOfScope is store.StateOutOfScope (index does not import store).
+const stateOutOfScope = "out_of_scope"
+
+// demoteOutOfScope scales the scores of rs's link-only entries outside the crawl's scope, all by
+// one factor, so that the best of them is at most (1-OutOfScopeMargin) times the worst fetched
+// entry's score, unless the entry's anchor text is the best match (see the rule above):
+// titleAll[i] says whether rs[i]'s title holds every query word. Nothing changes when rs has no
+// fetched entry.
+func demoteOutOfScope(rs []Result, titleAll []bool) {
+	worst, fetched, titled := math.Inf(1), false, false
+	for i, r := range rs {
+		if !r.LinkOnly {
+			worst, fetched, titled = min(worst, r.Score), true, titled || titleAll[i]
+		}
+	}
+	if !fetched {
+		return
+	}
+	demoted := func(i int) bool {
+		bestMatch := !titled && titleAll[i]
+		return rs[i].LinkOnly && rs[i].State == stateOutOfScope && !bestMatch
+	}
+	best := 0.0
+	for i := range rs {
+		if demoted(i) {
+			best = max(best, rs[i].Score)
+		}
+	}
+	ceiling := max(worst, 0) * (1 - OutOfScopeMargin)
+	if best <= ceiling {
+		return
+	}
+	f := ceiling / best
+	for i := range rs {
+		if demoted(i) {
+			rs[i].Score *= f
+		}
+	}
+}
+
+// titleAndURLHold is the test of TitleURLBoost: title and path are the masks of the query
+// words a title and a URL path hold (termForms.held), all the mask of every word: the title
+// holds every word, the path at least one; false for a query of no words.
+func titleAndURLHold(title, path, all uint64) bool {
+	return all != 0 && title == all && path != 0
+}
+
+// urlPath is the path of rawURL as written (not decoded): what follows the authority, up to a
+// query or fragment; "" for none. It reads the string without parsing it (Rerank runs on every
+// search).
+func urlPath(rawURL string) string {
+	rest := rawURL
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+		j := strings.IndexAny(rest, "/?#")
+		if j < 0 || rest[j] != '/' {
+			return ""
+		}
+		rest = rest[j:]
+	}
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
+}
+
+// termForm is a query word as a title or URL path may hold it: the word with its plural folded
+// (sStem), and, for an identifier ("mod_rewrite"), its runs of letters and digits, folded too.
+type termForm struct {
+	stem string
+	segs []string // nil unless the word has two runs or more
+}
+
+// termForms are the forms of a query's first 64 words (MaxQueryTerms is less), bit i for word i.
+type termForms []termForm
+
+func termFormsOf(terms []string) termForms {
+	fs := make(termForms, 0, min(len(terms), 64))
+	for _, t := range terms[:min(len(terms), 64)] {
+		f := termForm{stem: sStem(t)}
+		if segs := strings.FieldsFunc(t, func(r rune) bool { return !isWordRune(r) }); len(segs) > 1 {
+			for i := range segs {
+				segs[i] = sStem(segs[i])
+			}
+			f.segs = segs
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// all is the mask of every word: 0 for none.
+func (fs termForms) all() uint64 {
+	if len(fs) == 0 {
+		return 0
+	}
+	return 1<<len(fs) - 1
+}
+
+// held returns the mask of the words s holds. s is read as the index reads it: its runs of
+// letters and digits, lower-cased, and the CamelCase parts of each ("RewriteRule": rewrite,
+// rule), plurals folded; an identifier is held when each of its runs is. It allocates only for
+// upper-case text and CamelCase runs.
+func (fs termForms) held(s string) uint64 {
+	if len(fs) == 0 {
+		return 0
+	}
+	var mask, segMask uint64
+	segSeen := make([]uint64, 0, 4) // per word with segs, the segs seen so far; few words have any
+	for i := range fs {
+		if fs[i].segs != nil {
+			segSeen = append(segSeen, 0)
+		}
+	}
+	see := func(w string) {
+		w = sStem(w) // the query's words are lower-case; case is folded below, without a copy
+		k := 0
+		for i, f := range fs {
+			if strings.EqualFold(f.stem, w) {
+				mask |= 1 << i
+			}
+			if f.segs != nil {
+				for j, seg := range f.segs {
+					if j < 64 && strings.EqualFold(seg, w) {
+						segSeen[k] |= 1 << j
+					}
+				}
+				if n := min(len(f.segs), 64); segSeen[k] == 1<<n-1 {
+					segMask |= 1 << i
+				}
+				k++
+			}
+		}
+	}
+	for rest := s; rest != ""; {
+		start := strings.IndexFunc(rest, isWordRune)
+		if start < 0 {
+			break
+		}
+		rest = rest[start:]
+		end := strings.IndexFunc(rest, func(r rune) bool { return !isWordRune(r) })
+		if end < 0 {
+			end = len(rest)
+		}
+		run := rest[:end]
+		rest = rest[end:]
+		see(run)
+		if hasCamel(run) {
+			for _, p := range camelParts(run) {
+				see(p)
+			}
+		}
+	}
+	return mask | segMask
+}
+
+// hasCamel reports whether run has a lower-case letter and an upper-case one after its first
+// rune: a CamelCase run to split (camelParts decides where); "HTTP" and "Files" are not.
+func hasCamel(run string) bool {
+	lower, upper := false, false
+	for i, r := range run {
+		lower = lower || unicode.IsLower(r)
+		upper = upper || (i > 0 && unicode.IsUpper(r))
+	}
+	return lower && upper
 }
 
 // AnchorVotes counts the votes of a page's inlinks for terms (the query's words, Parsed.Terms):

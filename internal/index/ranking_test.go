@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -71,5 +72,135 @@ func TestSStem(t *testing.T) {
 		if got := sStem(in); got != want {
 			t.Errorf("sStem(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Issue 32 part 2: a page whose title holds the query's words, and its URL path some of them, outranks every
+// page where they are only in the body, however often (the boost is at least a margin over the
+// best of those); it keeps its place among pages that hold them in the title alone.
+func TestRerankTitleAndURL(t *testing.T) {
+	rs := []Result{
+		{URL: "http://a.test/mod/core.html", Title: "core", Score: 90},                                          // body only, very often
+		{URL: "http://a.test/howto/htaccess.html", Title: "Apache Tutorial: .htaccess files", Score: 10},        // title and URL
+		{URL: "http://a.test/rewrite/htaccess.html", Title: "Per-directory Rewrites", Score: 12},                // URL only
+		{URL: "http://a.test/faq.html", Title: "A .htaccess tutorial and more", Score: 200},                     // title only, strong
+		{URL: "http://htaccess.test/tutorial", Title: "htaccess tutorial", Score: 9},                            // host is not the path
+		{URL: "http://a.test/Tutorials/HTAccess_Files.html", Title: "HTAccess Tutorials", Score: 1, Inlinks: 0}, // case, plurals, parts
+	}
+	Rerank(rs, []string{"htaccess", "tutorial"})
+	pos := map[string]int{}
+	for i, r := range rs {
+		pos[r.URL] = i
+	}
+	for _, boosted := range []string{"http://a.test/howto/htaccess.html", "http://a.test/Tutorials/HTAccess_Files.html"} {
+		for _, below := range []string{"http://a.test/mod/core.html", "http://a.test/rewrite/htaccess.html"} {
+			if pos[boosted] > pos[below] {
+				t.Errorf("%s ranks below %s: %v", boosted, below, rs)
+			}
+		}
+		if r := rs[pos[boosted]]; r.TitleURLFactor < TitleURLBoost {
+			t.Errorf("%s: TitleURLFactor %v, want at least %v", boosted, r.TitleURLFactor, TitleURLBoost)
+		}
+	}
+	if pos["http://a.test/faq.html"] != 0 {
+		t.Errorf("the strong title-only page lost its place: %v", rs)
+	}
+	for _, u := range []string{"http://a.test/mod/core.html", "http://a.test/rewrite/htaccess.html", "http://a.test/faq.html", "http://htaccess.test/"} {
+		if f := rs[pos[u]].TitleURLFactor; f != 1 {
+			t.Errorf("%s: TitleURLFactor %v, want 1 (the rule does not apply)", u, f)
+		}
+	}
+	// The margin over the best body-only page, when the plain boost is not enough.
+	if got, want := rs[pos["http://a.test/howto/htaccess.html"]].Score, 90*(1+TitleURLMargin); got < want {
+		t.Errorf("boosted score %v, want at least %v", got, want)
+	}
+}
+
+func TestTitleAndURLHold(t *testing.T) {
+	for _, c := range []struct {
+		title, url string
+		terms      []string
+		want       bool
+	}{
+		{"RewriteRule Flags", "http://a.test/rewrite/flags.html", []string{"rewrite", "flags"}, true},
+		{"mod_rewrite", "http://a.test/mod/mod_rewrite.html", []string{"mod_rewrite"}, true},
+		{"Log Files", "http://a.test/logs.html", []string{"log", "files"}, true}, // the URL holds one word
+		{"Log Files", "http://a.test/logs.html", []string{"logs", "rotation"}, false},
+		{"Per-directory Rewrites", "http://a.test/rewrite/htaccess.html", []string{"htaccess"}, false},
+		{"Caching Guide", "http://a.test/caching.html", []string{"caching", "guide"}, true},
+		{"Caching Guide", "http://a.test/guide/", []string{"caching"}, false},
+		{"", "http://a.test/x.html", []string{"x"}, false},
+		{"x", "http://a.test/x.html", nil, false},
+		{"Vacuum", "http://vacuum.test", []string{"vacuum"}, false},              // no path
+		{"Vacuum", "http://a.test/x?vacuum=1#vacuum", []string{"vacuum"}, false}, // query and fragment are not the path
+		{"Vacuum", "http://a.test/VACUUM.html", []string{"vacuum"}, true},
+		{"HTTPServer setup", "http://a.test/server/", []string{"http", "server"}, true},
+	} {
+		forms := termFormsOf(c.terms)
+		if got := titleAndURLHold(forms.held(c.title), forms.held(urlPath(c.url)), forms.all()); got != c.want {
+			t.Errorf("titleAndURLHold(%q, %q, %q) = %v, want %v", c.title, c.url, c.terms, got, c.want)
+		}
+	}
+}
+
+// Issue 32 part 3: a link-only entry outside the crawl's scope ranks below every crawled page
+// that matches, unless its anchor text is the best match (it holds every query word and no
+// crawled page's title does); a robots-blocked link-only entry keeps today's place (seed 001),
+// and so does one in scope not crawled yet.
+func TestRerankOutOfScopeBelowCrawled(t *testing.T) {
+	rs := []Result{
+		{URL: "http://src.test/a.c", Title: "a.c [not crawled]", LinkOnly: true, State: "out_of_scope", Score: 50},
+		{URL: "http://src.test/b.c", Title: "b.c", LinkOnly: true, State: "out_of_scope", Score: 40},
+		{URL: "http://a.test/weak", Title: "Weak", Score: 2},
+		{URL: "http://a.test/strong", Title: "Strong", Score: 30},
+		{URL: "http://a.test/blocked", Title: "blocked", LinkOnly: true, State: "robots_disallowed", Score: 45},
+		{URL: "http://a.test/later", Title: "later", LinkOnly: true, State: "queued", Score: 35},
+	}
+	Rerank(rs, []string{"parser"})
+	var got []string
+	for _, r := range rs {
+		got = append(got, r.URL)
+	}
+	want := []string{"http://a.test/blocked", "http://a.test/later", "http://a.test/strong", "http://a.test/weak",
+		"http://src.test/a.c", "http://src.test/b.c"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Rerank order = %q, want %q", got, want)
+	}
+
+	// The anchor text names the query, and no crawled page's title does: its place is kept.
+	rs = []Result{
+		{URL: "http://src.test/parser.c", Title: "The parser source", LinkOnly: true, State: "out_of_scope", Score: 50},
+		{URL: "http://a.test/weak", Title: "Weak", Score: 2},
+	}
+	Rerank(rs, []string{"parser"})
+	if rs[0].URL != "http://src.test/parser.c" {
+		t.Errorf("the best-matching anchor text lost its place: %v", rs)
+	}
+	// A crawled page's title names it as well: the crawled page wins.
+	rs = []Result{
+		{URL: "http://src.test/parser.c", Title: "The parser source", LinkOnly: true, State: "out_of_scope", Score: 50},
+		{URL: "http://a.test/parsing", Title: "Parser", Score: 2},
+	}
+	Rerank(rs, []string{"parser"})
+	if rs[0].URL != "http://a.test/parsing" {
+		t.Errorf("an out-of-scope entry beat a crawled page with the query in its title: %v", rs)
+	}
+}
+
+// BenchmarkRerank is the work Rerank adds to a search (issue 32: its rules must not slow search): RerankDepth entries with titles and URLs
+// like a documentation site's.
+func BenchmarkRerank(b *testing.B) {
+	base := make([]Result, RerankDepth)
+	for i := range base {
+		base[i] = Result{URL: fmt.Sprintf("http://docs.test/mod/mod_proxy_%d.html", i),
+			Title: fmt.Sprintf("mod_proxy_%d - Apache HTTP Server Version 2.4", i), Score: float64(100 - i), Inlinks: i,
+			LinkOnly: i%7 == 0, State: "out_of_scope"}
+	}
+	terms := []string{"reverse", "proxy", "guide"}
+	rs := make([]Result, len(base))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(rs, base)
+		Rerank(rs, terms)
 	}
 }

@@ -101,6 +101,27 @@ var mutants = []mutant{
 			return p, err
 		}}
 	}},
+	{"title and URL together not boosted", "Ranking/TitleAndURL", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			for i, r := range p.Results {
+				p.Results[i].Score, p.Results[i].TitleURLFactor = r.Score/r.TitleURLFactor, 1
+			}
+			slices.SortStableFunc(p.Results, func(a, b index.Result) int { return cmp.Compare(b.Score, a.Score) })
+			return p, err
+		}}
+	}},
+	{"out-of-scope link-only entries ranked as ones not crawled yet", "Ranking/OutOfScopeBelowCrawled", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.New = slices.Clone(b.New)
+			for i, n := range b.New {
+				if n.State == store.StateOutOfScope {
+					b.New[i].State, b.New[i].Reason = store.StateQueued, ""
+				}
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
 	{"the words as one phrase not boosted", "Ranking/PhraseBeatsNear", rewriteQuery(func(q string) string {
 		w := strings.Fields(q) // the same words, in the reverse order: no page has them as a phrase
 		slices.Reverse(w)

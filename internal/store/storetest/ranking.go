@@ -3,6 +3,7 @@ package storetest
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fractle/mandelbot/internal/index"
@@ -14,6 +15,9 @@ type rankPage struct {
 	url   string
 	doc   *store.Document
 	links []store.Link // from this page; FromID is filled in
+	// state of a page only linked to: "" (queued), store.StateOutOfScope or
+	// store.StateRobotsDisallowed.
+	state store.State
 }
 
 // indexPages commits pages, fetched ones with their documents and links, and refreshes the
@@ -22,7 +26,11 @@ func indexPages(t *testing.T, s store.Store, pages []rankPage) map[string]store.
 	t.Helper()
 	var news []store.NewURL
 	for _, p := range pages {
-		news = append(news, queued(p.url, 0, t0))
+		if p.state == store.StateOutOfScope {
+			news = append(news, outOfScope(p.url, "host is outside --scope host", t0))
+		} else {
+			news = append(news, queued(p.url, 0, t0))
+		}
 	}
 	byURL := map[string]store.URL{}
 	for _, u := range commit(t, s, store.Batch{New: news}) {
@@ -31,6 +39,11 @@ func indexPages(t *testing.T, s store.Store, pages []rankPage) map[string]store.
 	var b store.Batch
 	for _, p := range pages {
 		if p.doc == nil {
+			if p.state == store.StateRobotsDisallowed {
+				u := byURL[p.url]
+				u.State, u.Reason = store.StateRobotsDisallowed, "Disallow: / (robots.txt line 2)"
+				b.Updates = append(b.Updates, u)
+			}
 			continue
 		}
 		u := byURL[p.url]
@@ -99,20 +112,21 @@ func testRankHeadingBeatsBody(t *testing.T, s store.Store) {
 
 // Issue 11, ranking rule "fetched pages outrank link-only entries for the same words": the
 // module's own documentation beats an out-of-scope link to its source file (the "pathlib"
-// case), and a link-only entry is still findable by its anchor text (seed 001).
+// case), and a link-only entry is still findable by its anchor text (seed 001). The page's URL
+// does not hold the word, so that the title-and-URL rule (issue 32) does not decide it.
 func testRankFetchedBeatsLinkOnly(t *testing.T, s store.Store) {
 	indexPages(t, s, []rankPage{
-		{url: "http://a.test/library/pathlib.html", doc: &store.Document{Title: "pathlib — Object-oriented filesystem paths",
+		{url: "http://a.test/library/fs-paths.html", doc: &store.Document{Title: "pathlib — Object-oriented filesystem paths",
 			Text: "This module offers classes representing filesystem paths with semantics appropriate for different operating systems. Pure paths and concrete paths."},
 			links: []store.Link{{To: "http://src.test/Lib/pathlib.py", Anchor: "Lib/pathlib.py"}}},
 		{url: "http://a.test/library/index.html", doc: &store.Document{Title: "The Python Standard Library", Text: "File and directory access"},
-			links: []store.Link{{To: "http://src.test/Lib/pathlib.py", Anchor: "pathlib"}, {To: "http://a.test/library/pathlib.html", Anchor: "pathlib — Object-oriented filesystem paths"}}},
+			links: []store.Link{{To: "http://src.test/Lib/pathlib.py", Anchor: "pathlib"}, {To: "http://a.test/library/fs-paths.html", Anchor: "pathlib — Object-oriented filesystem paths"}}},
 		{url: "http://src.test/Lib/pathlib.py"},
 	})
 	p := searchPage(t, s, "pathlib")
 	got := resultURLs(p)
-	if len(got) < 2 || got[0] != "http://a.test/library/pathlib.html" {
-		t.Errorf("search pathlib = %q, want the fetched http://a.test/library/pathlib.html first", got)
+	if len(got) < 2 || got[0] != "http://a.test/library/fs-paths.html" {
+		t.Errorf("search pathlib = %q, want the fetched http://a.test/library/fs-paths.html first", got)
 	}
 	if !slices.Contains(got, "http://src.test/Lib/pathlib.py") {
 		t.Errorf("search pathlib = %q, want the link-only entry among the results (seed 001)", got)
@@ -253,5 +267,79 @@ func testRankPhraseBeatsNear(t *testing.T, s store.Store) {
 	indexPages(t, s, pages)
 	if got := resultURLs(searchPage(t, s, "string concatenation")); len(got) != 2 || got[0] != phrase {
 		t.Errorf("search string concatenation = %q, want %s first of 2", got, phrase)
+	}
+}
+
+// Issue 32 part 2, "title and URL together" (index/ranking.go, TitleURLBoost): the tutorial whose
+// title holds "htaccess tutorial" and whose URL path holds htaccess beats the reference page
+// that many pages link to and that says both words again and again in its body; the score
+// tells it: the tutorial's TitleURLFactor is at least TitleURLBoost, the reference page's 1.
+func testRankTitleAndURL(t *testing.T, s store.Store) {
+	const tutorial, reference = "http://a.test/howto/htaccess.html", "http://a.test/mod/core.html"
+	long := strings.Repeat("Directives in the main configuration file apply to the whole server, and the "+
+		"server reads that file once, at start; a change needs a restart. ", 12)
+	pages := []rankPage{
+		{url: tutorial, doc: &store.Document{Title: "Apache Tutorial: .htaccess files",
+			Text: "Files that change the configuration of one directory. " + long}},
+		{url: reference, doc: &store.Document{Title: "core",
+			Text: strings.Repeat("AllowOverride: which directives an htaccess file may hold; see the htaccess tutorial. "+
+				"AccessFileName: the name of the htaccess file, as in the tutorial. Each htaccess file is read "+
+				"on every request, the tutorial says; the htaccess tutorial has examples of htaccess files. ", 8)}},
+	}
+	for i := range 20 { // pages that link to the reference, and no text of the query
+		pages = append(pages, rankPage{url: fmt.Sprintf("http://a.test/mod/m%d.html", i),
+			doc:   &store.Document{Title: fmt.Sprintf("Module %d", i), Text: "Directives of one module."},
+			links: []store.Link{{To: reference, Anchor: "core"}}})
+	}
+	indexPages(t, s, pages)
+	p := searchPage(t, s, "htaccess tutorial")
+	if got := resultURLs(p); len(got) != 2 || got[0] != tutorial {
+		t.Errorf("search htaccess tutorial = %q, want %s first of 2", got, tutorial)
+	}
+	for _, r := range p.Results {
+		if want := r.URL == tutorial; (r.TitleURLFactor >= index.TitleURLBoost) != want || (!want && r.TitleURLFactor != 1) {
+			t.Errorf("%s: TitleURLFactor %v, want %v", r.URL, r.TitleURLFactor, map[bool]string{true: ">= TitleURLBoost", false: "1"}[want])
+		}
+	}
+}
+
+// Issue 32 part 3, "link-only entries outside the crawl's scope rank below every crawled page
+// that matches, unless their anchor text is the best match" (index/ranking.go,
+// OutOfScopeMargin): a link into a source repository that ten pages call "tokenizer" ranks
+// below the crawled page that mentions the tokenizer once; a robots-blocked URL with the same
+// links keeps today's place above it (seed 001). (The exception, an anchor text that is the best
+// match, is index.TestRerankOutOfScopeBelowCrawled's: the stores' own scores decide whether
+// such an entry was above a crawled page to begin with.)
+func testRankOutOfScopeBelowCrawled(t *testing.T, s store.Store) {
+	const (
+		titled  = "http://a.test/tokenizer.html"
+		weak    = "http://a.test/lexing.html"
+		outside = "http://src.test/tokenizer.c"
+		blocked = "http://a.test/private/tokenizer-notes.html"
+	)
+	pages := []rankPage{
+		{url: titled, doc: &store.Document{Title: "Tokenizer", Text: "Splits the input into tokens, one at a time."}},
+		{url: weak, doc: &store.Document{Title: "Lexical analysis", Text: "Reading source text: the tokenizer comes first, " +
+			"then the grammar. " + strings.Repeat("Grammar rules name the kinds of statement. ", 6)}},
+		{url: outside, state: store.StateOutOfScope},
+		{url: blocked, state: store.StateRobotsDisallowed},
+	}
+	for i := range 10 {
+		pages = append(pages, rankPage{url: fmt.Sprintf("http://a.test/step-%d.html", i),
+			doc:   &store.Document{Title: fmt.Sprintf("Step %d", i), Text: "Build the project, then run it."},
+			links: []store.Link{{To: outside, Anchor: "tokenizer"}, {To: blocked, Anchor: "tokenizer"}}})
+	}
+	indexPages(t, s, pages)
+	p := searchPage(t, s, "tokenizer")
+	got := resultURLs(p)
+	at := func(u string) int { return slices.Index(got, u) }
+	if at(weak) < 0 || at(outside) < 0 || at(blocked) < 0 {
+		t.Fatalf("search tokenizer = %q, want %s, %s and %s among the results", got, weak, outside, blocked)
+	}
+	if at(outside) < at(weak) || at(outside) < at(titled) {
+		t.Errorf("search tokenizer = %q: the out-of-scope %s ranks above a crawled page", got, outside)
+	}
+	if at(blocked) > at(weak) {
+		t.Errorf("search tokenizer = %q: the robots-blocked %s lost its place above %s (seed 001)", got, blocked, weak)
 	}
 }

@@ -59,6 +59,8 @@ var checks = []check{
 	{"Ranking/OnePageOneResult", testDedupeOnePageOneResult},
 	{"Ranking/AnchorVotes", testRankAnchorVotes},
 	{"Ranking/PhraseBeatsNear", testRankPhraseBeatsNear},
+	{"Ranking/TitleAndURL", testRankTitleAndURL},
+	{"Ranking/OutOfScopeBelowCrawled", testRankOutOfScopeBelowCrawled},
 	{"Search/CountStops", testSearchCountStops},
 	{"Query/Phrase", testQueryPhrase},
 	{"Query/Exclude", testQueryExclude},
