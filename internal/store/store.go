@@ -19,6 +19,7 @@ import (
 //   - Reader: reads for export, the dashboard and resuming (never on the crawl path).
 //   - Indexer: folds committed documents and anchor text into the search index, off the crawl
 //     path, in large idempotent batches.
+//   - Settings: the crawl's own settings, kept with it for the next run.
 //   - index.Searcher: queries.
 //
 // Store is all of them together, as a concrete store implements them; code should ask for the
@@ -143,6 +144,7 @@ type Store interface {
 	Leases
 	Reader
 	Indexer
+	Settings
 	index.Searcher
 	Close() error
 }

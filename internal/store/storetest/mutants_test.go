@@ -552,6 +552,14 @@ var mutants = []mutant{
 			return seeds, err
 		}}
 	}},
+	{"a second save of a setting is ignored", "Settings", func(s store.Store) store.Store {
+		return patched{Store: s, saveSetting: func(ctx context.Context, key, value string) error {
+			if _, ok, err := s.Setting(ctx, key); ok || err != nil {
+				return err
+			}
+			return s.SaveSetting(ctx, key, value)
+		}}
+	}},
 }
 
 // sharedMutant is the reference shared store (sharedRef) with bug.

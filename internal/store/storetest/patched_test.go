@@ -27,6 +27,14 @@ type patched struct {
 	eachPage     func(ctx context.Context, fn func(store.Page) error) error
 	reschedule   func(ctx context.Context, r store.Reschedule) error
 	search       func(ctx context.Context, q index.Query) (index.Page, error)
+	saveSetting  func(ctx context.Context, key, value string) error
+}
+
+func (p patched) SaveSetting(ctx context.Context, key, value string) error {
+	if p.saveSetting != nil {
+		return p.saveSetting(ctx, key, value)
+	}
+	return p.Store.SaveSetting(ctx, key, value)
 }
 
 func (p patched) EachPage(ctx context.Context, fn func(store.Page) error) error {

@@ -47,6 +47,7 @@ var checks = []check{
 	{"EachPage/Batches", testEachPageBatches},
 	{"Counts", testCounts},
 	{"Seeds", testSeeds},
+	{"Settings", testSettings},
 	{"LoadOrigin", testLoadOrigin},
 	{"LoadOrigin/Requested", testLoadOriginRequested},
 	{"Reschedule", testReschedule},
