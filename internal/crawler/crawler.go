@@ -109,7 +109,8 @@ type crawl struct {
 	sitemapsQueued                        map[string]int
 	// via holds, with Options.OnPage, the redirect chain of each redirect target not requested
 	// yet (at most MaxRedirectChains): target URL -> the URLs that redirected to it, in order.
-	via map[string][]string
+	via     map[string][]string
+	refused map[string]bool // origins this process may not connect to (refuse)
 }
 
 func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {

@@ -28,6 +28,16 @@ func (c *crawl) handleResult(r result) {
 		}
 		return
 	}
+	if r.refused != "" {
+		if r.task.robots {
+			c.f.RobotsCanceled(r.task.origin, now)
+		} else {
+			c.f.Canceled(r.url, now)
+			c.pagesStarted-- // not a request: no page of MaxPages is spent
+		}
+		c.refuse(r.task.origin, r.refused, now)
+		return
+	}
 	if r.task.robots && r.canceled {
 		c.f.RobotsCanceled(r.task.origin, now) // the run is stopping: no answer, nothing written
 		return
@@ -95,6 +105,22 @@ func (c *crawl) handleResult(r result) {
 		w.batch.Documents = []store.Document{*r.doc}
 	}
 	c.save(w)
+}
+
+// refuse leaves origin key alone for the rest of the run: this process may not connect to it
+// (issue 27). Its URLs stay due in the store, untouched, for a run that may; it is reported once.
+func (c *crawl) refuse(key, reason string, now time.Time) {
+	c.f.Away(key, now)
+	if c.refused[key] {
+		return
+	}
+	if c.refused == nil {
+		c.refused = map[string]bool{}
+	}
+	c.refused[key] = true
+	c.stats.Refused++
+	c.stats.Failure = key + ": " + reason
+	c.opts.Log.Warn("origin left queued", "origin", key, "reason", reason)
 }
 
 // discover gives found URLs to the frontier and returns those new to it (for the store, which

@@ -27,6 +27,9 @@ type Stats struct {
 	// LeasesLost counts origins dropped because their lease was lost (shared store, issue 12):
 	// another process took them over, or renewal failed.
 	LeasesLost int
+	// Refused counts origins this process would not connect to (a name that resolves to a
+	// non-public address without permission, issue 27): not fetch errors; their URLs stay queued.
+	Refused int
 
 	// RobotsOutcomes counts the robots.txt fetches of Robots by their decision, indexed by
 	// robots.Kind (rules, allow_all, unreachable, not_modified; index 0 is unused).
@@ -77,11 +80,12 @@ func (s Stats) Rate() float64 {
 }
 
 // FetchedNothing reports whether the run answered no page and found the seeds' origins
-// unreachable (robots.txt unreachable, or URLs given up without an answer): issue 9's exit
+// unreachable (robots.txt unreachable, URLs given up without an answer, or origins refused by
+// the address policy): issue 9's exit
 // status 1, with Failure as its reason. A resumed run with nothing due fetched nothing either,
 // but found nothing failing: it did what was asked.
 func (s Stats) FetchedNothing() bool {
-	return s.Pages == 0 && (s.OriginsBlocked > 0 || s.Errors > 0)
+	return s.Pages == 0 && (s.OriginsBlocked > 0 || s.Errors > 0 || s.Refused > 0)
 }
 
 // StopReason is why a run stopped; each has its own figures in Stats (NextDue, AtLimit) and

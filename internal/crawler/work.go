@@ -49,6 +49,10 @@ type result struct {
 	page     *Document // for Options.OnDocument; nil when it is not set
 	archived bool      // the outcome names a WARC record, to be synced before it is committed
 	fatal    error     // archiving failed: the crawl stops and the outcome is not saved
+	// refused is why this process refused to connect (a non-public address without permission,
+	// issue 27): a local policy, not an answer. Nothing is written: the URL (or robots.txt) stays
+	// due in the store, and the origin is left alone for the rest of the run.
+	refused string
 }
 
 // worker performs tasks; it is shared by the worker goroutines and holds only immutable state.
@@ -75,6 +79,9 @@ func (w *worker) do(ctx context.Context, t task, report func(result)) result {
 		}
 		if d.Kind == robots.KindUnreachable && ctx.Err() != nil {
 			return result{task: t, canceled: true} // the run is stopping: not a failure (rule 21)
+		}
+		if d.Kind == robots.KindUnreachable && fetch.Classify(d.Err) == fetch.KindPrivateAddress {
+			return result{task: t, refused: refusedReason(d.Err)} // our policy, not the origin's answer
 		}
 		d.WARC = ag.last
 		return result{task: t, decision: d, archived: !ag.last.IsZero()}
@@ -136,9 +143,15 @@ func (w *worker) page(ctx context.Context, t task, report func(result)) (res res
 			res.url = u
 			return res
 		}
+		if fetch.Classify(err) == fetch.KindPrivateAddress {
+			// Issue 27: the dialer's refusal is this process's policy, not a fetch error: no
+			// attempt is counted and the URL stays queued for a run that may connect.
+			res.refused, res.url = refusedReason(err), u
+			return res
+		}
 		u.Attempts++
 		u.Reason = fmt.Sprintf("no answer (%s): %v", fetch.Classify(err), err)
-		if u.Attempts < w.opts.MaxAttempts && fetch.Classify(err) != fetch.KindPrivateAddress {
+		if u.Attempts < w.opts.MaxAttempts {
 			res.retry = true
 			u.NextAt = now.Add(w.opts.retryBackoff(u.Attempts)) // issue 29: never at once
 		} else {
@@ -227,6 +240,11 @@ func (w *worker) page(ctx context.Context, t task, report func(result)) (res res
 	}
 	res.url = u
 	return res
+}
+
+// refusedReason words a dialer's refusal of a non-public address for the log and the exit line.
+func refusedReason(err error) string {
+	return fmt.Sprintf("not connected: %v (allowed by --allow-private or --resolve)", err)
 }
 
 // validators are the conditional request header fields of a revisit of u (issue 13): the ETag
