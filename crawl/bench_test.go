@@ -31,7 +31,7 @@ func BenchmarkDocumentsJSONLines(b *testing.B) {
 				var docs atomic.Int64
 				out := crawl.NewJSONLines(io.Discard)
 				peak, stop := heapPeak()
-				stats, err := crawl.Run(context.Background(), crawl.Config{Seeds: web.Seeds(), Resolve: web.Resolve(), Delay: -1,
+				stats, err := crawl.Run(context.Background(), crawl.Config{Seeds: web.Seeds(), Resolve: web.Resolve(), Delay: crawl.NoDelay,
 					Concurrency: 16, StorePath: b.TempDir() + "/crawl.db",
 					OnDocument: func(d crawl.Document) { docs.Add(1); out.Write(d) }})
 				stop()

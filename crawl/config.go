@@ -17,14 +17,20 @@ import (
 	"github.com/fractle/mandelbot/internal/trap"
 )
 
-// Defaults of a crawl, used where a Config field is zero.
+// Defaults of a crawl, used where a Config field is zero (and, for the settings a crawl saves,
+// the store holds none: see Config). They are the one place the defaults live: the mandelbot
+// command reads them from here.
 const (
 	// DefaultAgent is the product token matched against robots.txt User-agent lines and robot
 	// tags.
 	DefaultAgent = "Mandelbot"
 	// DefaultDelay is the gap between two requests to one origin: polite by default.
-	DefaultDelay       = time.Second
-	DefaultScope       = "host"
+	DefaultDelay = time.Second
+	// DefaultScope: the seeds' hosts.
+	DefaultScope = "host"
+	// DefaultMaxDepth and DefaultMaxPages: no limit.
+	DefaultMaxDepth    = NoLimit
+	DefaultMaxPages    = NoLimit
 	DefaultPerOrigin   = frontier.DefaultPerOrigin
 	DefaultConcurrency = crawler.DefaultConcurrency
 	DefaultRobotsTTL   = robots.DefaultTTL
@@ -51,15 +57,34 @@ const (
 	// see Config.MaxPagesPerOrigin.
 	DefaultMaxPagesPerOrigin = trap.DefaultPageBudget
 	DefaultCalendarYears     = trap.DefaultCalendarYears
-	// SeedsOnly as Config.MaxDepth follows no link: only the seeds are requested.
-	SeedsOnly = -1
 	// MaxHeaderFields bounds Config.Header.
 	MaxHeaderFields = 32
+)
+
+// Values that are not numbers of a setting: a zero field means the default, so "none" has a name
+// of its own. The mandelbot command spells them "none" (and accepts -1 for NoLimit).
+const (
+	// NoLimit as MaxDepth, MaxPages or MaxPagesPerOrigin: no limit.
+	NoLimit = -1
+	// SeedsOnly as MaxDepth follows no link: only the seeds are requested (the command's
+	// --max-depth 0).
+	SeedsOnly = -2
+	// NoDelay as Delay (or a SiteDelay value of 0): no gap between requests to one origin, for
+	// servers you run yourself.
+	NoDelay time.Duration = -1
 )
 
 // Config describes a crawl. Seeds (or a store holding an earlier crawl) is required; the zero
 // value of every other field means its default. Run does not modify the Config; the callbacks
 // are called as documented on each.
+//
+// A crawl remembers what it was told (issue 27): the settings that decide what may be fetched
+// (Scope, Include, Exclude, AllowPrivate, Resolve, Agent, MaxDepth, MaxPages, MaxPagesPerOrigin)
+// are saved with the crawl in its store. A later Run on the same store uses the saved value of
+// each of them that its Config leaves zero, and saves a value it sets instead (OnResume reports
+// both). A Run whose settings would leave queued URLs of the crawl unfetchable for good (a
+// narrower Scope, a loopback URL without AllowPrivate) is refused before any request, with a
+// *ConfigError naming the setting. AllowPrivate, once saved, stays on for the crawl.
 type Config struct {
 	// Seeds are the URLs the crawl starts from. With a store that holds an earlier crawl, Seeds
 	// may be empty: the crawl resumes.
@@ -72,9 +97,11 @@ type Config struct {
 	// match one Include pattern, when there are any, and no Exclude pattern. Seeds are not
 	// checked.
 	Include, Exclude []*regexp.Regexp
-	// MaxDepth bounds how many links are followed from a seed; 0 means no limit, SeedsOnly none.
+	// MaxDepth bounds how many links are followed from a seed: n > 0 at most n, SeedsOnly none,
+	// NoLimit (or 0, DefaultMaxDepth) any number.
 	MaxDepth int
-	// MaxPages stops the crawl after this many page requests; 0 means no limit.
+	// MaxPages stops the run after this many page requests: n > 0, or NoLimit (or 0,
+	// DefaultMaxPages) for none. A request refused by the address policy is not one.
 	MaxPages int
 	// MaxTime stops the crawl after this long; 0 means no limit. Requests in flight finish.
 	MaxTime time.Duration
@@ -109,8 +136,9 @@ type Config struct {
 	// Header holds extra request header fields sent with every request (at most
 	// MaxHeaderFields). User-Agent and Accept-Encoding are always the crawler's own.
 	Header http.Header
-	// Delay is the gap between two requests to one origin: 0 means DefaultDelay, a negative
-	// value no gap (for servers you run yourself). SiteDelay overrides it per host name.
+	// Delay is the gap between two requests to one origin: 0 means DefaultDelay, NoDelay no gap
+	// (for servers you run yourself); other negative values are refused. SiteDelay overrides it
+	// per host name (0 there is no gap).
 	Delay     time.Duration
 	SiteDelay map[string]time.Duration
 	// HonorCrawlDelay lets a robots.txt Crawl-delay raise the gap (capped at a minute).
@@ -123,9 +151,9 @@ type Config struct {
 	// PerOrigin bounds requests in flight to one origin, Concurrency over all origins.
 	PerOrigin, Concurrency int
 	// MaxPagesPerOrigin bounds the distinct pages requested from one origin over every run of
-	// the crawl, a defence against crawler traps (issue 29); 0 means DefaultMaxPagesPerOrigin, a
-	// negative value no limit. CalendarYears cuts a discovered URL holding a date (a calendar's
-	// "/cal/3994/12") more than this many years from the crawl clock's now; 0 means
+	// the crawl, a defence against crawler traps (issue 29); 0 means DefaultMaxPagesPerOrigin
+	// (250,000), NoLimit no limit. CalendarYears cuts a discovered URL holding a date (a
+	// calendar's "/cal/3994/12") more than this many years from the crawl clock's now; 0 means
 	// DefaultCalendarYears, a negative value no window.
 	MaxPagesPerOrigin, CalendarYears int
 	// RobotsTTL is how long a robots.txt decision is reused; RobotsAs404After is how long a
@@ -186,6 +214,9 @@ type Config struct {
 	// DefaultProgressEvery), on the crawl's scheduler goroutine: it must return quickly.
 	OnProgress    func(Stats)
 	ProgressEvery time.Duration
+	// OnResume, if set, is called once per Run, before any request, with how the run's
+	// settings relate to those saved with the crawl (see Config).
+	OnResume func(Resume)
 	// Metrics, if set, receives the crawl's Prometheus metrics (requests by status class and
 	// error kind, latency and size histograms, robots.txt outcomes, pauses, frontier size and
 	// index lag). Register it once per registry: a second Run on the same registry fails.

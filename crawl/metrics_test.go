@@ -74,7 +74,7 @@ func TestMetricsScrapedAndParsed(t *testing.T) {
 	t.Cleanup(web.Close)
 	reg := prometheus.NewRegistry()
 	stats, err := crawl.Run(context.Background(), crawl.Config{
-		Seeds: web.Seeds(), Resolve: web.Resolve(), Clock: vc, Delay: -1, MaxWait: 10 * time.Minute,
+		Seeds: web.Seeds(), Resolve: web.Resolve(), Clock: vc, Delay: crawl.NoDelay, MaxWait: 10 * time.Minute,
 		Metrics: reg,
 	})
 	if err != nil {

@@ -29,10 +29,36 @@ import (
 // saved, and the error is nil with Stats.StopReason saying why the run ended. Run checks the
 // whole Config (Check) before it sends any request or opens any store.
 func Run(ctx context.Context, c Config) (_ Stats, runErr error) {
+	if _, err := c.plan(); err != nil {
+		return Stats{}, err
+	}
+	st := crawlctx.Store(ctx)
+	if st == nil {
+		path, cleanup, err := storePath(c.StorePath)
+		if err != nil {
+			return Stats{}, err
+		}
+		defer cleanup()
+		s, err := sqlite.Open(ctx, path, sqlite.Options{})
+		if err != nil {
+			return Stats{}, fmt.Errorf("crawl: open the store: %w", err)
+		}
+		defer s.Close()
+		st = s
+	}
+	// The settings saved with the crawl fill in what c leaves zero (issue 27).
+	c, resumed, err := c.resume(ctx, st)
+	if err != nil {
+		return Stats{}, err
+	}
+	if c.OnResume != nil {
+		c.OnResume(resumed)
+	}
 	p, err := c.plan()
 	if err != nil {
 		return Stats{}, err
 	}
+	p.crawl.Store = st
 	client, err := fetch.New(p.fetch)
 	if err != nil {
 		return Stats{}, fmt.Errorf("crawl: %w", err)
@@ -58,22 +84,6 @@ func Run(ctx context.Context, c Config) (_ Stats, runErr error) {
 		p.crawl.OnProgress = progressOf(observe, c.OnProgress)
 	}
 	p.crawl.Fetcher = fetcher
-
-	st := crawlctx.Store(ctx)
-	if st == nil {
-		path, cleanup, err := storePath(c.StorePath)
-		if err != nil {
-			return Stats{}, err
-		}
-		defer cleanup()
-		s, err := sqlite.Open(ctx, path, sqlite.Options{})
-		if err != nil {
-			return Stats{}, fmt.Errorf("crawl: open the store: %w", err)
-		}
-		defer s.Close()
-		st = s
-	}
-	p.crawl.Store = st
 	if c.WARCDir != "" {
 		w, err := openArchive(c, p.fetch.UserAgent)
 		if err != nil {
@@ -113,8 +123,12 @@ func (c Config) plan() (plan, error) {
 	var p plan
 	switch {
 	case c.MaxDepth < SeedsOnly:
-		return p, configErr("MaxDepth", "must be SeedsOnly (-1), 0 (no limit) or more")
-	case c.MaxPages < 0, c.MaxTime < 0, c.MaxWait < 0, c.RetryBackoff < 0, c.Revisit < 0, c.PerOrigin < 0, c.Concurrency < 0,
+		return p, configErr("MaxDepth", "must be a number of links, NoLimit (-1) or SeedsOnly (-2)")
+	case c.MaxPages < NoLimit, c.MaxPagesPerOrigin < NoLimit:
+		return p, configErr("limits", "MaxPages and MaxPagesPerOrigin must be a number of pages or NoLimit (-1)")
+	case c.Delay < 0 && c.Delay != NoDelay:
+		return p, configErr("Delay", "must be a duration, or NoDelay for no gap (0 means DefaultDelay)")
+	case c.MaxTime < 0, c.MaxWait < 0, c.RetryBackoff < 0, c.Revisit < 0, c.PerOrigin < 0, c.Concurrency < 0,
 		c.RobotsTTL < 0, c.RobotsAs404After < 0, c.MaxPause < 0, c.ProgressEvery < 0, c.LeaseTTL < 0, c.LeaseBatch < 0,
 		c.RecrawlAfter < 0, c.WARCMaxSize < 0:
 		return p, configErr("limits", "limits, durations and counts must not be negative (0 means the default)")
@@ -171,25 +185,19 @@ func (c Config) plan() (plan, error) {
 	}
 
 	delay := c.Delay
-	switch {
-	case delay == 0:
+	switch delay {
+	case 0:
 		delay = DefaultDelay
-	case delay < 0:
+	case NoDelay:
 		delay = 0
 	}
-	maxDepth := c.MaxDepth
-	switch maxDepth {
-	case 0:
-		maxDepth = -1 // the crawler's "no limit"
-	case SeedsOnly:
-		maxDepth = 0
-	}
+	p.crawl = crawler.Options{MaxDepth: c.depthLimit(), MaxPages: max(c.MaxPages, 0)}
 	every := c.ProgressEvery
 	if every == 0 {
 		every = DefaultProgressEvery
 	}
 	p.crawl = crawler.Options{
-		Seeds: seeds, Scope: scope, MaxDepth: maxDepth, MaxPages: c.MaxPages,
+		Seeds: seeds, Scope: scope, MaxDepth: p.crawl.MaxDepth, MaxPages: p.crawl.MaxPages,
 		Concurrency: c.Concurrency, MaxWait: c.MaxWait, RetryBackoff: c.RetryBackoff, MaxTime: c.MaxTime, Revisit: c.Revisit,
 		ApplyRevisit: c.ApplyRevisit, RecrawlAfter: c.RecrawlAfter, Recrawl: c.Recrawl,
 		CalendarYears: c.CalendarYears, // as MaxPagesPerOrigin: 0 the default, negative none
@@ -206,6 +214,17 @@ func (c Config) plan() (plan, error) {
 	}
 	p.crawl.OnDocument, p.crawl.OnPage, p.crawl.OnFailure = c.callbacks()
 	return p, nil
+}
+
+// depthLimit is MaxDepth as the crawler counts it: the most links followed, -1 for no limit.
+func (c Config) depthLimit() int {
+	switch c.MaxDepth {
+	case 0, NoLimit:
+		return -1
+	case SeedsOnly:
+		return 0
+	}
+	return c.MaxDepth
 }
 
 // checkSeeds parses every seed: a bad seed is an error before anything starts, and a seed on a

@@ -33,7 +33,7 @@ func TestRunKeepsRobotsAndPausesRule23(t *testing.T) {
 	var mu sync.Mutex
 	statuses := map[string][]int{}
 	_, err = crawl.Run(context.Background(), crawl.Config{
-		Seeds: web.Seeds(), Resolve: web.Resolve(), RootCAs: web.RootCAs(), Clock: vc, Delay: -1,
+		Seeds: web.Seeds(), Resolve: web.Resolve(), RootCAs: web.RootCAs(), Clock: vc, Delay: crawl.NoDelay,
 		MaxWait: 10 * time.Minute, StorePath: t.TempDir() + "/crawl.db",
 		Header: http.Header{"X-Crawl-Run": {"test"}, "From": {"ops@example.com"}},
 		OnDocument: func(d crawl.Document) {
@@ -76,7 +76,9 @@ func TestCheckRefusesBeforeAnyWork(t *testing.T) {
 		"unknown scope":                    {Seeds: []string{"https://example.com/"}, Scope: "planet"},
 		"User-Agent header":                {Seeds: []string{"https://example.com/"}, Header: http.Header{"User-Agent": {"x"}}},
 		"agent not a token":                {Seeds: []string{"https://example.com/"}, Agent: "my bot"},
-		"negative delay for depth":         {Seeds: []string{"https://example.com/"}, MaxDepth: -2},
+		"a depth below SeedsOnly":          {Seeds: []string{"https://example.com/"}, MaxDepth: crawl.SeedsOnly - 1},
+		"a negative delay not NoDelay":     {Seeds: []string{"https://example.com/"}, Delay: -time.Second},
+		"a page budget below NoLimit":      {Seeds: []string{"https://example.com/"}, MaxPages: crawl.NoLimit - 1},
 	} {
 		if err := c.Check(); err == nil {
 			t.Errorf("%s: Check accepted %+v", name, c)
@@ -102,7 +104,7 @@ func TestIncludeExcludePatterns(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
 	_, err = crawl.Run(context.Background(), crawl.Config{
-		Seeds: web.Seeds(), Resolve: web.Resolve(), Delay: -1,
+		Seeds: web.Seeds(), Resolve: web.Resolve(), Delay: crawl.NoDelay,
 		Include: []*regexp.Regexp{regexp.MustCompile(`/docs/`)},
 		Exclude: []*regexp.Regexp{regexp.MustCompile(`\.pdf$`)},
 		OnDocument: func(d crawl.Document) {
@@ -133,7 +135,7 @@ func TestJSONLines(t *testing.T) {
 	t.Cleanup(web.Close)
 	var buf bytes.Buffer
 	out := crawl.NewJSONLines(&buf)
-	if _, err := crawl.Run(context.Background(), crawl.Config{Seeds: web.Seeds(), Resolve: web.Resolve(), Delay: -1, OnDocument: out.Write}); err != nil {
+	if _, err := crawl.Run(context.Background(), crawl.Config{Seeds: web.Seeds(), Resolve: web.Resolve(), Delay: crawl.NoDelay, OnDocument: out.Write}); err != nil {
 		t.Fatal(err)
 	}
 	if err := out.Flush(); err != nil {

@@ -92,7 +92,7 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	progress := newProgress(cmd.ErrOrStderr(), f.verbose)
 	stats, err := crawl.Run(crawlctx.WithStore(ctx, st), crawl.Config{
 		Seeds: web.Seeds(), Resolve: web.Resolve(), RootCAs: web.RootCAs(),
-		MaxWait: f.maxWait, Concurrency: 8, Agent: defaultAgent, Delay: -1,
+		MaxWait: f.maxWait, Concurrency: 8, Agent: defaultAgent, Delay: crawl.NoDelay,
 		Log: progress.logger(), OnProgress: progress.update, ProgressEvery: progressEvery,
 	})
 	progress.close()

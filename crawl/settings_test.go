@@ -1,0 +1,186 @@
+package crawl_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fractle/mandelbot/crawl"
+	"github.com/fractle/mandelbot/internal/clock"
+	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/store/sqlite"
+	"github.com/fractle/mandelbot/internal/testweb"
+)
+
+// chain is one site whose pages link in a line, / -> /p/1 -> /p/2 ... (depth i at /p/i).
+func chain(key string, n int) testweb.Site {
+	s := testweb.Site{Key: key}
+	for i := range n {
+		p := testweb.Page{Path: "/p/" + itoa(i), Title: "page " + itoa(i)}
+		if i == 0 {
+			p.Path = "/"
+		}
+		if i+1 < n {
+			p.Links = []string{"/p/" + itoa(i+1)}
+		}
+		s.Pages = append(s.Pages, p)
+	}
+	return s
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func states(t *testing.T, path string) map[store.State]int {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out := map[store.State]int{}
+	s.EachURL(context.Background(), func(u store.URL) error { out[u.State]++; return nil })
+	return out
+}
+
+// issue 27 ("a crawl remembers what it was told"): a crawl of a loopback site started with
+// AllowPrivate and MaxPages, resumed with a Config that gives neither, uses both as saved: the
+// resume fetches (no URL turns error), stops at the saved page budget, and OnResume says what
+// it kept. A value given again replaces the saved one and OnResume says so.
+func TestIssue27_ResumeUsesSavedSettings(t *testing.T) {
+	web, err := testweb.Start([]testweb.Site{chain("a", 12)}, testweb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(web.Close)
+	path := filepath.Join(t.TempDir(), "crawl.db")
+	seed := "http://" + web.Addr("a") + "/"
+	first, err := crawl.Run(context.Background(), crawl.Config{Seeds: []string{seed}, AllowPrivate: true, MaxPages: 3,
+		Delay: crawl.NoDelay, StorePath: path})
+	if err != nil || first.Pages != 3 {
+		t.Fatalf("first run: %d pages, %v; want 3", first.Pages, err)
+	}
+	var r crawl.Resume
+	second, err := crawl.Run(context.Background(), crawl.Config{Delay: crawl.NoDelay, StorePath: path,
+		OnResume: func(got crawl.Resume) { r = got }})
+	if err != nil {
+		t.Fatalf("resume without AllowPrivate: %v", err)
+	}
+	if second.Pages != 3 || second.Errors != 0 || !second.AtLimit {
+		t.Errorf("resume: %d pages, %d given up, at limit %v; want the saved MaxPages 3, none given up", second.Pages, second.Errors, second.AtLimit)
+	}
+	if n := states(t, path)[store.StateError]; n != 0 {
+		t.Errorf("%d URLs in state error after the resume; want none", n)
+	}
+	kept := map[string]string{}
+	for _, s := range r.Kept {
+		kept[s.Field] = s.Value
+	}
+	if !r.Saved || kept["AllowPrivate"] != "true" || kept["MaxPages"] != "3" || len(r.Changed) != 0 {
+		t.Errorf("OnResume: %+v; want AllowPrivate and MaxPages 3 kept, nothing changed", r)
+	}
+	third, err := crawl.Run(context.Background(), crawl.Config{Delay: crawl.NoDelay, StorePath: path, MaxPages: 2,
+		OnResume: func(got crawl.Resume) { r = got }})
+	if err != nil || third.Pages != 2 {
+		t.Fatalf("resume with MaxPages 2: %d pages, %v", third.Pages, err)
+	}
+	if !slices.Equal(r.Changed, []crawl.Setting{{Field: "MaxPages", Value: "2", Was: "3"}}) {
+		t.Errorf("OnResume.Changed = %+v; want MaxPages 2, was 3", r.Changed)
+	}
+}
+
+// issue 27 ("a resume that would strand queued URLs is refused before any request, naming the
+// flag"): a crawl with Scope any has URLs of another host queued; a resume with Scope host would
+// leave them queued for good (or fetch them against the setting). Run refuses it with a
+// ConfigError on Scope, before any request; the saved settings are unchanged, so the same resume
+// without Scope crawls them.
+func TestIssue27_ResumeThatWouldStrandIsRefused(t *testing.T) {
+	a := chain("a", 2)
+	a.Pages[0].Links = append(a.Pages[0].Links, "{b}/")
+	web, err := testweb.Start([]testweb.Site{a, chain("b", 3)}, testweb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(web.Close)
+	path := filepath.Join(t.TempDir(), "crawl.db")
+	base := crawl.Config{Resolve: web.Resolve(), Delay: crawl.NoDelay, StorePath: path}
+	first := base
+	first.Seeds, first.Scope, first.MaxPages = web.Seeds("a"), "any", 1
+	if _, err := crawl.Run(context.Background(), first); err != nil {
+		t.Fatal(err)
+	}
+	before := len(web.Requests())
+	narrower := base
+	narrower.Scope = "host"
+	_, err = crawl.Run(context.Background(), narrower)
+	var ce *crawl.ConfigError
+	if !errors.As(err, &ce) || ce.Field != "Scope" || !strings.Contains(ce.Msg, "strand") || !strings.Contains(ce.Msg, web.Origin("b")) {
+		t.Fatalf("resume with a narrower scope: %v; want a ConfigError on Scope naming a stranded URL", err)
+	}
+	if after := len(web.Requests()); after != before {
+		t.Errorf("%d requests sent by the refused resume", after-before)
+	}
+	again := base
+	again.MaxPages = crawl.NoLimit // the saved budget (1) replaced: crawl the rest
+	if _, err := crawl.Run(context.Background(), again); err != nil {
+		t.Fatalf("resume with the saved scope: %v", err)
+	}
+	if web.Count("b", "/p/2") != 1 {
+		t.Errorf("b's pages were not crawled by the resume with the saved scope")
+	}
+}
+
+// issue 27 ("one meaning per setting"): a zero MaxDepth and Delay are the documented defaults
+// (no limit; DefaultDelay between two requests to an origin), NoLimit is no limit, SeedsOnly
+// only the seeds, NoDelay no gap. Time is the virtual clock's.
+func TestIssue27_ZeroIsTheDefaultAndNamedConstants(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		depth    int
+		delay    time.Duration
+		pages    int
+		minGap   time.Duration
+		zeroGaps bool
+	}{
+		{"zero", 0, 0, 5, crawl.DefaultDelay, false},
+		{"NoLimit and NoDelay", crawl.NoLimit, crawl.NoDelay, 5, 0, true},
+		{"SeedsOnly", crawl.SeedsOnly, crawl.NoDelay, 1, 0, true},
+		{"depth 2", 2, crawl.NoDelay, 3, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vc := clock.NewVirtual(t0)
+			web, err := testweb.Start([]testweb.Site{chain("a", 5)}, testweb.Options{Now: vc.Now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(web.Close)
+			st, err := crawl.Run(context.Background(), crawl.Config{Seeds: web.Seeds(), Resolve: web.Resolve(), Clock: vc,
+				MaxDepth: tc.depth, Delay: tc.delay})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Pages != tc.pages {
+				t.Errorf("%d pages; want %d", st.Pages, tc.pages)
+			}
+			var last time.Time
+			zero := false
+			for _, r := range web.Requests() {
+				if !last.IsZero() {
+					gap := r.At.Sub(last)
+					if gap < tc.minGap {
+						t.Errorf("%s %s only %v after the request before; want at least %v", r.Key, r.Path, gap, tc.minGap)
+					}
+					zero = zero || gap == 0
+				}
+				last = r.At
+			}
+			if tc.zeroGaps && tc.pages > 1 && !zero {
+				t.Errorf("NoDelay: every request waited for the one before")
+			}
+		})
+	}
+}
