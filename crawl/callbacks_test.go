@@ -181,6 +181,8 @@ func TestVisitTakesTheRoadOfLinksIssue28(t *testing.T) {
 	vc.Advance(time.Hour)
 	second := cfg
 	second.Seeds = nil // resume from the store
+	// The crawl remembers its MaxPages 1 (issue 27): this run lifts it.
+	second.MaxPages = crawl.NoLimit
 	st, err = crawl.Run(context.Background(), second)
 	if err != nil {
 		t.Fatal(err)

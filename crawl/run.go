@@ -47,7 +47,7 @@ func Run(ctx context.Context, c Config) (_ Stats, runErr error) {
 		st = s
 	}
 	// The settings saved with the crawl fill in what c leaves zero (issue 27).
-	c, resumed, err := c.resume(ctx, st)
+	c, resumed, err := c.withSavedIn(ctx, st)
 	if err != nil {
 		return Stats{}, err
 	}

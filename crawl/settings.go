@@ -4,13 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/fractle/mandelbot/internal/crawlctx"
 	"github.com/fractle/mandelbot/internal/fetch"
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/store/sqlite"
 	"github.com/fractle/mandelbot/urlnorm"
 )
 
@@ -23,8 +27,8 @@ type Resume struct {
 	// one saved before settings were kept).
 	Saved bool
 	// Kept lists the saved settings this run uses because its Config left them zero; Changed,
-	// the saved settings its Config set to another value (saved for the next run in their
-	// place). Both are in the order of the Config's fields.
+	// the settings its Config set to another value than the saved one (Was "": the default),
+	// saved for the next run in their place. Both are in the order of the Config's fields.
 	Kept, Changed []Setting
 }
 
@@ -108,7 +112,7 @@ func (c Config) withSaved(s saved, ok bool) (Config, Resume, error) {
 	}
 	for _, f := range fields {
 		switch {
-		case f.was == "" || f.mine == f.was:
+		case f.mine == f.was:
 		case f.mine == "":
 			if err := f.takeSaved(&c); err != nil {
 				return c, r, err
@@ -133,10 +137,34 @@ func compileSaved(patterns []string) ([]*regexp.Regexp, error) {
 	return out, nil
 }
 
-// resume reads the settings saved with the crawl in st, merges them into c (withSaved), refuses
-// a run that would strand queued URLs, and saves the merged settings for the next run. It sends
-// no request.
-func (c Config) resume(ctx context.Context, st store.Store) (Config, Resume, error) {
+// WithSaved returns c with the settings saved with its crawl filling in the fields c leaves
+// zero, and what that did; it refuses, with a *ConfigError naming the setting, a c that would
+// strand URLs the crawl still has queued, and saves the merged settings for the next run. The
+// crawl is the one Run would use (the store of ctx, or StorePath; with neither, a temporary
+// store holds nothing saved). It sends no request. Run does the same itself (a second call
+// changes nothing); a caller that needs the crawl's settings before Run calls it first (the
+// mandelbot command's --serve site, whose robots.txt tester fetches as the crawl does).
+func (c Config) WithSaved(ctx context.Context) (Config, Resume, error) {
+	st := crawlctx.Store(ctx)
+	if st == nil {
+		if c.StorePath == "" {
+			return c, Resume{}, nil
+		}
+		if err := os.MkdirAll(filepath.Dir(c.StorePath), 0o755); err != nil {
+			return c, Resume{}, fmt.Errorf("crawl: open the store: %w", err)
+		}
+		s, err := sqlite.Open(ctx, c.StorePath, sqlite.Options{})
+		if err != nil {
+			return c, Resume{}, fmt.Errorf("crawl: open the store: %w", err)
+		}
+		defer s.Close()
+		st = s
+	}
+	return c.withSavedIn(ctx, st)
+}
+
+// withSavedIn is WithSaved on the crawl in st.
+func (c Config) withSavedIn(ctx context.Context, st store.Store) (Config, Resume, error) {
 	var s saved
 	text, ok, err := st.Setting(ctx, settingsKey)
 	if err != nil {

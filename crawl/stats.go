@@ -31,6 +31,10 @@ type Stats struct {
 	// LeasesLost counts origins dropped because another process took over their lease (a store
 	// several processes share).
 	LeasesLost int
+	// Refused counts origins this process would not connect to (a name that resolves to a
+	// loopback or private address without AllowPrivate or Resolve): not fetch errors; their
+	// URLs stay queued for a run that may (issue 27).
+	Refused int
 
 	// RobotsOutcomes counts the robots.txt requests of Robots by their outcome, indexed by
 	// RobotsOutcome: stats.RobotsOutcomes[crawl.RobotsRules].
@@ -75,10 +79,11 @@ func (s Stats) Rate() float64 {
 }
 
 // FetchedNothing reports whether the run answered no page and found the seeds' origins
-// unreachable (robots.txt unreachable, or URLs given up without an answer); Failure then says
+// unreachable (robots.txt unreachable, URLs given up without an answer, or origins refused by
+// the address policy); Failure then says
 // why. A resumed run with nothing due fetched nothing either, but found nothing failing.
 func (s Stats) FetchedNothing() bool {
-	return s.Pages == 0 && (s.OriginsBlocked > 0 || s.Errors > 0)
+	return s.Pages == 0 && (s.OriginsBlocked > 0 || s.Errors > 0 || s.Refused > 0)
 }
 
 // StopReason is why a run stopped. Each reason's figures are elsewhere: the Config's limits,
@@ -206,7 +211,7 @@ func statsOf(s crawler.Stats) Stats {
 	out := Stats{Started: s.Started, Now: s.Now, CrawlEnded: s.CrawlEnded,
 		Pages: s.Pages, Robots: s.Robots, Disallowed: s.Disallowed, Errors: s.Errors, Retries: s.Retries,
 		Paused: s.Paused, Discovered: s.Discovered, OutOfScope: s.OutOfScope, Rejected: s.Rejected,
-		BadURLs: s.BadURLs, LeasesLost: s.LeasesLost,
+		BadURLs: s.BadURLs, LeasesLost: s.LeasesLost, Refused: s.Refused,
 		InFlight: s.InFlight, Queued: s.Queued, Origins: s.Origins, OriginsPaused: s.OriginsPaused,
 		OriginsBlocked: s.OriginsBlocked, IndexLag: s.IndexLag, PendingNew: s.PendingNew,
 		PendingNewPeak: s.PendingNewPeak, PausedUntil: s.PausedUntil, StopReason: stopReasonOf(s.StopReason),

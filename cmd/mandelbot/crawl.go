@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -20,10 +21,6 @@ import (
 
 	"github.com/fractle/mandelbot/crawl"
 	"github.com/fractle/mandelbot/internal/crawlctx"
-	"github.com/fractle/mandelbot/internal/crawler"
-	"github.com/fractle/mandelbot/internal/frontier"
-	"github.com/fractle/mandelbot/internal/pause"
-	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/internal/warc"
 	"github.com/fractle/mandelbot/robotstxt"
@@ -32,8 +29,7 @@ import (
 // Defaults of `mandelbot crawl` that are policy, not library defaults.
 const (
 	// liveRefresh is how often the dashboard of `crawl --serve` reloads: it shows a running crawl.
-	liveRefresh  = 5 * time.Second
-	defaultDelay = time.Second // gap between two requests to one origin: polite by default
+	liveRefresh = 5 * time.Second
 	// defaultMemoryLimit is the Go runtime's soft memory limit during a crawl (issue 9: peak RSS
 	// under 256 MiB whatever the web does): the bodies in flight are bounded by the fetch
 	// client's budget, and this makes the collector return the rest in time. GOMEMLIMIT, when
@@ -78,6 +74,9 @@ type crawlFlags struct {
 	headers                 []string
 	leaseTTL                time.Duration
 	leaseBatch              int
+	// changed reports whether the user gave a flag: a setting saved with the crawl is replaced
+	// only by a flag given (issue 27).
+	changed func(name string) bool
 }
 
 func newCrawlCommand() *cobra.Command {
@@ -95,24 +94,27 @@ printed); 3 stopped at --max-time or --max-pages with work left (re-run to resum
 interrupted (Ctrl-C), once everything received is saved. The summary's last line says which.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.revisitChanged = cmd.Flags().Changed("revisit")
+			f.changed = cmd.Flags().Changed
 			return runCrawl(cmd, f, args)
 		},
 	}
 	fl := cmd.Flags()
 	f.storeFlags.register(cmd)
-	fl.StringVar(&f.agent, "agent", defaultAgent, "product token matched against robots.txt User-agent lines and robot tags")
+	fl.StringVar(&f.agent, "agent", crawl.DefaultAgent, "product token matched against robots.txt User-agent lines and robot tags")
 	fl.StringVar(&f.userAgent, "user-agent", "", "User-Agent header (default: Mandelbot/VERSION (+contact URL))")
-	fl.IntVar(&f.maxPages, "max-pages", 0, "stop after requesting this many pages in this run (0: no limit)")
-	fl.IntVar(&f.maxPagesPerOrigin, "max-pages-per-origin", crawl.DefaultMaxPagesPerOrigin, "request at most this many distinct pages of one origin, counting earlier runs of the crawl; the rest are recorded out of scope, reason \"trap page-budget\" (0: no limit)")
+	f.maxPages, f.maxPagesPerOrigin, f.maxDepth = crawl.DefaultMaxPages, crawl.DefaultMaxPagesPerOrigin, crawl.DefaultMaxDepth
+	fl.Var(limitValue{n: &f.maxPages}, "max-pages", "stop after requesting this many pages in this run (0 or none: no limit)")
+	fl.Var(limitValue{n: &f.maxPagesPerOrigin}, "max-pages-per-origin", "request at most this many distinct pages of one origin, counting earlier runs of the crawl; the rest are recorded out of scope, reason \"trap page-budget\" (0 or none: no limit)")
 	fl.IntVar(&f.calendarYears, "calendar-years", crawl.DefaultCalendarYears, "calendar trap: a discovered URL whose date (/2026/11, 2026-11-27, ?year=2026) is more than this many years from now is recorded out of scope, reason \"trap calendar\" (0: off)")
-	fl.IntVar(&f.maxDepth, "max-depth", -1, "follow links at most this deep from a seed (-1: no limit)")
-	fl.StringVar(&f.scope, "scope", "host", "which links to follow: host (the seeds' hosts), domain (their registrable domains) or any")
-	fl.DurationVar(&f.delay, "delay", defaultDelay, "gap between requests to one origin")
-	fl.IntVar(&f.perOrigin, "per-origin", frontier.DefaultPerOrigin, "requests in flight to one origin at once")
-	fl.IntVar(&f.concurrency, "concurrency", crawler.DefaultConcurrency, "requests in flight over all origins")
-	fl.DurationVar(&f.robotsTTL, "robots-ttl", robots.DefaultTTL, "how long a robots.txt decision is reused (a shorter max-age wins)")
-	fl.DurationVar(&f.robots5xx404, "robots-5xx-as-404-after", robots.DefaultAs404After, "treat a robots.txt that keeps answering 5xx as 404 after this long")
-	fl.DurationVar(&f.maxPause, "max-pause", pause.DefaultMax, "cap on a pause after 503/429, whatever Retry-After asks")
+	fl.Var(limitValue{n: &f.maxDepth, seedsAtZero: true}, "max-depth", "follow links at most this deep from a seed (0: the seeds only; none or -1: no limit)")
+	fl.StringVar(&f.scope, "scope", crawl.DefaultScope, "which links to follow: host (the seeds' hosts), domain (their registrable domains) or any")
+	f.delay = crawl.DefaultDelay
+	fl.Var(delayValue{d: &f.delay}, "delay", "gap between requests to one origin (0 or none: no gap, for servers you run)")
+	fl.IntVar(&f.perOrigin, "per-origin", crawl.DefaultPerOrigin, "requests in flight to one origin at once")
+	fl.IntVar(&f.concurrency, "concurrency", crawl.DefaultConcurrency, "requests in flight over all origins")
+	fl.DurationVar(&f.robotsTTL, "robots-ttl", crawl.DefaultRobotsTTL, "how long a robots.txt decision is reused (a shorter max-age wins)")
+	fl.DurationVar(&f.robots5xx404, "robots-5xx-as-404-after", crawl.DefaultAs404After, "treat a robots.txt that keeps answering 5xx as 404 after this long")
+	fl.DurationVar(&f.maxPause, "max-pause", crawl.DefaultMaxPause, "cap on a pause after 503/429, whatever Retry-After asks")
 	fl.StringArrayVar(&f.siteDelays, "site-delay", nil, "HOST=DURATION: the gap for one host, instead of --delay (repeatable)")
 	fl.BoolVar(&f.honorCrawlDelay, "honor-crawl-delay", false, "let robots.txt Crawl-delay raise the gap (capped at 1 minute)")
 	fl.BoolVar(&f.adaptiveDelay, "adaptive-delay", true, fmt.Sprintf("make the gap the larger of --delay and %g times the origin's last answer time (at most %s; under %s: none), growing after timeouts and 5xx answers; =false keeps --delay fixed", float64(crawl.DelayFactor), crawl.MaxAdaptiveDelay, crawl.MinAdaptiveDelay))
@@ -123,8 +125,8 @@ interrupted (Ctrl-C), once everything received is saved. The summary's last line
 	fl.DurationVar(&f.recrawlAfter, "recrawl-after", 0, "make pages fetched at least this long ago due again now, noindex pages included (0: off)")
 	fl.BoolVar(&f.recrawl, "recrawl", false, "make every fetched page due again now (revisits send If-None-Match / If-Modified-Since; a 304 keeps the page)")
 	fl.DurationVar(&f.maxTime, "max-time", 0, "a deadline: after this long, requests in flight are cancelled (their URLs stay queued), what was received is saved, and the crawl exits within 5 s (0: no limit)")
-	fl.DurationVar(&f.maxWait, "max-wait", crawler.DefaultMaxWait, "end the run when the next due work (a pause, a retry) is further away than this")
-	fl.DurationVar(&f.revisit, "revisit", crawler.DefaultRevisit, "a fetched page is due again after this long; when given, it also applies to pages fetched before")
+	fl.DurationVar(&f.maxWait, "max-wait", crawl.DefaultMaxWait, "end the run when the next due work (a pause, a retry) is further away than this")
+	fl.DurationVar(&f.revisit, "revisit", crawl.DefaultRevisit, "a fetched page is due again after this long; when given, it also applies to pages fetched before")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every request")
 	fl.StringVar(&f.serve, "serve", "", "serve the crawl's dashboard, search, robots.txt tester and /metrics on HOST:PORT (e.g. 127.0.0.1:8080) while it runs, then the finished crawl until Ctrl-C")
 	fl.BoolVar(&f.serveExit, "serve-exit", false, "with --serve: stop serving when the crawl ends")
@@ -140,14 +142,8 @@ interrupted (Ctrl-C), once everything received is saved. The summary's last line
 
 func (f crawlFlags) validate() error {
 	switch {
-	case f.maxDepth < -1:
-		return usageErrorf("--max-depth must be -1 (no limit) or more")
-	case f.maxPages < 0:
-		return usageErrorf("--max-pages must not be negative")
-	case f.maxPagesPerOrigin < 0, f.calendarYears < 0:
-		return usageErrorf("--max-pages-per-origin and --calendar-years must not be negative (0: off)")
-	case f.delay < 0:
-		return usageErrorf("--delay must not be negative")
+	case f.calendarYears < 0:
+		return usageErrorf("--calendar-years must not be negative (0: off)")
 	case f.perOrigin < 1:
 		return usageErrorf("--per-origin must be at least 1")
 	case f.concurrency < 1:
@@ -210,6 +206,18 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 		return err
 	}
 	defer st.Close()
+	ctx = crawlctx.WithStore(ctx, st)
+	// The crawl's saved settings fill in what the flags leave out before anything uses them, so
+	// that --serve's tester fetches as the crawl does; a resume that would strand queued URLs
+	// is refused here, before any request or file is made (issue 27).
+	cfg, resumed, err := cfg.WithSaved(ctx)
+	if err != nil {
+		var ce *crawl.ConfigError
+		if errors.As(err, &ce) {
+			return configUsageError(err)
+		}
+		return err
+	}
 
 	var docs *crawl.JSONLines
 	if f.documents != "" {
@@ -224,7 +232,7 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	out := newProgress(cmd.ErrOrStderr(), f.verbose)
 	cfg.Log, cfg.OnProgress, cfg.Owner = out.logger(), out.update, processOwner()
 	served := startCrawlSite(ctx, ln, f, st, &cfg, cmd.OutOrStdout()) // crawlserve.go; nil without --serve
-	stats, err := crawl.Run(crawlctx.WithStore(ctx, st), cfg)
+	stats, err := crawl.Run(ctx, cfg)
 	out.close()
 	if docs != nil {
 		if derr := docs.Flush(); derr != nil && err == nil {
@@ -235,6 +243,11 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	if errors.Is(err, crawl.ErrNoSeeds) {
 		return usageErrorf("%v: give SEED URLs", err)
 	}
+	var ce *crawl.ConfigError
+	if errors.As(err, &ce) {
+		// Refused before any request: a resume that would strand queued URLs (issue 27).
+		return configUsageError(err)
+	}
 	// A signal, not the caller, ended ctx: Ctrl-C or SIGTERM (exit 130 once the crawler saved
 	// what it received). AtLimit and NothingFetched are for the crawler's stats to tell.
 	interrupted := ctx.Err() != nil && cmd.Context().Err() == nil
@@ -244,7 +257,7 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 		end.Failed = err
 	}
 	ended := stopLine(stats, runLimits{maxPages: cfg.MaxPages, maxTime: cfg.MaxTime, maxWait: cfg.MaxWait}, err)
-	writeSummary(cmd.OutOrStdout(), stats, ended, counts, redact(f.location()))
+	writeSummary(cmd.OutOrStdout(), stats, ended, counts, redact(f.location()), f.storeArgs(), settingsNotes(resumed)...)
 	fmt.Fprintln(cmd.OutOrStdout(), end.exitLine())
 	served.finish(ctx, end.Interrupted) // --serve: serve the finished crawl until Ctrl-C
 	if end.Failed != nil {
@@ -283,30 +296,45 @@ func (f crawlFlags) config(args []string, stdin io.Reader) (crawl.Config, error)
 	if err != nil {
 		return crawl.Config{}, err
 	}
-	maxDepth := f.maxDepth // the flag's -1 is "no limit", 0 "the seeds only"
-	switch maxDepth {
-	case -1:
-		maxDepth = 0
-	case 0:
-		maxDepth = crawl.SeedsOnly
-	}
-	delay := f.delay
-	if delay == 0 {
-		delay = -1 // --delay 0: no gap (Config's 0 is the default)
-	}
-	perOriginPages, calendarYears := offIfZero(f.maxPagesPerOrigin), offIfZero(f.calendarYears)
-	return crawl.Config{
-		Seeds: seeds, Scope: f.scope, Include: include, Exclude: exclude,
-		MaxDepth: maxDepth, MaxPages: f.maxPages, MaxTime: f.maxTime, MaxWait: f.maxWait, Revisit: f.revisit,
-		Agent: f.agent, UserAgent: f.userAgent, Header: header,
-		Delay: delay, SiteDelay: siteDelay, HonorCrawlDelay: f.honorCrawlDelay, FixedDelay: !f.adaptiveDelay,
-		PerOrigin: f.perOrigin, MaxPagesPerOrigin: perOriginPages, CalendarYears: calendarYears, Concurrency: f.concurrency,
+	// The settings saved with the crawl are replaced only by the flags given; the others stay
+	// zero, so that a resume uses the saved value, or a new crawl the default (issue 27).
+	given := func(name string) bool { return f.changed == nil || f.changed(name) }
+	c := crawl.Config{
+		Seeds: seeds, MaxTime: f.maxTime, MaxWait: f.maxWait, Revisit: f.revisit,
+		UserAgent: f.userAgent, Header: header,
+		Delay: f.delay, SiteDelay: siteDelay, HonorCrawlDelay: f.honorCrawlDelay, FixedDelay: !f.adaptiveDelay,
+		PerOrigin: f.perOrigin, CalendarYears: offIfZero(f.calendarYears), Concurrency: f.concurrency,
 		RobotsTTL: f.robotsTTL, RobotsAs404After: f.robots5xx404, MaxPause: f.maxPause,
-		Resolve: f.resolves, AllowPrivate: f.allowPrivate,
+		AllowPrivate:  f.allowPrivate,
 		ProgressEvery: progressEvery, LeaseTTL: f.leaseTTL, LeaseBatch: f.leaseBatch,
 		WARCDir: f.warc, WARCMaxSize: f.warcMaxSize,
 		ApplyRevisit: f.revisitChanged, RecrawlAfter: f.recrawlAfter, Recrawl: f.recrawl,
-	}, nil
+	}
+	if given("scope") {
+		c.Scope = f.scope
+	}
+	if given("include") {
+		c.Include = include
+	}
+	if given("exclude") {
+		c.Exclude = exclude
+	}
+	if given("resolve") {
+		c.Resolve = f.resolves
+	}
+	if given("agent") {
+		c.Agent = f.agent
+	}
+	if given("max-depth") {
+		c.MaxDepth = f.maxDepth
+	}
+	if given("max-pages") {
+		c.MaxPages = f.maxPages
+	}
+	if given("max-pages-per-origin") {
+		c.MaxPagesPerOrigin = f.maxPagesPerOrigin
+	}
+	return c, nil
 }
 
 // endOf is how a crawl run ended (issue 9): interrupted by a signal; fetched nothing because
@@ -344,7 +372,9 @@ func parseSiteDelays(values []string) (map[string]time.Duration, error) {
 // flagOf names the flag that sets each crawl.Config field the checks can complain about.
 var flagOf = map[string]string{
 	"Seeds": "seed", "Scope": "--scope", "Resolve": "--resolve", "AllowPrivate": "--allow-private",
-	"Header": "--header", "Agent": "--agent", "MaxDepth": "--max-depth",
+	"Header": "--header", "Agent": "--agent", "MaxDepth": "--max-depth", "MaxPages": "--max-pages",
+	"MaxPagesPerOrigin": "--max-pages-per-origin", "Include": "--include", "Exclude": "--exclude",
+	"Delay": "--delay",
 }
 
 // configUsageError words a crawl.ConfigError with the command's flags.
@@ -368,6 +398,44 @@ func configUsageError(err error) error {
 		msg += ": pass " + strings.Join(fixes, ", or ")
 	}
 	return usageErrorf("%s", msg)
+}
+
+// settingsNotes words what the run took from the crawl's saved settings and what its flags
+// changed (issue 27), in the flags' own spelling.
+func settingsNotes(r crawl.Resume) []string {
+	var notes []string
+	if len(r.Kept) > 0 {
+		kept := make([]string, len(r.Kept))
+		for i, s := range r.Kept {
+			kept[i] = settingText(s.Field, s.Value)
+		}
+		notes = append(notes, "Settings kept from the crawl: "+strings.Join(kept, ", "))
+	}
+	if len(r.Changed) > 0 {
+		changed := make([]string, len(r.Changed))
+		for i, s := range r.Changed {
+			was := "the default"
+			if s.Was != "" {
+				was = strings.TrimPrefix(settingText(s.Field, s.Was), flagOf[s.Field]+" ")
+			}
+			changed[i] = settingText(s.Field, s.Value) + " (was " + was + ")"
+		}
+		notes = append(notes, "Settings changed for the crawl: "+strings.Join(changed, ", "))
+	}
+	return notes
+}
+
+// settingText spells one saved setting as the flag that sets it.
+func settingText(field, value string) string {
+	flag := flagOf[field]
+	switch field {
+	case "AllowPrivate":
+		return flag
+	case "MaxDepth", "MaxPages", "MaxPagesPerOrigin":
+		n, _ := strconv.Atoi(value)
+		return flag + " " + limitValue{n: &n}.String()
+	}
+	return flag + " " + value
 }
 
 // processOwner names this crawl process for the store's leases, uniquely among the processes

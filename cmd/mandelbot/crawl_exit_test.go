@@ -32,7 +32,8 @@ func TestCrawlUnreachableSeedExitsOne(t *testing.T) {
 }
 
 // issue 9: a crawl that stopped at --max-pages with work left exits 3 and says so; re-running
-// resumes it. A crawl that did what was asked exits 0 and says so too.
+// resumes it. A crawl that did what was asked exits 0 and says so too. (Issue 27: the crawl
+// remembers --max-pages 1; the re-run lifts it with --max-pages none.)
 func TestCrawlAtMaxPagesExitsThree(t *testing.T) {
 	web := startWeb(t, testweb.RobotsOK())
 	data := t.TempDir()
@@ -41,8 +42,8 @@ func TestCrawlAtMaxPagesExitsThree(t *testing.T) {
 	if code != exitStopped || !strings.Contains(out, "Exit status 3: stopped at a limit") {
 		t.Fatalf("exit %d, want 3 with the exit line\n%s\n%s", code, out, errOut)
 	}
-	code, out, errOut = runCLI(t, "", args...)
-	if code != exitOK || !strings.Contains(out, "Exit status 0: done") {
+	code, out, errOut = runCLI(t, "", append(args, "--max-pages", "none")...)
+	if code != exitOK || !strings.Contains(out, "Exit status 0: done") || !strings.Contains(out, "--max-pages none (was 1)") {
 		t.Fatalf("resumed: exit %d, want 0 with the exit line\n%s\n%s", code, out, errOut)
 	}
 }

@@ -107,7 +107,7 @@ func runDemo(cmd *cobra.Command, f demoFlags) error {
 	if f.data == "" {
 		location = "" // a temporary directory, removed on exit: no export command to suggest
 	}
-	writeSummary(out, stats, stopLine(stats, runLimits{maxWait: f.maxWait}, err), counts, location)
+	writeSummary(out, stats, stopLine(stats, runLimits{maxWait: f.maxWait}, err), counts, location, "--data "+shellQuote(f.data))
 	demoSearches(ctx, out, st)
 	if f.noServe {
 		return nil

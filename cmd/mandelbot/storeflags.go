@@ -46,6 +46,30 @@ func (f *storeFlags) location() string {
 	return "sqlite:" + filepath.Join(f.data, "crawl.db")
 }
 
+// storeArgs is how another command is told where this crawl is, in the user's own terms:
+// --data DIR unless --store was given (issue 27: not the sqlite: URL of --data's file).
+func (f *storeFlags) storeArgs() string {
+	if f.store != "" {
+		return "--store " + shellQuote(redact(f.store))
+	}
+	return "--data " + shellQuote(f.data)
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain path characters.
+func shellQuote(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // exists reports whether the store the flags name exists already (a networked store always
 // does).
 func (f *storeFlags) exists() bool {

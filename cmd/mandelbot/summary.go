@@ -46,8 +46,11 @@ func stopLine(s crawl.Stats, l runLimits, err error) string {
 	return s.StopReason.String()
 }
 
-// writeSummary prints the one-screen summary of a crawl run; stop is its stopLine.
-func writeSummary(w io.Writer, s crawl.Stats, stop string, counts map[store.State]int, location string) {
+// writeSummary prints the one-screen summary of a crawl run; stop is its stopLine. location
+// names the store ("": a temporary one), storeArgs the flags another command reads it with, as
+// the user gave them (--data DIR, or --store URL); notes are printed under the figures, a line
+// each.
+func writeSummary(w io.Writer, s crawl.Stats, stop string, counts map[store.State]int, location, storeArgs string, notes ...string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Crawl ended: %s\n\n", stop)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -60,6 +63,9 @@ func writeSummary(w io.Writer, s crawl.Stats, stop string, counts map[store.Stat
 	fmt.Fprintf(tw, "\tnew URLs recorded\t%d\t(%d out of scope)\n", s.Discovered, s.OutOfScope)
 	fmt.Fprintf(tw, "\tlinks skipped\t%d\t(not http(s), or unparsable)\n", s.BadURLs)
 	fmt.Fprintf(tw, "\torigins\t%d\t(%d paused, %d robots.txt unreachable)\n", s.Origins, s.OriginsPaused, s.OriginsBlocked)
+	if s.Refused > 0 { // issue 27: the address policy, not the origins, kept them from being fetched
+		fmt.Fprintf(tw, "\torigins left queued\t%d\t(non-public addresses: --allow-private or --resolve allows them)\n", s.Refused)
+	}
 	if s.LeasesLost > 0 { // a shared store only (issue 12)
 		fmt.Fprintf(tw, "\tleases lost\t%d\t(origins another process took over; their work was left to it)\n", s.LeasesLost)
 	}
@@ -74,10 +80,16 @@ func writeSummary(w io.Writer, s crawl.Stats, stop string, counts map[store.Stat
 		}
 	}
 	tw.Flush()
+	if len(notes) > 0 {
+		b.WriteString("\n")
+	}
+	for _, n := range notes {
+		b.WriteString(n + "\n")
+	}
 	if location == "" {
 		fmt.Fprintf(&b, "\nStore: temporary, removed on exit (keep it with --data DIR)\n")
 	} else {
-		fmt.Fprintf(&b, "\nStore: %s (mandelbot export --store %s)\n", location, location)
+		fmt.Fprintf(&b, "\nStore: %s (mandelbot export %s)\n", location, storeArgs)
 	}
 	io.WriteString(w, b.String())
 }

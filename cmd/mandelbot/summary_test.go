@@ -13,12 +13,12 @@ import (
 // no such line.
 func TestSummaryNamesLostLeases(t *testing.T) {
 	var b strings.Builder
-	writeSummary(&b, crawl.Stats{StopReason: crawl.StopFinished, LeasesLost: 2}, "nothing left to crawl", nil, "")
+	writeSummary(&b, crawl.Stats{StopReason: crawl.StopFinished, LeasesLost: 2}, "nothing left to crawl", nil, "", "")
 	if !strings.Contains(b.String(), "leases lost") || !strings.Contains(b.String(), "2") {
 		t.Errorf("summary with 2 leases lost:\n%s", b.String())
 	}
 	b.Reset()
-	writeSummary(&b, crawl.Stats{StopReason: crawl.StopFinished}, "nothing left to crawl", nil, "")
+	writeSummary(&b, crawl.Stats{StopReason: crawl.StopFinished}, "nothing left to crawl", nil, "", "")
 	if strings.Contains(b.String(), "leases lost") {
 		t.Errorf("summary of a run that lost no lease names leases:\n%s", b.String())
 	}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fractle/mandelbot/crawl"
+)
+
+// noneWord is how the command spells crawl.NoLimit and crawl.NoDelay (issue 27: one meaning per
+// setting): --max-depth none, --max-pages none, --delay none.
+const noneWord = "none"
+
+// limitValue is a count flag that takes a number or "none" (crawl.NoLimit; -1 too, as in the
+// Go API). With seedsAtZero (--max-depth), 0 is crawl.SeedsOnly; otherwise 0 is "none" as well
+// (--max-pages 0 has always meant no limit).
+type limitValue struct {
+	n           *int
+	seedsAtZero bool
+}
+
+func (l limitValue) String() string {
+	if l.n == nil {
+		return ""
+	}
+	switch *l.n {
+	case 0, crawl.NoLimit:
+		return noneWord
+	case crawl.SeedsOnly:
+		return "0"
+	}
+	return strconv.Itoa(*l.n)
+}
+
+func (l limitValue) Set(s string) error {
+	if strings.EqualFold(s, noneWord) {
+		*l.n = crawl.NoLimit
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil || n < -1:
+		return fmt.Errorf("want a number or %s", noneWord)
+	case n == 0 && l.seedsAtZero:
+		*l.n = crawl.SeedsOnly
+	case n <= 0:
+		*l.n = crawl.NoLimit
+	default:
+		*l.n = n
+	}
+	return nil
+}
+
+func (l limitValue) Type() string { return "N|none" }
+
+// delayValue is --delay: a duration, or "none" (or 0) for crawl.NoDelay.
+type delayValue struct{ d *time.Duration }
+
+func (v delayValue) String() string {
+	if v.d == nil {
+		return ""
+	}
+	if *v.d == crawl.NoDelay {
+		return noneWord
+	}
+	return v.d.String()
+}
+
+func (v delayValue) Set(s string) error {
+	if strings.EqualFold(s, noneWord) {
+		*v.d = crawl.NoDelay
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil || d < 0:
+		return fmt.Errorf("want a duration such as 1s or 250ms, or %s", noneWord)
+	case d == 0:
+		*v.d = crawl.NoDelay
+	default:
+		*v.d = d
+	}
+	return nil
+}
+
+func (v delayValue) Type() string { return "duration|none" }

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/testweb"
+)
+
+// crawlInterrupted runs this binary's main with args as a real child process and sends it
+// SIGINT (Ctrl-C) once reached closes; it returns the exit status and what the child printed.
+func crawlInterrupted(t *testing.T, args []string, reached <-chan struct{}) (int, string) {
+	t.Helper()
+	child := exec.Command(os.Args[0], args...)
+	child.Env = append(os.Environ(), envRunMain+"=1")
+	var out bytes.Buffer
+	child.Stdout, child.Stderr = &out, &out
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-reached:
+	case <-time.After(60 * time.Second):
+		child.Process.Kill()
+		t.Fatalf("the crawl never reached the interrupt point:\n%s", out.String())
+	}
+	if err := child.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := child.Wait()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return child.ProcessState.ExitCode(), out.String()
+}
+
+func stateCounts(t *testing.T, data string) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, l := range exportLines(t, "--data", data) {
+		out[l["state"].(string)]++
+	}
+	return out
+}
+
+// issue 27, problem 1, its exact scenario: `crawl --allow-private --delay 100ms --max-pages 30`
+// of a loopback site, interrupted with Ctrl-C, then resumed as the README says with
+// `crawl --data DIR --delay 100ms --max-pages 30` (no --allow-private). The resume uses the
+// crawl's saved --allow-private: it fetches pages, turns no URL into an error, and the summary
+// says which settings came from the crawl. A flag given again overrides its saved value and the
+// summary says so. (The delay is 10ms here: the test is about the settings, not the gap.)
+func TestIssue27_ResumeWithoutAllowPrivateFetches(t *testing.T) {
+	web, reached := kill9Web(t, 8)
+	data := t.TempDir()
+	seed := "http://" + web.Addr(testweb.GenKey(0)) + "/"
+	code, out := crawlInterrupted(t, []string{"crawl", "--data", data, "--allow-private", "--delay", "10ms", "--max-pages", "30", seed}, reached)
+	if code != exitInterrupted {
+		t.Fatalf("first run: exit %d, want %d (interrupted)\n%s", code, exitInterrupted, out)
+	}
+	before := stateCounts(t, data)
+	if before["queued"] == 0 {
+		t.Fatalf("nothing left queued after the interrupt: %v", before)
+	}
+	code, stdout, stderr := runCLI(t, "", "crawl", "--data", data, "--delay", "10ms", "--max-pages", "30")
+	if code != exitOK && code != exitStopped {
+		t.Fatalf("resume without --allow-private: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "Settings kept from the crawl: --allow-private") {
+		t.Errorf("the summary does not say --allow-private came from the crawl:\n%s", stdout)
+	}
+	after := stateCounts(t, data)
+	if after["error"] != 0 || after["fetched"] <= before["fetched"] {
+		t.Errorf("states before the resume %v, after %v: want more fetched and no error", before, after)
+	}
+	code, stdout, stderr = runCLI(t, "", "crawl", "--data", data, "--delay", "10ms", "--max-pages", "2")
+	if code != exitOK && code != exitStopped {
+		t.Fatalf("resume with --max-pages 2: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "--max-pages 2 (was 30)") {
+		t.Errorf("the summary does not say --max-pages 2 replaced the crawl's 30:\n%s", stdout)
+	}
+}
+
+// issue 27: a resume that would strand queued URLs is refused before any request, naming the
+// flag: here an --exclude that matches URLs the crawl still has queued.
+func TestIssue27_ResumeThatWouldStrandNamesTheFlag(t *testing.T) {
+	web, reached := kill9Web(t, 8)
+	data := t.TempDir()
+	args := append([]string{"crawl", "--data", data, "--delay", "10ms"}, resolveArgs(web)...)
+	code, out := crawlInterrupted(t, append(args, web.URL(testweb.GenKey(0), "/")), reached)
+	if code != exitInterrupted {
+		t.Fatalf("first run: exit %d\n%s", code, out)
+	}
+	requests := len(web.Requests())
+	code, stdout, stderr := runCLI(t, "", append(args, "--exclude", "/p/")...)
+	if code != exitUsage || !strings.Contains(stderr, "--exclude") || !strings.Contains(stderr, "strand") {
+		t.Errorf("resume with an --exclude matching queued URLs: exit %d, want %d naming --exclude\n%s\n%s", code, exitUsage, stdout, stderr)
+	}
+	if n := len(web.Requests()) - requests; n != 0 {
+		t.Errorf("%d requests sent by the refused resume", n)
+	}
+}
