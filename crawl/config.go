@@ -42,6 +42,8 @@ const (
 	MaxRetryBackoff     = crawler.MaxRetryBackoff
 	DefaultMaxAttempts  = crawler.DefaultMaxAttempts
 	DefaultRevisit      = crawler.DefaultRevisit
+	// DefaultGiveUpAfter: see Config.GiveUpAfter.
+	DefaultGiveUpAfter = crawler.DefaultGiveUpAfter
 	// DefaultLeaseTTL, MinLeaseTTL and DefaultLeaseBatch: see Config.LeaseTTL.
 	DefaultLeaseTTL   = crawler.DefaultLeaseTTL
 	MinLeaseTTL       = crawler.MinLeaseTTL
@@ -113,6 +115,11 @@ type Config struct {
 	// as long, up to MaxRetryBackoff, and a URL gets DefaultMaxAttempts tries in all. 0 means
 	// DefaultRetryBackoff.
 	RetryBackoff time.Duration
+	// GiveUpAfter ends a run in which no origin has answered anything (every request refused,
+	// timed out or unresolved) this long after it started: Stats.FetchedNothing then reports
+	// it, with Stats.Failure saying why. 0 means DefaultGiveUpAfter (30 s); NoLimit waits as
+	// long as MaxWait lets it. A run whose seeds' hosts all do not resolve ends at once.
+	GiveUpAfter time.Duration
 	// Revisit is when a fetched page is due again; 0 means DefaultRevisit.
 	Revisit time.Duration
 	// ApplyRevisit makes Revisit apply to pages fetched before this run too (a changed

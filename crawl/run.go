@@ -128,6 +128,8 @@ func (c Config) plan() (plan, error) {
 		return p, configErr("limits", "MaxPages and MaxPagesPerOrigin must be a number of pages or NoLimit (-1)")
 	case c.Delay < 0 && c.Delay != NoDelay:
 		return p, configErr("Delay", "must be a duration, or NoDelay for no gap (0 means DefaultDelay)")
+	case c.GiveUpAfter < 0 && c.GiveUpAfter != NoLimit:
+		return p, configErr("GiveUpAfter", "must be a duration, or NoLimit to wait as long as MaxWait lets it")
 	case c.MaxTime < 0, c.MaxWait < 0, c.RetryBackoff < 0, c.Revisit < 0, c.PerOrigin < 0, c.Concurrency < 0,
 		c.RobotsTTL < 0, c.RobotsAs404After < 0, c.MaxPause < 0, c.ProgressEvery < 0, c.LeaseTTL < 0, c.LeaseBatch < 0,
 		c.RecrawlAfter < 0, c.WARCMaxSize < 0:
@@ -198,7 +200,7 @@ func (c Config) plan() (plan, error) {
 	}
 	p.crawl = crawler.Options{
 		Seeds: seeds, Scope: scope, MaxDepth: p.crawl.MaxDepth, MaxPages: p.crawl.MaxPages,
-		Concurrency: c.Concurrency, MaxWait: c.MaxWait, RetryBackoff: c.RetryBackoff, MaxTime: c.MaxTime, Revisit: c.Revisit,
+		Concurrency: c.Concurrency, MaxWait: c.MaxWait, RetryBackoff: c.RetryBackoff, GiveUpAfter: c.GiveUpAfter, MaxTime: c.MaxTime, Revisit: c.Revisit,
 		ApplyRevisit: c.ApplyRevisit, RecrawlAfter: c.RecrawlAfter, Recrawl: c.Recrawl,
 		CalendarYears: c.CalendarYears, // as MaxPagesPerOrigin: 0 the default, negative none
 		Frontier: frontier.Options{

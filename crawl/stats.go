@@ -35,6 +35,8 @@ type Stats struct {
 	// loopback or private address without AllowPrivate or Resolve): not fetch errors; their
 	// URLs stay queued for a run that may (issue 27).
 	Refused int
+	// GaveUp reports that nothing answered and the run ended for it (StopGaveUp).
+	GaveUp bool
 
 	// RobotsOutcomes counts the robots.txt requests of Robots by their outcome, indexed by
 	// RobotsOutcome: stats.RobotsOutcomes[crawl.RobotsRules].
@@ -83,7 +85,7 @@ func (s Stats) Rate() float64 {
 // the address policy); Failure then says
 // why. A resumed run with nothing due fetched nothing either, but found nothing failing.
 func (s Stats) FetchedNothing() bool {
-	return s.Pages == 0 && (s.OriginsBlocked > 0 || s.Errors > 0 || s.Refused > 0)
+	return s.Pages == 0 && (s.OriginsBlocked > 0 || s.Errors > 0 || s.Refused > 0 || s.GaveUp)
 }
 
 // StopReason is why a run stopped. Each reason's figures are elsewhere: the Config's limits,
@@ -107,10 +109,13 @@ const (
 	StopInterrupted
 	// StopError: the store or the archive failed; Run returns the error.
 	StopError
+	// StopGaveUp: no origin answered anything (every request refused, timed out or
+	// unresolved) within GiveUpAfter, or no seed's host resolves; Failure says why (issue 27).
+	StopGaveUp
 )
 
 // String returns the reason as a lower-case word: "none", "finished", "waiting", "max_pages",
-// "max_time", "interrupted" or "error".
+// "max_time", "interrupted", "error" or "gave_up".
 func (r StopReason) String() string {
 	switch r {
 	case StopNone:
@@ -127,6 +132,8 @@ func (r StopReason) String() string {
 		return "interrupted"
 	case StopError:
 		return "error"
+	case StopGaveUp:
+		return "gave_up"
 	}
 	return fmt.Sprintf("StopReason(%d)", uint8(r))
 }
@@ -194,6 +201,8 @@ func stopReasonOf(r crawler.StopReason) StopReason {
 		return StopInterrupted
 	case crawler.StopFailed:
 		return StopError
+	case crawler.StopGaveUp:
+		return StopGaveUp
 	}
 	return StopNone
 }
@@ -211,7 +220,7 @@ func statsOf(s crawler.Stats) Stats {
 	out := Stats{Started: s.Started, Now: s.Now, CrawlEnded: s.CrawlEnded,
 		Pages: s.Pages, Robots: s.Robots, Disallowed: s.Disallowed, Errors: s.Errors, Retries: s.Retries,
 		Paused: s.Paused, Discovered: s.Discovered, OutOfScope: s.OutOfScope, Rejected: s.Rejected,
-		BadURLs: s.BadURLs, LeasesLost: s.LeasesLost, Refused: s.Refused,
+		BadURLs: s.BadURLs, LeasesLost: s.LeasesLost, Refused: s.Refused, GaveUp: s.GaveUp,
 		InFlight: s.InFlight, Queued: s.Queued, Origins: s.Origins, OriginsPaused: s.OriginsPaused,
 		OriginsBlocked: s.OriginsBlocked, IndexLag: s.IndexLag, PendingNew: s.PendingNew,
 		PendingNewPeak: s.PendingNewPeak, PausedUntil: s.PausedUntil, StopReason: stopReasonOf(s.StopReason),

@@ -63,6 +63,7 @@ type crawlFlags struct {
 	warc                    string
 	warcMaxSize             int64
 	maxTime, maxWait        time.Duration
+	giveUpAfter             time.Duration
 	revisit, recrawlAfter   time.Duration
 	recrawl, revisitChanged bool
 	verbose                 bool
@@ -89,8 +90,8 @@ func newCrawlCommand() *cobra.Command {
 (within --max-wait) or a limit is reached. Everything is saved as it happens: re-running the same
 command (seeds may be omitted) resumes the crawl from the store.
 
-Exit status: 0 done; 1 nothing could be fetched (every seed's origin unreachable; the reason is
-printed); 3 stopped at --max-time or --max-pages with work left (re-run to resume); 130
+Exit status: 0 done; 1 nothing could be fetched (no origin answered within --give-up-after, or
+the seeds' hosts do not resolve; the reason is printed once, as the last line); 3 stopped at --max-time or --max-pages with work left (re-run to resume); 130
 interrupted (Ctrl-C), once everything received is saved. The summary's last line says which.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.revisitChanged = cmd.Flags().Changed("revisit")
@@ -109,7 +110,9 @@ interrupted (Ctrl-C), once everything received is saved. The summary's last line
 	fl.Var(limitValue{n: &f.maxDepth, seedsAtZero: true}, "max-depth", "follow links at most this deep from a seed (0: the seeds only; none or -1: no limit)")
 	fl.StringVar(&f.scope, "scope", crawl.DefaultScope, "which links to follow: host (the seeds' hosts), domain (their registrable domains) or any")
 	f.delay = crawl.DefaultDelay
-	fl.Var(delayValue{d: &f.delay}, "delay", "gap between requests to one origin (0 or none: no gap, for servers you run)")
+	fl.Var(durationValue{d: &f.delay, none: crawl.NoDelay, zeroIsNone: true}, "delay", "gap between requests to one origin (0 or none: no gap, for servers you run)")
+	f.giveUpAfter = crawl.DefaultGiveUpAfter
+	fl.Var(durationValue{d: &f.giveUpAfter, none: crawl.NoLimit}, "give-up-after", "end the run, exit 1, when no origin has answered anything this long after it started (every connection refused or timed out; a seed host that does not resolve ends it at once); none: wait as --max-wait lets it")
 	fl.IntVar(&f.perOrigin, "per-origin", crawl.DefaultPerOrigin, "requests in flight to one origin at once")
 	fl.IntVar(&f.concurrency, "concurrency", crawl.DefaultConcurrency, "requests in flight over all origins")
 	fl.DurationVar(&f.robotsTTL, "robots-ttl", crawl.DefaultRobotsTTL, "how long a robots.txt decision is reused (a shorter max-age wins)")
@@ -300,7 +303,7 @@ func (f crawlFlags) config(args []string, stdin io.Reader) (crawl.Config, error)
 	// zero, so that a resume uses the saved value, or a new crawl the default (issue 27).
 	given := func(name string) bool { return f.changed == nil || f.changed(name) }
 	c := crawl.Config{
-		Seeds: seeds, MaxTime: f.maxTime, MaxWait: f.maxWait, Revisit: f.revisit,
+		Seeds: seeds, MaxTime: f.maxTime, MaxWait: f.maxWait, GiveUpAfter: f.giveUpAfter, Revisit: f.revisit,
 		UserAgent: f.userAgent, Header: header,
 		Delay: f.delay, SiteDelay: siteDelay, HonorCrawlDelay: f.honorCrawlDelay, FixedDelay: !f.adaptiveDelay,
 		PerOrigin: f.perOrigin, CalendarYears: offIfZero(f.calendarYears), Concurrency: f.concurrency,

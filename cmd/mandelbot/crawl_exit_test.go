@@ -2,6 +2,7 @@ package main
 
 import (
 	"net"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -10,9 +11,12 @@ import (
 	"github.com/fractle/mandelbot/internal/testweb/hostile"
 )
 
-// issue 9 ("exit status that tells the truth"): a crawl whose every seed's origin refuses
-// connections fetched nothing: exit 1, with a one-line reason naming the failure, and the
-// summary's exit line.
+// issue 9 ("exit status that tells the truth") and issue 27 ("failures end fast, and say one
+// thing once"): a crawl whose every seed's origin refuses connections fetched nothing: it ends
+// at --give-up-after (1 s here; 30 s by default, tested on the crawler's virtual clock), exit 1,
+// with the summary's exit line, and the one-line reason naming the failure printed once, last,
+// on standard error; nothing invites a re-run, and the summary counts the unanswered robots.txt
+// requests as the log reports them.
 func TestCrawlUnreachableSeedExitsOne(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -20,14 +24,40 @@ func TestCrawlUnreachableSeedExitsOne(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there now: connections are refused
-	code, out, errOut := runCLI(t, "", "crawl", "--data", t.TempDir(), "--allow-private", "--max-wait", "1s", "http://"+addr+"/")
-	if code != exitFailure || !strings.Contains(out, "Exit status 1: nothing could be fetched: ") {
+	start := time.Now()
+	code, out, errOut := runCLI(t, "", "crawl", "--data", t.TempDir(), "--allow-private", "--give-up-after", "1s", "http://"+addr+"/")
+	took := time.Since(start)
+	if code != exitFailure || !strings.Contains(out, "Exit status 1: nothing could be fetched") {
 		t.Fatalf("exit %d, want 1 with the exit line\n%s\n%s", code, out, errOut)
+	}
+	if took > 20*time.Second {
+		t.Errorf("took %v with --give-up-after 1s", took)
 	}
 	lines := strings.Split(strings.TrimSpace(errOut), "\n")
 	last := lines[len(lines)-1]
 	if !strings.Contains(last, "nothing could be fetched") || !strings.Contains(last, "refused") {
 		t.Errorf("last stderr line %q; want the one-line reason naming the refused connection", last)
+	}
+	if n := strings.Count(out+errOut, "nothing could be fetched:"); n != 1 {
+		t.Errorf("the reason is printed %d times; want once\n%s\n%s", n, out, errOut)
+	}
+	if strings.Contains(out, "run again to resume") || strings.Contains(out, "re-run") {
+		t.Errorf("the summary invites a re-run of a crawl that reached nothing:\n%s", out)
+	}
+	if !regexp.MustCompile(`robots\.txt requests\s+(\d+)\s+\([1-9]\d* unreachable`).MatchString(out) {
+		t.Errorf("the summary does not count the unanswered robots.txt requests:\n%s", out)
+	}
+}
+
+// issue 27: a seed host that does not resolve fails at once, naming the host.
+func TestCrawlUnresolvableSeedFailsAtOnce(t *testing.T) {
+	start := time.Now()
+	code, out, errOut := runCLI(t, "", "crawl", "--data", t.TempDir(), "http://no-such-host.invalid/")
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("took %v; want the crawl to end at once", took)
+	}
+	if code != exitFailure || !strings.Contains(errOut, "no-such-host.invalid does not resolve") {
+		t.Errorf("exit %d, want 1 naming the host\n%s\n%s", code, out, errOut)
 	}
 }
 

@@ -81,7 +81,7 @@ func (e crawlEnd) exitLine() string {
 		if e.Failed != nil {
 			return fmt.Sprintf("Exit status %d: the crawl failed: %s", c, oneLine(e.Failed.Error()))
 		}
-		return fmt.Sprintf("Exit status %d: nothing could be fetched: %s", c, e.Reason)
+		return fmt.Sprintf("Exit status %d: nothing could be fetched (the reason is on standard error)", c) // said once (issue 27)
 	case exitStopped:
 		return fmt.Sprintf("Exit status %d: stopped at a limit with work left (re-run to resume)", c)
 	default:

@@ -20,7 +20,7 @@ func TestCrawlEndExitStatus(t *testing.T) {
 		line string
 	}{
 		{crawlEnd{}, 0, "Exit status 0: done"},
-		{crawlEnd{NothingFetched: true, Reason: "connection refused by every seed's origin"}, 1, "Exit status 1: nothing could be fetched: connection refused"},
+		{crawlEnd{NothingFetched: true, Reason: "connection refused by every seed's origin"}, 1, "Exit status 1: nothing could be fetched (the reason is on standard error)"},
 		{crawlEnd{AtLimit: true}, 3, "Exit status 3: stopped at a limit"},
 		{crawlEnd{Interrupted: true, AtLimit: true, NothingFetched: true}, 130, "Exit status 130: interrupted"},
 		{crawlEnd{NothingFetched: true, AtLimit: true, Reason: "x"}, 1, "Exit status 1:"},

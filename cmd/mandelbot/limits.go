@@ -55,34 +55,39 @@ func (l limitValue) Set(s string) error {
 
 func (l limitValue) Type() string { return "N|none" }
 
-// delayValue is --delay: a duration, or "none" (or 0) for crawl.NoDelay.
-type delayValue struct{ d *time.Duration }
+// durationValue is a duration flag that also takes "none": --delay (none, or 0, is
+// crawl.NoDelay) and --give-up-after (none is crawl.NoLimit; 0 is refused).
+type durationValue struct {
+	d          *time.Duration
+	none       time.Duration // what "none" sets
+	zeroIsNone bool
+}
 
-func (v delayValue) String() string {
+func (v durationValue) String() string {
 	if v.d == nil {
 		return ""
 	}
-	if *v.d == crawl.NoDelay {
+	if *v.d == v.none {
 		return noneWord
 	}
 	return v.d.String()
 }
 
-func (v delayValue) Set(s string) error {
+func (v durationValue) Set(s string) error {
 	if strings.EqualFold(s, noneWord) {
-		*v.d = crawl.NoDelay
+		*v.d = v.none
 		return nil
 	}
 	d, err := time.ParseDuration(s)
 	switch {
-	case err != nil || d < 0:
-		return fmt.Errorf("want a duration such as 1s or 250ms, or %s", noneWord)
+	case err != nil || d < 0 || d == 0 && !v.zeroIsNone:
+		return fmt.Errorf("want a duration such as 30s or 250ms, or %s", noneWord)
 	case d == 0:
-		*v.d = crawl.NoDelay
+		*v.d = v.none
 	default:
 		*v.d = d
 	}
 	return nil
 }
 
-func (v delayValue) Type() string { return "duration|none" }
+func (v durationValue) Type() string { return "duration|none" }

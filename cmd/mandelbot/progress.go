@@ -20,10 +20,12 @@ const (
 	progressEvery = 200 * time.Millisecond
 	// statusRefresh is how often the terminal status line is redrawn.
 	statusRefresh = 250 * time.Millisecond
-	// logProgressEvery is how often a progress line is logged when not on a terminal: at least
-	// once a second, whether or not the crawl reported anything new (issue 10: a quiet pause
-	// must not look like a hang).
-	logProgressEvery = time.Second
+	// logProgressEvery is the least time between two progress lines logged when not on a
+	// terminal, and logCheckEvery how often the figures are looked at: a line is logged when
+	// they changed since the last one (issue 27: not 180 identical lines), the first at once.
+	// A pause still shows: its start changes the figures (issue 10).
+	logProgressEvery = 10 * time.Second
+	logCheckEvery    = time.Second
 	// rateWindow is the span pages/s is measured over: recent enough that a pause shows as a
 	// drop, long enough to be steady.
 	rateWindow = 10 * time.Second
@@ -44,6 +46,11 @@ type progress struct {
 	p   *mpb.Progress
 	bar *mpb.Bar
 	log *slog.Logger
+
+	// lastLogged and loggedAt are the figures of the last progress line logged and when
+	// (logDue; the log goroutine's own).
+	lastLogged string
+	loggedAt   time.Time
 
 	mu      sync.Mutex
 	last    crawl.Stats
@@ -122,10 +129,10 @@ func (pr *progress) snapshot() (crawl.Stats, float64) {
 	return s, float64(s.Pages-base.pages) / d
 }
 
-// logLoop logs a progress line every logProgressEvery until ctx ends.
+// logLoop logs progress lines (logDue) until ctx ends.
 func (pr *progress) logLoop(ctx context.Context) {
 	defer close(pr.done)
-	t := time.NewTicker(logProgressEvery)
+	t := time.NewTicker(logCheckEvery)
 	defer t.Stop()
 	for {
 		select {
@@ -133,19 +140,34 @@ func (pr *progress) logLoop(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		s, rate := pr.snapshot()
-		if s.Started.IsZero() {
-			continue // the crawl has not reported yet
+		if attrs, ok := pr.logDue(pr.now()); ok {
+			pr.log.Info("progress", attrs...)
 		}
-		attrs := []any{"fetched", s.Pages, "per_second", fmt.Sprintf("%.1f", rate), "queued", s.Queued,
-			"in_flight", s.InFlight, "disallowed", s.Disallowed, "errors", s.Errors,
-			"origins_active", activeOrigins(s), "origins_paused", s.OriginsPaused, "origins_unreachable", s.OriginsBlocked,
-			"index_lag", s.IndexLag}
-		if r := resume(s, pr.now()); r != "" {
-			attrs = append(attrs, "next_resume", r)
-		}
-		pr.log.Info("progress", attrs...)
 	}
+}
+
+// logDue returns the progress line's fields and whether to log it at now: when the crawl has
+// reported, the figures (all but the rate and the countdown, which move with the clock alone)
+// differ from the last line logged, and logProgressEvery has passed since it.
+func (pr *progress) logDue(now time.Time) ([]any, bool) {
+	s, rate := pr.snapshot()
+	if s.Started.IsZero() {
+		return nil, false // the crawl has not reported yet
+	}
+	figures := []any{"fetched", s.Pages, "queued", s.Queued,
+		"in_flight", s.InFlight, "disallowed", s.Disallowed, "errors", s.Errors,
+		"origins_active", activeOrigins(s), "origins_paused", s.OriginsPaused, "origins_unreachable", s.OriginsBlocked,
+		"index_lag", s.IndexLag}
+	key := fmt.Sprint(figures...)
+	if key == pr.lastLogged || !pr.loggedAt.IsZero() && now.Sub(pr.loggedAt) < logProgressEvery {
+		return nil, false
+	}
+	pr.lastLogged, pr.loggedAt = key, now
+	attrs := append([]any{"fetched", s.Pages, "per_second", fmt.Sprintf("%.1f", rate)}, figures[2:]...)
+	if r := resume(s, now); r != "" {
+		attrs = append(attrs, "next_resume", r)
+	}
+	return attrs, true
 }
 
 // line is the terminal status line.

@@ -121,8 +121,9 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// Issue 10: off a terminal, a plain progress line is logged at least once a second, also while
-// the crawl sits out a pause (rule 23), with the same truthful counts.
+// Issue 10: off a terminal, a plain progress line shows a pause (rule 23) with the same truthful
+// counts and when it ends, within a second of its start. (Issue 27 made the lines come only when
+// the figures change, at most every 10 s: the pause's start is such a change.)
 func TestProgressLogLinesDuringPause(t *testing.T) {
 	web := startWeb(t, testweb.PagePaused(503, testweb.RetrySeconds))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -138,13 +139,13 @@ func TestProgressLogLinesDuringPause(t *testing.T) {
 	deadline := time.After(10 * time.Second)
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	for n := 0; n < 2; {
+	for n := 0; n < 1; {
 		n = len(want.FindAllString(logs.String(), -1))
 		select {
 		case err := <-ran:
 			t.Fatalf("crawl ended: %v\n%s", err, logs.String())
 		case <-deadline:
-			t.Fatalf("want two progress lines matching %s within 10 s; log:\n%s", want, logs.String())
+			t.Fatalf("want a progress line matching %s within 10 s; log:\n%s", want, logs.String())
 		case <-tick.C:
 		}
 	}
@@ -167,5 +168,44 @@ func TestProgressRateIsRecent(t *testing.T) {
 	now = t0.Add(25 * time.Second) // 15 s of pause, no snapshot
 	if _, rate := pr.snapshot(); rate > 0.01 {
 		t.Errorf("rate during a pause: %.2f, want 0", rate)
+	}
+}
+
+// issue 27 ("off a terminal, progress lines at most every 10 s and only when something
+// changed"): with the figures unchanged for three minutes (an unreachable seed), one line; a
+// change is logged, but not sooner than logProgressEvery after the line before. Time is an
+// input: no test waits.
+func TestProgressLogLinesOnlyOnChangeAtMostEvery10s(t *testing.T) {
+	now := t0
+	pr := &progress{now: func() time.Time { return now }}
+	if _, ok := pr.logDue(now); ok {
+		t.Fatal("a line before the crawl reported")
+	}
+	pr.update(crawl.Stats{Started: t0, Now: t0})
+	lines := 0
+	if _, ok := pr.logDue(now); ok {
+		lines++
+	}
+	for range 180 { // three minutes of identical snapshots, looked at every second
+		pr.update(crawl.Stats{Started: t0, Now: now, OriginsBlocked: 1})
+		if _, ok := pr.logDue(now); ok {
+			lines++
+		}
+		now = now.Add(time.Second)
+	}
+	if lines != 2 { // the first report, then the origin found unreachable (10 s later)
+		t.Errorf("%d lines over three minutes of two distinct figures; want 2", lines)
+	}
+	last := now
+	pr.update(crawl.Stats{Started: t0, Now: now, Pages: 1, OriginsBlocked: 1})
+	if _, ok := pr.logDue(now); !ok {
+		t.Errorf("a change %v after the last line was not logged", now.Sub(last))
+	}
+	pr.update(crawl.Stats{Started: t0, Now: now, Pages: 2, OriginsBlocked: 1})
+	if _, ok := pr.logDue(now.Add(9 * time.Second)); ok {
+		t.Error("a second line 9 s after the one before")
+	}
+	if _, ok := pr.logDue(now.Add(10 * time.Second)); !ok {
+		t.Error("the change was not logged 10 s after the line before")
 	}
 }

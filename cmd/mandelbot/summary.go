@@ -38,6 +38,8 @@ func stopLine(s crawl.Stats, l runLimits, err error) string {
 		return fmt.Sprintf("--max-time %s reached", l.maxTime)
 	case crawl.StopInterrupted:
 		return "interrupted"
+	case crawl.StopGaveUp:
+		return "no origin answered: giving up (see --give-up-after)"
 	case crawl.StopError:
 		if err != nil {
 			return "error: " + err.Error()
@@ -56,7 +58,9 @@ func writeSummary(w io.Writer, s crawl.Stats, stop string, counts map[store.Stat
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	elapsed := s.Now.Sub(s.Started).Round(100_000_000)
 	fmt.Fprintf(tw, "This run\tpages answered\t%d\t(%.1f/s over %s)\n", s.Pages, s.Rate(), elapsed)
-	fmt.Fprintf(tw, "\trobots.txt requests\t%d\t\n", s.Robots)
+	// The robots.txt requests that failed are counted here, not under "given up" (issue 27:
+	// the summary agrees with the log's robots.txt warnings).
+	fmt.Fprintf(tw, "\trobots.txt requests\t%d\t(%d unreachable: no answer, 5xx or 429)\n", s.Robots, s.RobotsOutcomes[crawl.RobotsUnreachable])
 	fmt.Fprintf(tw, "\tdisallowed by robots.txt\t%d\t(never requested)\n", s.Disallowed)
 	fmt.Fprintf(tw, "\t503/429 answers\t%d\t(origin paused each time)\n", s.Paused)
 	fmt.Fprintf(tw, "\tgiven up (no answer)\t%d\t(%d retries)\n", s.Errors, s.Retries)

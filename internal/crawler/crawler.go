@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"time"
 
@@ -111,6 +112,12 @@ type crawl struct {
 	// yet (at most MaxRedirectChains): target URL -> the URLs that redirected to it, in order.
 	via     map[string][]string
 	refused map[string]bool // origins this process may not connect to (refuse)
+	// answered: some origin answered something in this run; unanswered counts the requests
+	// that got no answer, seedOrigins are this run's seeds' origins and unresolved those whose
+	// host does not resolve (issue 27: giving up).
+	answered                bool
+	unanswered              int
+	seedOrigins, unresolved map[string]bool
 }
 
 func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
@@ -119,6 +126,10 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	c.sitemapsQueued = map[string]int{}
 	if c.opts.OnPage != nil {
 		c.via = map[string][]string{}
+	}
+	c.seedOrigins, c.unresolved = map[string]bool{}, map[string]bool{}
+	for _, u := range seeds {
+		c.seedOrigins[u.Origin()] = true
 	}
 	st := c.opts.Store
 
@@ -262,6 +273,9 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 				c.stop(StopMaxTime)
 				c.stats.AtLimit = true
 				cancelWork()
+			case !c.giveUpAt().IsZero() && !now.Before(c.giveUpAt()):
+				c.giveUp()
+				cancelWork()
 			case c.opts.MaxPages > 0 && c.pagesStarted >= c.opts.MaxPages:
 				c.stop(StopMaxPages)
 				c.stats.AtLimit = true
@@ -328,12 +342,17 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 			if idle && !c.stopping && (step.Until.IsZero() || step.Until.Sub(now) > c.opts.MaxWait) {
 				if c.keeper.shared == nil || !c.waitForCluster(ctx, now, step.Until, deadline) {
 					c.stats.NextDue = earliest(step.Until, c.clusterDue)
+					if !c.answered && c.unanswered > 0 {
+						// Nothing ever answered: not a crawl to resume later, a failure.
+						c.giveUp()
+						break
+					}
 					c.stop(StopWaiting)
 				}
 				break
 			}
 			c.flushIfIdle()
-			c.wait(ctx, step.Until, deadline, idle)
+			c.wait(ctx, step.Until, earliest(deadline, c.giveUpAt()), idle)
 		}
 		c.progress()
 	}
@@ -402,6 +421,37 @@ func (c *crawl) away(keys []string, why string) {
 	}
 	c.stats.LeasesLost += len(keys)
 	c.opts.Log.Warn("origins dropped: lease lost", "origins", len(keys), "reason", why, "first", keys[0])
+}
+
+// giveUpAt is when the run gives up if nothing answers until then (Options.GiveUpAfter); zero
+// when something answered, nothing failed yet, or the run never gives up.
+func (c *crawl) giveUpAt() time.Time {
+	if c.answered || c.unanswered == 0 || c.opts.GiveUpAfter < 0 {
+		return time.Time{}
+	}
+	return c.stats.Started.Add(c.opts.GiveUpAfter)
+}
+
+// giveUp ends a run in which nothing answered (issue 27); Stats.Failure holds the last reason.
+func (c *crawl) giveUp() {
+	c.stats.GaveUp = true
+	c.stop(StopGaveUp)
+}
+
+// noAnswer notes a request (robots.txt or page) of origin that got no answer at all. When every
+// seed's host of the run does not resolve and nothing answered, the run gives up at once,
+// naming the host (issue 27).
+func (c *crawl) noAnswer(origin string, err error) {
+	c.unanswered++
+	var de *net.DNSError
+	if c.answered || !errors.As(err, &de) || !de.IsNotFound || !c.seedOrigins[origin] {
+		return
+	}
+	c.unresolved[origin] = true
+	c.stats.Failure = fmt.Sprintf("%s does not resolve (no such host): is it spelled right?", de.Name)
+	if len(c.unresolved) == len(c.seedOrigins) && !c.stopping {
+		c.giveUp()
+	}
 }
 
 func (c *crawl) stop(reason StopReason) {
@@ -644,7 +694,9 @@ func (c *crawl) snapshot() {
 		}
 		if o.Unreachable {
 			c.stats.OriginsBlocked++
-			c.stats.Failure = o.Key + ": " + o.RobotsReason
+			if !c.unresolved[o.Key] { // noAnswer worded that one: the host does not resolve
+				c.stats.Failure = o.Key + ": " + o.RobotsReason
+			}
 		}
 	}
 }

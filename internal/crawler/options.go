@@ -21,6 +21,9 @@ const (
 	DefaultRevisit     = 24 * time.Hour // a fetched URL is due again after this
 	DefaultMaxWait     = 2 * time.Minute
 	DefaultMaxAttempts = 3 // tries of a URL whose request gets no answer
+	// DefaultGiveUpAfter: a run in which no origin has answered at all ends this long after it
+	// started (issue 27: an unreachable seed fails fast).
+	DefaultGiveUpAfter = 30 * time.Second
 	// MaxRefusals is how many 503 or 429 answers in a row a URL gets before it is given up
 	// (state error): the pause still applies to its origin (rule 23), and the next probe is
 	// another URL of the origin, so that one broken section cannot hold a site forever (issue 9).
@@ -70,6 +73,11 @@ type Options struct {
 	// MaxWait is the longest the crawl idles for work that is not due yet (a pause, a robots.txt
 	// retry); when the next due time is further away, the run ends and a later run resumes.
 	MaxWait time.Duration
+	// GiveUpAfter ends a run in which no origin has answered anything yet (every request
+	// refused, timed out or unresolved) this long after it started, with Stats.GaveUp (0:
+	// DefaultGiveUpAfter; negative: never). A run whose seeds' hosts all do not resolve ends at
+	// once.
+	GiveUpAfter time.Duration
 	// MaxTime ends the run after this long (0: no limit). It is a deadline: requests in flight
 	// then are cancelled (their URLs stay queued), what was received is saved, and Run returns
 	// once the index has caught up.
@@ -150,6 +158,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxWait <= 0 {
 		o.MaxWait = DefaultMaxWait
+	}
+	if o.GiveUpAfter == 0 {
+		o.GiveUpAfter = DefaultGiveUpAfter
 	}
 	if o.Revisit <= 0 {
 		o.Revisit = DefaultRevisit

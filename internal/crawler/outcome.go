@@ -13,6 +13,7 @@ import (
 func (c *crawl) handleResult(r result) {
 	now := c.opts.Clock.Now()
 	if r.early {
+		c.answered = true
 		c.f.Answered(r.task.url, r.outcome, now)
 		return
 	}
@@ -48,6 +49,15 @@ func (c *crawl) handleResult(r result) {
 	}
 	u := r.url
 	c.stats.BadURLs += r.bad
+	switch {
+	case r.noAnswer != nil && !r.canceled:
+		c.noAnswer(r.task.origin, r.noAnswer)
+		if !c.unresolved[r.task.origin] { // noAnswer worded that one: the host does not resolve
+			c.stats.Failure = u.URL + ": " + u.Reason
+		}
+	case !r.canceled:
+		c.answered = true
+	}
 	switch {
 	case r.canceled:
 		// The run is stopping: the URL stays queued in the store and in no write.
@@ -154,6 +164,11 @@ func queuedURL(n store.NewURL) store.URL {
 func (c *crawl) robotsResult(r result, now time.Time) {
 	d := r.decision
 	key := r.task.origin
+	if r.noAnswer != nil {
+		c.noAnswer(key, r.noAnswer)
+	} else {
+		c.answered = true
+	}
 	c.stats.Robots++
 	if int(d.Kind) < len(c.stats.RobotsOutcomes) {
 		c.stats.RobotsOutcomes[d.Kind]++

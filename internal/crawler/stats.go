@@ -54,6 +54,9 @@ type Stats struct {
 	// Failure is the last reason something could not be fetched, for a one-line verdict: an
 	// origin's robots.txt unreachable, or a URL given up ("URL: reason").
 	Failure string
+	// GaveUp: no origin answered anything, and the run ended for it (Options.GiveUpAfter, or
+	// every seed's host does not resolve); Failure says why.
+	GaveUp bool
 	// AtLimit: the run stopped at MaxTime or MaxPages (whether work is left is the store's to say).
 	AtLimit bool
 	NextDue time.Time // when the run ended waiting: when work is due next (zero: none known)
@@ -85,7 +88,7 @@ func (s Stats) Rate() float64 {
 // status 1, with Failure as its reason. A resumed run with nothing due fetched nothing either,
 // but found nothing failing: it did what was asked.
 func (s Stats) FetchedNothing() bool {
-	return s.Pages == 0 && (s.OriginsBlocked > 0 || s.Errors > 0 || s.Refused > 0)
+	return s.Pages == 0 && (s.OriginsBlocked > 0 || s.Errors > 0 || s.Refused > 0 || s.GaveUp)
 }
 
 // StopReason is why a run stopped; each has its own figures in Stats (NextDue, AtLimit) and
@@ -100,6 +103,7 @@ const (
 	StopMaxTime                       // Options.MaxTime passed
 	StopInterrupted                   // the context was cancelled
 	StopFailed                        // a store or archive error: Run returns it
+	StopGaveUp                        // nothing answered (Options.GiveUpAfter, or no seed's host resolves): Stats.Failure says why
 )
 
 // String returns a lower-case word for logs: "finished", "waiting", "max_pages", "max_time",
@@ -120,6 +124,8 @@ func (r StopReason) String() string {
 		return "interrupted"
 	case StopFailed:
 		return "failed"
+	case StopGaveUp:
+		return "gave_up"
 	}
 	return fmt.Sprintf("StopReason(%d)", uint8(r))
 }

@@ -53,6 +53,9 @@ type result struct {
 	// issue 27): a local policy, not an answer. Nothing is written: the URL (or robots.txt) stays
 	// due in the store, and the origin is left alone for the rest of the run.
 	refused string
+	// noAnswer is the network error of a request that got no answer at all (robots.txt or
+	// page): the run gives up when nothing ever answers (Options.GiveUpAfter).
+	noAnswer error
 }
 
 // worker performs tasks; it is shared by the worker goroutines and holds only immutable state.
@@ -84,7 +87,11 @@ func (w *worker) do(ctx context.Context, t task, report func(result)) result {
 			return result{task: t, refused: refusedReason(d.Err)} // our policy, not the origin's answer
 		}
 		d.WARC = ag.last
-		return result{task: t, decision: d, archived: !ag.last.IsZero()}
+		res := result{task: t, decision: d, archived: !ag.last.IsZero()}
+		if d.Kind == robots.KindUnreachable && d.Status == 0 {
+			res.noAnswer = d.Err
+		}
+		return res
 	}
 	res := w.page(ctx, t, report)
 	if w.opts.OnFailure != nil {
@@ -151,6 +158,7 @@ func (w *worker) page(ctx context.Context, t task, report func(result)) (res res
 		}
 		u.Attempts++
 		u.Reason = fmt.Sprintf("no answer (%s): %v", fetch.Classify(err), err)
+		res.noAnswer = err
 		if u.Attempts < w.opts.MaxAttempts {
 			res.retry = true
 			u.NextAt = now.Add(w.opts.retryBackoff(u.Attempts)) // issue 29: never at once

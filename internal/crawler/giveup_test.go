@@ -1,0 +1,90 @@
+package crawler
+
+import (
+	"context"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/clock"
+	"github.com/fractle/mandelbot/internal/fetch"
+	"github.com/fractle/mandelbot/internal/store/sqlite"
+)
+
+// deadRun crawls seeds with a client that pins hosts to addresses (resolve) on a virtual clock,
+// and returns the run's Stats and how long it took on that clock.
+func deadRun(t *testing.T, seeds []string, resolve map[string]string, tune func(*Options)) (Stats, time.Duration) {
+	t.Helper()
+	vc := clock.NewVirtual(t0)
+	c, err := fetch.New(fetch.Options{Resolve: resolve, Now: vc.Now, TotalTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "crawl.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	opts := Options{Seeds: seeds, Fetcher: c, Store: st, Clock: vc, MaxDepth: -1}
+	if tune != nil {
+		tune(&opts)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	stats, err := Run(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stats, vc.Now().Sub(t0)
+}
+
+// closedPort returns a loopback address nothing listens on: connections are refused.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// issue 27 ("failures end fast"): when every seed's origin refuses connections, the run ends
+// DefaultGiveUpAfter (30 s) after it started, not after the robots.txt retries (1 min, then 2,
+// then 4: 3 minutes), and says why once: nothing was fetched, the reason is the refusal.
+func TestIssue27_RefusedSeedGivesUpWithin30s(t *testing.T) {
+	_, port, _ := net.SplitHostPort(closedPort(t))
+	stats, took := deadRun(t, []string{"http://dead.test:" + port + "/"}, map[string]string{"dead.test:" + port: "127.0.0.1"}, nil)
+	if took > 30*time.Second+time.Second {
+		t.Errorf("the run took %v of crawl time; want at most 30s", took)
+	}
+	if !stats.FetchedNothing() || !strings.Contains(stats.Failure, "refused") {
+		t.Errorf("FetchedNothing %v, Failure %q; want true and the refusal", stats.FetchedNothing(), stats.Failure)
+	}
+	if stats.StopReason != StopGaveUp {
+		t.Errorf("stop reason %v; want gave_up, not a wait that invites a re-run of a crawl that reached nothing", stats.StopReason)
+	}
+	// A longer GiveUpAfter waits for the retries.
+	_, took = deadRun(t, []string{"http://dead.test:" + port + "/"}, map[string]string{"dead.test:" + port: "127.0.0.1"}, func(o *Options) {
+		o.GiveUpAfter = 10 * time.Minute
+	})
+	if took < 3*time.Minute {
+		t.Errorf("with GiveUpAfter 10m the run ended after %v; want the robots.txt retries waited for", took)
+	}
+}
+
+// issue 27: a seed whose host does not resolve ends the run at once, naming the host.
+func TestIssue27_UnresolvableSeedFailsAtOnce(t *testing.T) {
+	start := time.Now()
+	stats, took := deadRun(t, []string{"http://no-such-host.invalid/"}, nil, nil)
+	if took > time.Second || time.Since(start) > 10*time.Second {
+		t.Errorf("the run took %v of crawl time (%v real); want it to end at once", took, time.Since(start))
+	}
+	if !stats.FetchedNothing() || !strings.Contains(stats.Failure, "no-such-host.invalid") || !strings.Contains(stats.Failure, "does not resolve") {
+		t.Errorf("FetchedNothing %v, Failure %q; want the host named as not resolving", stats.FetchedNothing(), stats.Failure)
+	}
+}
