@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/creack/pty"
 	"github.com/mattn/go-isatty"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
@@ -66,7 +67,7 @@ func newProgress(w io.Writer, verbose bool) *progress {
 	if verbose {
 		level = slog.LevelDebug
 	}
-	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) && hasSize(f) {
 		close(pr.done)
 		pr.p = mpb.New(mpb.WithOutput(w), mpb.WithRefreshRate(statusRefresh))
 		pr.bar = pr.p.New(0, mpb.NopStyle(), mpb.PrependDecorators(decor.Any(func(decor.Statistics) string { return pr.line() })))
@@ -88,6 +89,14 @@ func newProgress(w io.Writer, verbose bool) *progress {
 }
 
 func (pr *progress) logger() *slog.Logger { return pr.log }
+
+// hasSize reports whether terminal f says how wide it is. One that does not (a serial console, a
+// pseudo-terminal nobody sized) would get a status line cut to nothing, so it gets the plain
+// progress lines instead (issue 27: a 9-minute crawl printed nothing).
+func hasSize(f *os.File) bool {
+	_, cols, err := pty.Getsize(f)
+	return err == nil && cols > 0
+}
 
 // update takes the crawl's latest snapshot.
 func (pr *progress) update(s crawl.Stats) {

@@ -209,3 +209,51 @@ func TestProgressLogLinesOnlyOnChangeAtMostEvery10s(t *testing.T) {
 		t.Error("the change was not logged 10 s after the line before")
 	}
 }
+
+// issue 27 ("keep a terminal with no size readable"): on a terminal that reports 0 columns, the
+// crawl's progress is still printed (plain progress lines), not a status line cut to nothing.
+func TestProgressOnTerminalWithNoSize(t *testing.T) {
+	web := startWeb(t, testweb.PagePaused(503, testweb.RetrySeconds))
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptmx.Close()
+	if err := pty.Setsize(ptmx, &pty.Winsize{}); err != nil {
+		t.Fatal(err)
+	}
+	var screen syncBuffer
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			screen.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	root := newRootCommand()
+	root.SetArgs(append(append([]string{"crawl", "--data", t.TempDir(), "--delay", "0"}, resolveArgs(web)...), web.URL("a", "/")))
+	root.SetOut(io.Discard)
+	root.SetErr(tty)
+	ran := make(chan error, 1)
+	go func() { ran <- root.ExecuteContext(ctx) }()
+	deadline := time.After(10 * time.Second)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for !strings.Contains(screen.String(), "fetched=1") {
+		select {
+		case err := <-ran:
+			t.Fatalf("crawl ended: %v\n%q", err, screen.String())
+		case <-deadline:
+			t.Fatalf("no progress with 'fetched=1' within 10 s on a terminal of no size; terminal:\n%q", screen.String())
+		case <-tick.C:
+		}
+	}
+	cancel()
+	<-ran
+	tty.Close()
+}
