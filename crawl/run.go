@@ -2,12 +2,14 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 
 	"golang.org/x/net/http/httpguts"
@@ -237,7 +239,7 @@ func checkSeeds(args []string, resolve map[string]string, allowPrivate bool) ([]
 	for _, a := range args {
 		u, err := urlnorm.Parse(a)
 		if err != nil {
-			return nil, configErr("Seeds", fmt.Sprintf("%q is not a URL the crawler can fetch: %v", a, err))
+			return nil, configErr("Seeds", seedProblem(a, err))
 		}
 		if !allowPrivate {
 			if _, pinned := resolve[u.HostPort()]; !pinned {
@@ -249,6 +251,31 @@ func checkSeeds(args []string, resolve map[string]string, allowPrivate bool) ([]
 		seeds = append(seeds, u.String())
 	}
 	return seeds, nil
+}
+
+// seedProblem words why seed a could not be parsed, for the person who typed it: what is wrong
+// with it in their terms (not the parser's), and the likely fix for a host name typed without
+// a scheme ("example.com": did you mean http://example.com/?).
+func seedProblem(a string, err error) string {
+	var ue *urlnorm.Error
+	if !errors.As(err, &ue) {
+		return fmt.Sprintf("%q is not a URL the crawler can fetch", a)
+	}
+	switch {
+	case errors.Is(err, urlnorm.ErrScheme) && !strings.Contains(a, "://"):
+		msg := fmt.Sprintf("%q is not a URL: it has no http:// or https://", a)
+		if u, err := urlnorm.Parse("http://" + a); err == nil {
+			msg += fmt.Sprintf("; did you mean %s?", u)
+		}
+		return msg
+	case errors.Is(err, urlnorm.ErrScheme):
+		return fmt.Sprintf("%q is not an http or https URL: the crawler fetches only those", a)
+	}
+	msg := fmt.Sprintf("%q is not a URL the crawler can fetch: %v", a, ue.Err)
+	if ue.Detail != "" {
+		msg += " (" + ue.Detail + ")"
+	}
+	return msg
 }
 
 // checkHeaderName refuses header fields the crawler owns.

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/fractle/mandelbot/crawl"
 	"github.com/fractle/mandelbot/internal/crawlctx"
@@ -260,7 +261,8 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 		end.Failed = err
 	}
 	ended := stopLine(stats, runLimits{maxPages: cfg.MaxPages, maxTime: cfg.MaxTime, maxWait: cfg.MaxWait}, err)
-	writeSummary(cmd.OutOrStdout(), stats, ended, counts, redact(f.location()), f.storeArgs(), settingsNotes(resumed)...)
+	notes := append([]string{"Flags given: " + givenFlags(cmd)}, settingsNotes(resumed)...)
+	writeSummary(cmd.OutOrStdout(), stats, ended, counts, redact(f.location()), f.storeArgs(), notes...)
 	fmt.Fprintln(cmd.OutOrStdout(), end.exitLine())
 	served.finish(ctx, end.Interrupted) // --serve: serve the finished crawl until Ctrl-C
 	if end.Failed != nil {
@@ -401,6 +403,35 @@ func configUsageError(err error) error {
 		msg += ": pass " + strings.Join(fixes, ", or ")
 	}
 	return usageErrorf("%s", msg)
+}
+
+// givenFlags echoes the flags the user gave (issue 27), as they would type them again, by name;
+// a --store URL's password is hidden. "(none)" when none was given.
+func givenFlags(cmd *cobra.Command) string {
+	var out []string
+	cmd.Flags().Visit(func(fl *pflag.Flag) {
+		name := "--" + fl.Name
+		switch v := fl.Value.(type) {
+		case pflag.SliceValue:
+			for _, x := range v.GetSlice() {
+				out = append(out, name, shellQuote(x))
+			}
+			return
+		}
+		value := fl.Value.String()
+		switch {
+		case fl.Value.Type() == "bool" && value == "true":
+			out = append(out, name)
+		case fl.Name == "store":
+			out = append(out, name, shellQuote(redact(value)))
+		default:
+			out = append(out, name, shellQuote(value))
+		}
+	})
+	if len(out) == 0 {
+		return "(none)"
+	}
+	return strings.Join(out, " ")
 }
 
 // settingsNotes words what the run took from the crawl's saved settings and what its flags

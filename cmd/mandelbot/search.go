@@ -22,7 +22,12 @@ func newSearchCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "search [--json] [--limit N] QUERY",
 		Short: "Search what the crawl indexed, including link-only entries",
-		Args:  cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("give the words to search for, e.g. mandelbot search 'robots.txt rules' (see 'mandelbot search --help')")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if limit < 1 || limit > index.MaxLimit {
 				return usageErrorf("--limit must be between 1 and %d", index.MaxLimit)

@@ -106,3 +106,30 @@ func TestIssue27_ResumeThatWouldStrandNamesTheFlag(t *testing.T) {
 		t.Errorf("%d requests sent by the refused resume", n)
 	}
 }
+
+// issue 27, problem 4 ("messages a person can act on"): a seed typed without a scheme is
+// answered without a package name and with the likely fix; `search` with no query says what to
+// give; the summary echoes the flags given and suggests export with the user's own --data.
+func TestIssue27_MessagesAPersonCanActOn(t *testing.T) {
+	code, _, errOut := runCLI(t, "", "crawl", "--data", t.TempDir(), "example.com")
+	if code != exitUsage || strings.Contains(errOut, "urlnorm") || !strings.Contains(errOut, "did you mean http://example.com/?") {
+		t.Errorf("crawl example.com: exit %d, %q; want 2, no package name, the http://example.com/ suggestion", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "", "search", "--data", t.TempDir())
+	if code != exitUsage || strings.Contains(errOut, "arg(s)") || !strings.Contains(errOut, "give the words to search for") {
+		t.Errorf("search without a query: exit %d, %q; want 2 and what to give", code, errOut)
+	}
+	web := startWeb(t, testweb.RobotsOK())
+	data := t.TempDir()
+	args := append([]string{"crawl", "--data", data, "--delay", "0", "--exclude", "/nothing here"}, resolveArgs(web)...)
+	code, out, errOut := runCLI(t, "", append(args, web.URL("a", "/"))...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "mandelbot export --data "+data) || strings.Contains(out, "export --store") {
+		t.Errorf("the summary does not suggest export with the --data given:\n%s", out)
+	}
+	if !strings.Contains(out, "Flags given: --data "+data+" --delay none --exclude '/nothing here' --resolve ") {
+		t.Errorf("the summary does not echo the flags given:\n%s", out)
+	}
+}
