@@ -15,6 +15,7 @@ import (
 	"github.com/fractle/mandelbot/internal/pause"
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/trap"
+	"github.com/fractle/mandelbot/internal/warc"
 )
 
 // Defaults of a crawl, used where a Config field is zero (and, for the settings a crawl saves,
@@ -59,6 +60,8 @@ const (
 	// see Config.MaxPagesPerOrigin.
 	DefaultMaxPagesPerOrigin = trap.DefaultPageBudget
 	DefaultCalendarYears     = trap.DefaultCalendarYears
+	// DefaultWARCMaxSize is the size a WARC file is rotated at (1 GiB).
+	DefaultWARCMaxSize = warc.DefaultMaxFileSize
 	// MaxHeaderFields bounds Config.Header.
 	MaxHeaderFields = 32
 )
@@ -91,13 +94,13 @@ type Config struct {
 	// Seeds are the URLs the crawl starts from. With a store that holds an earlier crawl, Seeds
 	// may be empty: the crawl resumes.
 	Seeds []string
-	// Scope names which links are followed: "host" (the seeds' hosts, the default), "domain"
-	// (their registrable domains) or "any".
+	// Scope names which links are followed: "host" (the seeds' hosts; "" means DefaultScope,
+	// "host"), "domain" (their registrable domains) or "any".
 	Scope string
 	// Include and Exclude are regular expressions (Go syntax, matched anywhere in the canonical
 	// URL unless anchored) that further limit which discovered URLs are followed: a URL must
-	// match one Include pattern, when there are any, and no Exclude pattern. Seeds are not
-	// checked.
+	// match one Include pattern, when there are any, and no Exclude pattern (nil: no pattern).
+	// Seeds are not checked.
 	Include, Exclude []*regexp.Regexp
 	// MaxDepth bounds how many links are followed from a seed: n > 0 at most n, SeedsOnly none,
 	// NoLimit (or 0, DefaultMaxDepth) any number.
@@ -105,10 +108,11 @@ type Config struct {
 	// MaxPages stops the run after this many page requests: n > 0, or NoLimit (or 0,
 	// DefaultMaxPages) for none. A request refused by the address policy is not one.
 	MaxPages int
-	// MaxTime stops the crawl after this long; 0 means no limit. Requests in flight finish.
+	// MaxTime stops the crawl after this long; 0 means no limit. It is a deadline: requests in
+	// flight are cancelled, their URLs stay queued.
 	MaxTime time.Duration
 	// MaxWait ends the crawl when the next due work (a paused origin, a retry) is further away
-	// than this; a later Run on the same store resumes it. 0 means DefaultMaxWait.
+	// than this; a later Run on the same store resumes it. 0 means DefaultMaxWait (2 min).
 	MaxWait time.Duration
 	// RetryBackoff is the wait before the first retry of a request that got no answer (a
 	// timeout, a refused or reset connection, a body that stalled); each later retry waits twice
@@ -120,7 +124,7 @@ type Config struct {
 	// it, with Stats.Failure saying why. 0 means DefaultGiveUpAfter (30 s); NoLimit waits as
 	// long as MaxWait lets it. A run whose seeds' hosts all do not resolve ends at once.
 	GiveUpAfter time.Duration
-	// Revisit is when a fetched page is due again; 0 means DefaultRevisit.
+	// Revisit is when a fetched page is due again; 0 means DefaultRevisit (24 h).
 	Revisit time.Duration
 	// ApplyRevisit makes Revisit apply to pages fetched before this run too (a changed
 	// interval); RecrawlAfter, when positive, makes pages last fetched at least that long ago
@@ -133,17 +137,17 @@ type Config struct {
 	// WARCDir, if set, archives every answer (pages, sitemaps, robots.txt) as WARC 1.1 records
 	// in gzip files in this directory (created if missing), and the store names each URL's
 	// record. Requests then use HTTP/1.1, so that the bytes recorded are those on the wire.
-	// WARCMaxSize is the size a file is rotated at; 0 means warc.DefaultMaxFileSize (1 GiB).
+	// WARCMaxSize is the size a file is rotated at; 0 means DefaultWARCMaxSize (1 GiB).
 	WARCDir     string
 	WARCMaxSize int64
 
 	// Agent is the product token robots.txt rules and robot tags are matched against; "" means
-	// DefaultAgent. UserAgent is the User-Agent header; "" means Agent/VERSION (+contact URL).
+	// DefaultAgent ("Mandelbot"). UserAgent is the User-Agent header; "" means Agent/VERSION (+contact URL).
 	Agent, UserAgent string
 	// Header holds extra request header fields sent with every request (at most
 	// MaxHeaderFields). User-Agent and Accept-Encoding are always the crawler's own.
 	Header http.Header
-	// Delay is the gap between two requests to one origin: 0 means DefaultDelay, NoDelay no gap
+	// Delay is the gap between two requests to one origin: 0 means DefaultDelay (1 s), NoDelay no gap
 	// (for servers you run yourself); other negative values are refused. SiteDelay overrides it
 	// per host name (0 there is no gap).
 	Delay     time.Duration
@@ -155,7 +159,8 @@ type Config struct {
 	// answer took, capped at MaxAdaptiveDelay; it grows after timeouts and 5xx answers and
 	// relaxes as answers come back fast. With FixedDelay, the gap is Delay alone.
 	FixedDelay bool
-	// PerOrigin bounds requests in flight to one origin, Concurrency over all origins.
+	// PerOrigin bounds requests in flight to one origin (0: DefaultPerOrigin, 1), Concurrency
+	// over all origins (0: DefaultConcurrency, 16).
 	PerOrigin, Concurrency int
 	// MaxPagesPerOrigin bounds the distinct pages requested from one origin over every run of
 	// the crawl, a defence against crawler traps (issue 29); 0 means DefaultMaxPagesPerOrigin
@@ -163,16 +168,17 @@ type Config struct {
 	// calendar's "/cal/3994/12") more than this many years from the crawl clock's now; 0 means
 	// DefaultCalendarYears, a negative value no window.
 	MaxPagesPerOrigin, CalendarYears int
-	// RobotsTTL is how long a robots.txt decision is reused; RobotsAs404After is how long a
-	// robots.txt that keeps answering 5xx blocks its origin before it counts as absent;
-	// MaxPause caps a pause after 503 or 429, whatever Retry-After asks.
+	// RobotsTTL is how long a robots.txt decision is reused (0: DefaultRobotsTTL, 48 h);
+	// RobotsAs404After is how long a robots.txt that keeps answering 5xx blocks its origin
+	// before it counts as absent (0: DefaultAs404After, 30 days); MaxPause caps a pause after 503
+	// or 429, whatever Retry-After asks (0: DefaultMaxPause, 24 h).
 	RobotsTTL, RobotsAs404After, MaxPause time.Duration
 
-	// Resolve pins host names to addresses, as curl's --resolve: "HOST:PORT:ADDR". A pinned
-	// address may be a loopback or private one.
+	// Resolve pins host names to addresses, as curl's --resolve: "HOST:PORT:ADDR" (nil: no pin).
+	// A pinned address may be a loopback or private one.
 	Resolve []string
-	// AllowPrivate lets the crawl connect to loopback and private addresses; by default the
-	// dialer refuses them, whatever a name resolves to.
+	// AllowPrivate lets the crawl connect to loopback and private addresses; by default (false:
+	// not allowed) the dialer refuses them, whatever a name resolves to.
 	AllowPrivate bool
 	// RootCAs, if set, replaces the system's certificate authorities.
 	RootCAs *x509.CertPool
@@ -186,7 +192,7 @@ type Config struct {
 	// share one store (PostgreSQL); "" lets the crawler pick a random name.
 	Owner string
 	// LeaseTTL is how long this process's lease of an origin lasts unless renewed, on a store
-	// several processes share (0: DefaultLeaseTTL; at least MinLeaseTTL): it is renewed every
+	// several processes share (0: DefaultLeaseTTL, 30 s; at least MinLeaseTTL): it is renewed every
 	// third of it, requests to an origin stop a third of it before its lease would lapse, and a
 	// dead process's origins are taken over after it. LeaseBatch bounds the origins the process
 	// holds at once there (0: 4 per request of Concurrency, at most DefaultLeaseBatch).

@@ -22,6 +22,13 @@
 //		},
 //	})
 //
+// Every Config field's zero value is its documented default (the Default constants, which the
+// mandelbot command reads too). "No limit" and "no gap" have names of their own, NoLimit and
+// NoDelay (the command spells them "none"), and MaxDepth's "the seeds only" is SeedsOnly. The
+// settings that decide what may be fetched are saved with the crawl: a later Run on the same
+// store uses the saved value of each that its Config leaves zero (see Config and Resume). The
+// README's settings table lists every setting with its flag, default and constant.
+//
 // The crawl's manners are not options: it never requests a URL robots.txt disallows for its
 // Agent, never asks a paused origin before its pause ends, never sends more than PerOrigin
 // requests at once to an origin, never connects to a private address unless AllowPrivate or

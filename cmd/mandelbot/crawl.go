@@ -23,7 +23,6 @@ import (
 	"github.com/fractle/mandelbot/crawl"
 	"github.com/fractle/mandelbot/internal/crawlctx"
 	"github.com/fractle/mandelbot/internal/store"
-	"github.com/fractle/mandelbot/internal/warc"
 	"github.com/fractle/mandelbot/robotstxt"
 )
 
@@ -125,7 +124,7 @@ interrupted (Ctrl-C), once everything received is saved. The summary's last line
 	fl.StringArrayVar(&f.resolves, "resolve", nil, "HOST:PORT:ADDR: connect to ADDR for HOST:PORT, like curl; also allows loopback (repeatable)")
 	fl.BoolVar(&f.allowPrivate, "allow-private", false, "allow loopback and private network addresses")
 	fl.StringVar(&f.warc, "warc", "", "archive every answer (pages, sitemaps, robots.txt) as WARC 1.1 records in gzip files in DIR (created if missing); export names each URL's record")
-	fl.Int64Var(&f.warcMaxSize, "warc-max-size", warc.DefaultMaxFileSize, "with --warc: start a new WARC file once one would grow past this many bytes")
+	fl.Int64Var(&f.warcMaxSize, "warc-max-size", crawl.DefaultWARCMaxSize, "with --warc: start a new WARC file once one would grow past this many bytes")
 	fl.DurationVar(&f.recrawlAfter, "recrawl-after", 0, "make pages fetched at least this long ago due again now, noindex pages included (0: off)")
 	fl.BoolVar(&f.recrawl, "recrawl", false, "make every fetched page due again now (revisits send If-None-Match / If-Modified-Since; a 304 keeps the page)")
 	fl.DurationVar(&f.maxTime, "max-time", 0, "a deadline: after this long, requests in flight are cancelled (their URLs stay queued), what was received is saved, and the crawl exits within 5 s (0: no limit)")
