@@ -12,6 +12,8 @@ import (
 
 	"github.com/fractle/mandelbot/crawl"
 	"github.com/fractle/mandelbot/internal/clock"
+	"github.com/fractle/mandelbot/internal/crawler"
+	"github.com/fractle/mandelbot/internal/fetch"
 	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/internal/store/sqlite"
 	"github.com/fractle/mandelbot/internal/testweb"
@@ -182,5 +184,45 @@ func TestIssue27_ZeroIsTheDefaultAndNamedConstants(t *testing.T) {
 				t.Errorf("NoDelay: every request waited for the one before")
 			}
 		})
+	}
+}
+
+// issue 27: a crawl saved before settings were kept (here: run by the crawler itself, which
+// saves none) with loopback URLs queued, resumed without AllowPrivate, is refused before any
+// request with a ConfigError on AllowPrivate naming the address class; with it, it resumes.
+func TestIssue27_OldCrawlResumedWithoutAllowPrivateIsRefused(t *testing.T) {
+	web, err := testweb.Start([]testweb.Site{chain("a", 8)}, testweb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(web.Close)
+	path := filepath.Join(t.TempDir(), "crawl.db")
+	st, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := fetch.New(fetch.Options{AllowPrivate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = crawler.Run(context.Background(), crawler.Options{Seeds: []string{"http://" + web.Addr("a") + "/"},
+		Fetcher: client, Store: st, MaxDepth: -1, MaxPages: 2})
+	client.Close()
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(web.Requests())
+	_, err = crawl.Run(context.Background(), crawl.Config{StorePath: path, Delay: crawl.NoDelay})
+	var ce *crawl.ConfigError
+	if !errors.As(err, &ce) || ce.Field != "AllowPrivate" || !strings.Contains(ce.Msg, "loopback") {
+		t.Fatalf("resume without AllowPrivate: %v; want a ConfigError on AllowPrivate", err)
+	}
+	if n := len(web.Requests()) - before; n != 0 {
+		t.Errorf("%d requests sent by the refused resume", n)
+	}
+	stats, err := crawl.Run(context.Background(), crawl.Config{StorePath: path, Delay: crawl.NoDelay, AllowPrivate: true})
+	if err != nil || stats.Pages == 0 || stats.Errors != 0 {
+		t.Errorf("resume with AllowPrivate: %d pages, %d given up, %v", stats.Pages, stats.Errors, err)
 	}
 }
