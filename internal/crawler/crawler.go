@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"sync"
 	"time"
 
+	"github.com/fractle/mandelbot/internal/fetch"
 	"github.com/fractle/mandelbot/internal/frontier"
 	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/urlnorm"
@@ -118,6 +120,7 @@ type crawl struct {
 	answered                bool
 	unanswered              int
 	seedOrigins, unresolved map[string]bool
+	worded                  map[string]bool // origins whose failure noAnswer put in Stats.Failure
 }
 
 func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
@@ -127,7 +130,7 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	if c.opts.OnPage != nil {
 		c.via = map[string][]string{}
 	}
-	c.seedOrigins, c.unresolved = map[string]bool{}, map[string]bool{}
+	c.seedOrigins, c.unresolved, c.worded = map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, u := range seeds {
 		c.seedOrigins[u.Origin()] = true
 	}
@@ -438,13 +441,17 @@ func (c *crawl) giveUp() {
 	c.stop(StopGaveUp)
 }
 
-// noAnswer notes a request (robots.txt or page) of origin that got no answer at all. When every
-// seed's host of the run does not resolve and nothing answered, the run gives up at once,
-// naming the host (issue 27).
-func (c *crawl) noAnswer(origin string, err error) {
+// noAnswer notes a request (robots.txt or page, of what) of origin that got no answer at all,
+// and words it in Stats.Failure. When every seed's host of the run does not resolve and nothing
+// answered, the run gives up at once, naming the host (issue 27).
+func (c *crawl) noAnswer(origin, what string, err error) {
 	c.unanswered++
+	c.worded[origin] = true
 	var de *net.DNSError
 	if c.answered || !errors.As(err, &de) || !de.IsNotFound || !c.seedOrigins[origin] {
+		if !c.unresolved[origin] {
+			c.stats.Failure = what + ": no answer: " + plainReason(err)
+		}
 		return
 	}
 	c.unresolved[origin] = true
@@ -452,6 +459,39 @@ func (c *crawl) noAnswer(origin string, err error) {
 	if len(c.unresolved) == len(c.seedOrigins) && !c.stopping {
 		c.giveUp()
 	}
+}
+
+// plainReason is a network error in the words of the person running the crawl: its innermost
+// cause (connection refused, a timeout, a failed handshake), without the operations and
+// packages it passed through (issue 27: no package names in user messages).
+func plainReason(err error) string {
+	var de *net.DNSError
+	if errors.As(err, &de) {
+		if de.IsNotFound {
+			return "host " + de.Name + " does not resolve"
+		}
+		return "looking up " + de.Name + " failed: " + de.Err
+	}
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Err != nil {
+		var se *os.SyscallError
+		if errors.As(oe.Err, &se) {
+			return se.Err.Error()
+		}
+		if oe.Timeout() {
+			return "timed out connecting"
+		}
+		return oe.Err.Error()
+	}
+	switch fetch.Classify(err) {
+	case fetch.KindTimeout:
+		return "timed out"
+	case fetch.KindTLS:
+		return "TLS handshake failed"
+	case fetch.KindReset:
+		return "connection reset"
+	}
+	return fetch.Classify(err).String() + " error"
 }
 
 func (c *crawl) stop(reason StopReason) {
@@ -694,7 +734,7 @@ func (c *crawl) snapshot() {
 		}
 		if o.Unreachable {
 			c.stats.OriginsBlocked++
-			if !c.unresolved[o.Key] { // noAnswer worded that one: the host does not resolve
+			if !c.worded[o.Key] { // noAnswer worded that one
 				c.stats.Failure = o.Key + ": " + o.RobotsReason
 			}
 		}

@@ -51,10 +51,7 @@ func (c *crawl) handleResult(r result) {
 	c.stats.BadURLs += r.bad
 	switch {
 	case r.noAnswer != nil && !r.canceled:
-		c.noAnswer(r.task.origin, r.noAnswer)
-		if !c.unresolved[r.task.origin] { // noAnswer worded that one: the host does not resolve
-			c.stats.Failure = u.URL + ": " + u.Reason
-		}
+		c.noAnswer(r.task.origin, u.URL, r.noAnswer)
 	case !r.canceled:
 		c.answered = true
 	}
@@ -165,7 +162,7 @@ func (c *crawl) robotsResult(r result, now time.Time) {
 	d := r.decision
 	key := r.task.origin
 	if r.noAnswer != nil {
-		c.noAnswer(key, r.noAnswer)
+		c.noAnswer(key, key+"/robots.txt", r.noAnswer)
 	} else {
 		c.answered = true
 	}
