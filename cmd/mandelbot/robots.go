@@ -11,13 +11,15 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fractle/mandelbot/crawl"
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/tester"
 	"github.com/fractle/mandelbot/robotstxt"
 )
 
-// defaultAgent is the product token the crawler answers to in robots.txt and robot tags.
-const defaultAgent = "Mandelbot"
+// defaultAgent is the product token the crawler answers to in robots.txt and robot tags; the
+// crawl package holds the default (issue 27: defaults live in one place).
+const defaultAgent = crawl.DefaultAgent
 
 // maxURLLineBytes bounds one line of a --urls file.
 const maxURLLineBytes = 64 << 10
