@@ -427,9 +427,11 @@ func (c *crawl) away(keys []string, why string) {
 }
 
 // giveUpAt is when the run gives up if nothing answers until then (Options.GiveUpAfter); zero
-// when something answered, nothing failed yet, or the run never gives up.
+// when something answered, nothing was asked yet (a resumed run waiting out pauses), or the run
+// never gives up. Requests still in flight then are cancelled: a server that accepts and never
+// answers must not hold the run past it.
 func (c *crawl) giveUpAt() time.Time {
-	if c.answered || c.unanswered == 0 || c.opts.GiveUpAfter < 0 {
+	if c.answered || c.unanswered == 0 && c.inflight == 0 || c.opts.GiveUpAfter < 0 {
 		return time.Time{}
 	}
 	return c.stats.Started.Add(c.opts.GiveUpAfter)
@@ -438,6 +440,9 @@ func (c *crawl) giveUpAt() time.Time {
 // giveUp ends a run in which nothing answered (issue 27); Stats.Failure holds the last reason.
 func (c *crawl) giveUp() {
 	c.stats.GaveUp = true
+	if c.stats.Failure == "" {
+		c.stats.Failure = fmt.Sprintf("no origin answered within %s", c.opts.GiveUpAfter)
+	}
 	c.stop(StopGaveUp)
 }
 

@@ -88,3 +88,36 @@ func TestIssue27_UnresolvableSeedFailsAtOnce(t *testing.T) {
 		t.Errorf("FetchedNothing %v, Failure %q; want the host named as not resolving", stats.FetchedNothing(), stats.Failure)
 	}
 }
+
+// issue 27: a seed whose server accepts connections and never answers (robots.txt hangs past
+// GiveUpAfter) ends the run at GiveUpAfter too, not at the fetch timeouts: the request in
+// flight is cancelled.
+func TestIssue27_HangingSeedGivesUpAtGiveUpAfter(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered, until the test ends
+		}
+	}()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	start := time.Now()
+	stats, _ := deadRun(t, []string{"http://hang.test:" + port + "/"}, map[string]string{"hang.test:" + port: "127.0.0.1"}, func(o *Options) {
+		// A request in flight does not let a virtual clock move: this one runs on the wall
+		// clock, with a give-up well before the client's 2 s total timeout.
+		o.Clock, o.GiveUpAfter = clock.Real{}, 300*time.Millisecond
+	})
+	if took := time.Since(start); took > 1500*time.Millisecond {
+		t.Errorf("the run took %v; want it to end at GiveUpAfter (300ms), not the fetch timeout (2s)", took)
+	}
+	if !stats.FetchedNothing() || !stats.GaveUp || stats.Failure == "" {
+		t.Errorf("FetchedNothing %v, GaveUp %v, Failure %q; want a give-up with a reason", stats.FetchedNothing(), stats.GaveUp, stats.Failure)
+	}
+}
