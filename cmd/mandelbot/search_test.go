@@ -97,7 +97,7 @@ func TestSearchBadInput(t *testing.T) {
 		{[]string{"search", "--data", data, "--", "-- ;;"}, "no word"},
 		{[]string{"search", "--data", data, "--limit", "0", "x"}, "--limit"},
 		{[]string{"search", "--data", filepath.Join(data, "nope"), "x"}, "no crawl at"},
-		{[]string{"search", "--data", data}, "requires at least 1 arg"},
+		{[]string{"search", "--data", data}, "give the words to search for"}, // issue 27: not cobra's "requires at least 1 arg(s)"
 	} {
 		if code, _, errOut := runCLI(t, "", tt.args...); code != exitUsage || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d, %q", tt.args, code, errOut)
