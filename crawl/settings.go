@@ -3,6 +3,7 @@ package crawl
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -182,6 +183,14 @@ func (c Config) withSavedIn(ctx context.Context, st store.Store) (Config, Resume
 	if !ok || len(r.Changed) > 0 {
 		// Settings saved before, and unchanged, stranded nothing when they were saved.
 		if err := merged.checkStranded(ctx, st); err != nil {
+			var ce *ConfigError
+			if errors.As(err, &ce) {
+				for _, ch := range r.Changed {
+					if ch.Field == ce.Field && ch.Was != "" {
+						ce.Msg += fmt.Sprintf("; the crawl was started with %s: leave the setting out to keep it", ch.Was)
+					}
+				}
+			}
 			return c, r, err
 		}
 	}
@@ -294,8 +303,10 @@ func (c Config) checkStranded(ctx context.Context, st store.Store) error {
 		return configErr(field, fmt.Sprintf("%s would strand %s of this crawl outside it (first %s)", p.crawl.Scope, urls, s.example))
 	case "MaxDepth":
 		return configErr(field, fmt.Sprintf("%s would strand %s of this crawl beyond it (first %s)", depthText(c.MaxDepth), urls, s.example))
+	case "Exclude":
+		return configErr(field, fmt.Sprintf("%s would strand %s of this crawl that it leaves out (first %s)", strings.Join(patternStrings(c.Exclude), " "), urls, s.example))
 	default:
-		return configErr(field, fmt.Sprintf("would strand %s of this crawl that it leaves out (first %s)", urls, s.example))
+		return configErr(field, fmt.Sprintf("%s would strand %s of this crawl that match none of its patterns (first %s)", strings.Join(patternStrings(c.Include), " "), urls, s.example))
 	}
 }
 

@@ -120,7 +120,8 @@ func TestIssue27_ResumeThatWouldStrandIsRefused(t *testing.T) {
 	narrower.Scope = "host"
 	_, err = crawl.Run(context.Background(), narrower)
 	var ce *crawl.ConfigError
-	if !errors.As(err, &ce) || ce.Field != "Scope" || !strings.Contains(ce.Msg, "strand") || !strings.Contains(ce.Msg, web.Origin("b")) {
+	if !errors.As(err, &ce) || ce.Field != "Scope" || !strings.Contains(ce.Msg, "strand") || !strings.Contains(ce.Msg, web.Origin("b")) ||
+		!strings.Contains(ce.Msg, "started with any") {
 		t.Fatalf("resume with a narrower scope: %v; want a ConfigError on Scope naming a stranded URL", err)
 	}
 	if after := len(web.Requests()); after != before {
