@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fractle/mandelbot/internal/crawlctx"
 	"github.com/fractle/mandelbot/internal/fetch"
@@ -194,6 +195,11 @@ func (c Config) withSavedIn(ctx context.Context, st store.Store) (Config, Resume
 			return c, r, err
 		}
 	}
+	if merged.AllowPrivate && !s.AllowPrivate {
+		if err := requeueRefused(ctx, st, merged.clockNow()); err != nil {
+			return c, r, err
+		}
+	}
 	b, err := json.Marshal(merged.settings())
 	if err != nil {
 		return c, r, fmt.Errorf("crawl: save the crawl's settings: %w", err)
@@ -204,6 +210,53 @@ func (c Config) withSavedIn(ctx context.Context, st store.Store) (Config, Resume
 		}
 	}
 	return merged, r, nil
+}
+
+// maxRequeueBatch bounds the URLs requeueRefused holds and commits at once.
+const maxRequeueBatch = 10_000
+
+// errBatchFull ends a walk of the store once a batch is full.
+var errBatchFull = errors.New("batch full")
+
+// requeueRefused makes due again the URLs an earlier version of the crawler gave up because the
+// dialer refused their private address (state error, reason "no answer (private-address)"): a
+// run that may now connect there fetches them (issue 27: a resume without --allow-private
+// spoiled them, and adding it back left them in place). Today's crawler leaves such URLs queued.
+// It walks the store once per maxRequeueBatch of them, committing each batch after its walk (a
+// store may not write while it reads), so that memory stays bounded.
+func requeueRefused(ctx context.Context, st store.Store, now time.Time) error {
+	for {
+		var batch []store.URL
+		err := st.EachURL(ctx, func(u store.URL) error {
+			if u.State == store.StateError && strings.HasPrefix(u.Reason, "no answer (private-address)") {
+				u.State, u.Reason, u.Attempts, u.NextAt = store.StateQueued, "", 0, now
+				batch = append(batch, u)
+				if len(batch) == maxRequeueBatch {
+					return errBatchFull
+				}
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errBatchFull) {
+			return fmt.Errorf("crawl: find URLs refused as private: %w", err)
+		}
+		if len(batch) > 0 {
+			if _, err := st.Commit(ctx, store.Batch{Updates: batch}); err != nil {
+				return fmt.Errorf("crawl: requeue URLs refused as private: %w", err)
+			}
+		}
+		if len(batch) < maxRequeueBatch {
+			return nil
+		}
+	}
+}
+
+// clockNow is c's clock's time: the wall clock unless Config.Clock is set.
+func (c Config) clockNow() time.Time {
+	if c.Clock != nil {
+		return c.Clock.Now()
+	}
+	return time.Now()
 }
 
 // checkStranded refuses c when a URL the crawl still has to fetch (queued, paused or waiting on

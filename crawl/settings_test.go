@@ -227,3 +227,45 @@ func TestIssue27_OldCrawlResumedWithoutAllowPrivateIsRefused(t *testing.T) {
 		t.Errorf("resume with AllowPrivate: %d pages, %d given up, %v", stats.Pages, stats.Errors, err)
 	}
 }
+
+// issue 27 ("re-running with --allow-private then left those 30 errors in place"): URLs an
+// earlier version gave up because their private address was refused (state error, due a day
+// later) are due again, and fetched, on the first run that may connect there.
+func TestIssue27_URLsSpoiledByARefusalAreRequeued(t *testing.T) {
+	web, err := testweb.Start([]testweb.Site{chain("a", 4)}, testweb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(web.Close)
+	path := filepath.Join(t.TempDir(), "crawl.db")
+	st, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As the old crawler left them: the seed and a page given up, due in 24 h, no settings saved.
+	now := time.Now()
+	var news []store.NewURL
+	for i, p := range []string{"/", "/p/1"} {
+		u := "http://" + web.Addr("a") + p
+		news = append(news, store.NewURL{URL: u, Origin: "http://" + web.Addr("a"), Kind: store.KindPage, Depth: i, State: store.StateQueued, DiscoveredAt: now})
+	}
+	added, err := st.Commit(context.Background(), store.Batch{New: news})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range added {
+		added[i].State, added[i].Attempts, added[i].NextAt = store.StateError, 1, now.Add(24*time.Hour)
+		added[i].Reason = "no answer (private-address): fetch: GET " + added[i].URL + ": dial tcp: non-public address refused (loopback)"
+	}
+	if _, err := st.Commit(context.Background(), store.Batch{Updates: added}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	stats, err := crawl.Run(context.Background(), crawl.Config{StorePath: path, Delay: crawl.NoDelay, AllowPrivate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Pages != 4 || states(t, path)[store.StateError] != 0 {
+		t.Errorf("%d pages answered, states %v; want the whole chain fetched and no error left", stats.Pages, states(t, path))
+	}
+}
