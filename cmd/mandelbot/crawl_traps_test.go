@@ -39,7 +39,7 @@ func TestCrawlCalendarDefaultAndOff(t *testing.T) {
 		}
 	}
 	_, help, _ := runCLI(t, "", "crawl", "--help")
-	for _, want := range []string{"--calendar-years int", "(default 50)", "--max-pages-per-origin int", "(default 250000)"} {
+	for _, want := range []string{"--calendar-years int", "(default 50)", "--max-pages-per-origin N|none", "(default 250000)"} { // issue 27: N or none
 		if !strings.Contains(help, want) {
 			t.Errorf("crawl --help lacks %q", want)
 		}
