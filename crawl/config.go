@@ -160,7 +160,8 @@ type Config struct {
 	// relaxes as answers come back fast. With FixedDelay, the gap is Delay alone.
 	FixedDelay bool
 	// PerOrigin bounds requests in flight to one origin (0: DefaultPerOrigin, 1), Concurrency
-	// over all origins (0: DefaultConcurrency, 16).
+	// over all origins (0: DefaultConcurrency, 512; either way at most a third of the process's
+	// open-file limit, see MaxConcurrency).
 	PerOrigin, Concurrency int
 	// MaxPagesPerOrigin bounds the distinct pages requested from one origin over every run of
 	// the crawl, a defence against crawler traps (issue 29); 0 means DefaultMaxPagesPerOrigin

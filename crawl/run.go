@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -202,7 +203,7 @@ func (c Config) plan() (plan, error) {
 	}
 	p.crawl = crawler.Options{
 		Seeds: seeds, Scope: scope, MaxDepth: p.crawl.MaxDepth, MaxPages: p.crawl.MaxPages,
-		Concurrency: c.Concurrency, MaxWait: c.MaxWait, RetryBackoff: c.RetryBackoff, GiveUpAfter: c.GiveUpAfter, MaxTime: c.MaxTime, Revisit: c.Revisit,
+		Concurrency: min(cmp.Or(c.Concurrency, DefaultConcurrency), MaxConcurrency()), MaxWait: c.MaxWait, RetryBackoff: c.RetryBackoff, GiveUpAfter: c.GiveUpAfter, MaxTime: c.MaxTime, Revisit: c.Revisit,
 		ApplyRevisit: c.ApplyRevisit, RecrawlAfter: c.RecrawlAfter, Recrawl: c.Recrawl,
 		CalendarYears: c.CalendarYears, // as MaxPagesPerOrigin: 0 the default, negative none
 		Frontier: frontier.Options{

@@ -17,7 +17,13 @@ import (
 
 // Defaults and limits of a crawl; each is overridable through Options.
 const (
-	DefaultConcurrency = 16             // requests in flight over all origins
+	// DefaultConcurrency bounds requests in flight over all origins (issue 31). A polite crawl
+	// is bound by how many origins it keeps busy, each at its own gap: 5,000 origins at a 2 s
+	// delay answering in 200 ms keep about 5,000 / 2.2 s × 0.2 s ≈ 455 requests in flight at the
+	// politeness limit. One origin still gets one request at a time (frontier.DefaultPerOrigin),
+	// so a crawl of a few sites sends no more than before; memory is bounded by the fetch body
+	// budget, not by this count. crawl.Run also keeps it within the open-file limit.
+	DefaultConcurrency = 512
 	DefaultRevisit     = 24 * time.Hour // a fetched URL is due again after this
 	DefaultMaxWait     = 2 * time.Minute
 	DefaultMaxAttempts = 3 // tries of a URL whose request gets no answer
