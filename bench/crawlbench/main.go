@@ -8,7 +8,7 @@
 //
 // Usage (from bench/):
 //
-//	go run ./crawlbench [-origins 100] [-pages 200] [-concurrency 16] [-per-origin 1] [-runs 1]
+//	go run ./crawlbench [-origins 100] [-pages 200] [-concurrency 512] [-per-origin 1] [-runs 1]
 package main
 
 import (
