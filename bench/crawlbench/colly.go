@@ -4,10 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 
+	"github.com/fractle/mandelbot/bench/internal/gobuild"
 	"github.com/fractle/mandelbot/bench/internal/spawn"
 	"github.com/fractle/mandelbot/internal/testweb"
 )
@@ -35,13 +34,7 @@ type collyRun struct {
 // buildColly compiles the Colly peer (bench/crawlbench/collypeer) of the bench module in
 // benchSrc into dir and returns the binary's path.
 func buildColly(ctx context.Context, benchSrc, dir string) (string, error) {
-	bin := filepath.Join(dir, "collypeer")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./crawlbench/collypeer")
-	cmd.Dir = benchSrc
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build the Colly peer in %s: %w\n%s", benchSrc, err, out)
-	}
-	return bin, nil
+	return gobuild.Binary(ctx, benchSrc, "./crawlbench/collypeer", dir)
 }
 
 // collyArgs returns the peer's arguments for web: the same concurrency and per-origin limit as

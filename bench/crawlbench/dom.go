@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 
+	"github.com/fractle/mandelbot/bench/internal/gobuild"
 	"github.com/fractle/mandelbot/bench/internal/mdtable"
 	"github.com/fractle/mandelbot/bench/internal/spawn"
 	"github.com/fractle/mandelbot/internal/testweb"
@@ -44,13 +43,7 @@ type libRun struct {
 
 // buildLib compiles the library peer (bench/crawlbench/libpeer) into dir.
 func buildLib(ctx context.Context, benchSrc, dir string) (string, error) {
-	bin := filepath.Join(dir, "libpeer")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./crawlbench/libpeer")
-	cmd.Dir = benchSrc
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build the library peer in %s: %w\n%s", benchSrc, err, out)
-	}
-	return bin, nil
+	return gobuild.Binary(ctx, benchSrc, "./crawlbench/libpeer", dir)
 }
 
 // runLib runs the library peer against web (with -select when selector is set), tallied by rec.

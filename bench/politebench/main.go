@@ -22,12 +22,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/fractle/mandelbot/bench/internal/gobuild"
 	"github.com/fractle/mandelbot/bench/internal/host"
 	"github.com/fractle/mandelbot/bench/internal/mandelbotcli"
 	"github.com/fractle/mandelbot/bench/internal/mdtable"
@@ -145,7 +145,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 			r.name = strings.Join(append([]string{"mandelbot --delay " + cfg.delay.String()}, cfg.mandelbotArgs...), " ")
 		case "colly":
 			var bin string
-			if bin, err = buildColly(ctx, filepath.Join(cfg.src, "bench"), tmp); err != nil {
+			if bin, err = gobuild.Binary(ctx, filepath.Join(cfg.src, "bench"), "./crawlbench/collypeer", tmp); err != nil {
 				return false, err
 			}
 			argv = []string{bin, "-concurrency", strconv.Itoa(cfg.web.Origins), "-per-origin", "1", "-delay", cfg.delay.String()}
@@ -168,17 +168,6 @@ func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 	}
 	fmt.Fprintf(out, "load average at start: %s; at end: %s\n\n", startLoad, host.LoadAverage())
 	return report(out, web, cfg.delay, results)
-}
-
-// buildColly compiles crawlbench's Colly peer of the bench module in benchSrc into dir.
-func buildColly(ctx context.Context, benchSrc, dir string) (string, error) {
-	bin := filepath.Join(dir, "collypeer")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./crawlbench/collypeer")
-	cmd.Dir = benchSrc
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build the Colly peer in %s: %w\n%s", benchSrc, err, out)
-	}
-	return bin, nil
 }
 
 // report prints one row per crawler and the gate's failures; it says whether all passed.

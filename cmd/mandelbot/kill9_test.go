@@ -44,6 +44,18 @@ func kill9Web(t *testing.T, killAfter int) (*testweb.Web, <-chan struct{}) {
 // have finished first: the web is then too small), and returns what the child printed.
 func crawlKilled(t *testing.T, args []string, reached <-chan struct{}) *bytes.Buffer {
 	t.Helper()
+	child, out, err := crawlSignalled(t, args, reached, syscall.SIGKILL, "kill")
+	if ws, ok := child.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("the crawl was not killed (it may have finished first: raise the web size): %v\n%s", err, out.String())
+	}
+	return out
+}
+
+// crawlSignalled runs this binary's main with args as a real child process, sends it sig once
+// reached closes (what names the point in a failure message), and waits for it; it returns the
+// finished child, what it printed and Wait's error.
+func crawlSignalled(t *testing.T, args []string, reached <-chan struct{}, sig os.Signal, what string) (*exec.Cmd, *bytes.Buffer, error) {
+	t.Helper()
 	child := exec.Command(os.Args[0], args...)
 	child.Env = append(os.Environ(), envRunMain+"=1")
 	var out bytes.Buffer
@@ -55,14 +67,10 @@ func crawlKilled(t *testing.T, args []string, reached <-chan struct{}) *bytes.Bu
 	case <-reached:
 	case <-time.After(60 * time.Second):
 		child.Process.Kill()
-		t.Fatalf("the crawl never reached the kill point:\n%s", out.String())
+		t.Fatalf("the crawl never reached the %s point:\n%s", what, out.String())
 	}
-	if err := child.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := child.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
-	err := child.Wait()
-	if ws, ok := child.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Fatalf("the crawl was not killed (it may have finished first: raise the web size): %v\n%s", err, out.String())
-	}
-	return &out
+	return child, &out, child.Wait()
 }

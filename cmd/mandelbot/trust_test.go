@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fractle/mandelbot/internal/testweb"
 )
@@ -16,23 +14,7 @@ import (
 // SIGINT (Ctrl-C) once reached closes; it returns the exit status and what the child printed.
 func crawlInterrupted(t *testing.T, args []string, reached <-chan struct{}) (int, string) {
 	t.Helper()
-	child := exec.Command(os.Args[0], args...)
-	child.Env = append(os.Environ(), envRunMain+"=1")
-	var out bytes.Buffer
-	child.Stdout, child.Stderr = &out, &out
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-reached:
-	case <-time.After(60 * time.Second):
-		child.Process.Kill()
-		t.Fatalf("the crawl never reached the interrupt point:\n%s", out.String())
-	}
-	if err := child.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	err := child.Wait()
+	child, out, err := crawlSignalled(t, args, reached, os.Interrupt, "interrupt")
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		t.Fatal(err)

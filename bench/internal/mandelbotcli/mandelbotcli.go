@@ -4,10 +4,9 @@ package mandelbotcli
 
 import (
 	"context"
-	"fmt"
-	"os/exec"
-	"path/filepath"
 	"strings"
+
+	"github.com/fractle/mandelbot/bench/internal/gobuild"
 )
 
 // FinishedReason is the stop reason of a crawl that ran out of work, as `mandelbot crawl`
@@ -17,13 +16,7 @@ const FinishedReason = "nothing left to crawl"
 // Build compiles the CLI from the main module's source directory src into dir and returns
 // the binary's path.
 func Build(ctx context.Context, src, dir string) (string, error) {
-	bin := filepath.Join(dir, "mandelbot")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/mandelbot")
-	cmd.Dir = src
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build mandelbot in %s: %w\n%s", src, err, out)
-	}
-	return bin, nil
+	return gobuild.Binary(ctx, src, "./cmd/mandelbot", dir)
 }
 
 // SummaryLines picks the stop reason and the "pages answered" figures out of the summary
