@@ -114,7 +114,7 @@ func TestRule11_ParsingIsLinear(t *testing.T) {
 	}
 	best := func(body []byte) time.Duration {
 		d := time.Duration(1 << 62)
-		for range 3 {
+		for range 5 { // the best of five: a shared machine preempts single runs
 			start := time.Now()
 			r := Parse(body)
 			r.For("bot7").Test("/a/b")
