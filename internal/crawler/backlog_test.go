@@ -91,7 +91,8 @@ func TestRequestsGoOnWhileTheWriterIsHeld(t *testing.T) {
 		}
 		return urls >= want+200
 	}}
-	client := e.client()
+	// Every page is counted exactly once below: no request may time out and be asked again.
+	client := e.clientTimed(false, 30*time.Second)
 	var seeds []string
 	for i := range origins {
 		seeds = append(seeds, web.Expand("{"+testweb.GenKey(i)+"}/"))
