@@ -50,6 +50,11 @@ type Result struct {
 	// TitleURLFactor is what Rerank's title-and-URL rule multiplied Score by (ranking.go,
 	// TitleURLBoost): 1 when the title and URL path do not both hold the query's words.
 	TitleURLFactor float64
+	// Headings is the entry's headings (store.Document.Headings), which a store fills in for
+	// Rerank's definition rule; DefinesFactor is what that rule multiplied Score by (ranking.go,
+	// DefinesBoost): 1 when the headings define no identifier the query names.
+	Headings      string
+	DefinesFactor float64
 	// Canonical is the URL the page names canonical (<link rel=canonical>), if any, and
 	// ContentHash the ContentHash of its indexed title and text (0 for a link-only entry): what
 	// Dedupe compares.

@@ -59,6 +59,14 @@ import (
 //     "RewriteRule" holds "rewrite"), plurals folded; the host is not the path. A link-only
 //     entry has no title of its own (its "title" is anchor text, weighed as such): the rule
 //     is for fetched pages.
+//   - A page whose headings (h1-h6, and the terms of its definition lists: extract's
+//     Document.Headings) hold an identifier that the query's words spell ("document root":
+//     DocumentRoot, "keep alive timeout": KeepAliveTimeout, definesQuery) is the page that
+//     defines what the query names, in an API reference where the long page of every directive
+//     loses to short pages that say the words more often (issue 32): ×DefinesBoost, and at
+//     least (1+DefinesMargin) times the best entry that defines nothing the query names. This
+//     comes after the title-and-URL rule: a name spelled exactly is the stronger evidence. The
+//     rule is for fetched pages.
 //   - A link-only entry outside the crawl's scope (state out_of_scope: a link into a source
 //     repository, another site) was never meant to be crawled: it ranks below every fetched
 //     page that matches, at most (1-OutOfScopeMargin) times the worst of them, its order among
@@ -95,14 +103,16 @@ const (
 	TitleURLBoost     = 3.0
 	TitleURLMargin    = 0.1
 	OutOfScopeMargin  = 0.1
+	DefinesBoost      = 2.0
+	DefinesMargin     = 0.1
 	RerankDepth       = 50
 )
 
-// Rerank applies the inlink prior, the anchor votes, the title boost, the title-and-URL rule and
-// the out-of-scope rule to rs, whose Score is a store's score (higher is better, not negative),
-// sets each entry's TitleURLFactor, and sorts rs by the new score, best first (stably). terms are the query's
+// Rerank applies the inlink prior, the anchor votes, the title boost, the title-and-URL rule, the
+// definition rule and the out-of-scope rule to rs, whose Score is a store's score (higher is
+// better, not negative), sets each entry's TitleURLFactor and DefinesFactor, and sorts rs by the new score, best first (stably). terms are the query's
 // words (Parsed.Terms). A store calls it on its best RerankDepth entries (at least the page
-// asked for), with their AnchorVotes filled in, before Dedupe.
+// asked for), with their AnchorVotes and Headings filled in, before Dedupe.
 func Rerank(rs []Result, terms []string) {
 	forms := termFormsOf(terms)
 	all := forms.all()
@@ -136,8 +146,35 @@ func Rerank(rs []Result, terms []string) {
 		r.Score *= f
 		r.TitleURLFactor = f
 	}
+	favourDefinitions(rs, terms)
 	demoteOutOfScope(rs, titleAll)
 	slices.SortStableFunc(rs, func(a, b Result) int { return cmp.Compare(b.Score, a.Score) })
+}
+
+// favourDefinitions applies the definition rule (DefinesBoost) to rs and sets each entry's
+// DefinesFactor.
+func favourDefinitions(rs []Result, terms []string) {
+	defines := make([]bool, len(rs))
+	othersBest := 0.0 // the best score of an entry that defines nothing the query names
+	for i := range rs {
+		rs[i].DefinesFactor = 1
+		defines[i] = !rs[i].LinkOnly && definesQuery(rs[i].Headings, terms)
+		if !defines[i] {
+			othersBest = max(othersBest, rs[i].Score)
+		}
+	}
+	for i := range rs {
+		if !defines[i] {
+			continue
+		}
+		r := &rs[i]
+		f := DefinesBoost
+		if floor := othersBest * (1 + DefinesMargin); r.Score > 0 && r.Score*f < floor {
+			f = floor / r.Score
+		}
+		r.Score *= f
+		r.DefinesFactor = f
+	}
 }
 
 // stateOutOfScope is store.StateOutOfScope (index does not import store).

@@ -111,6 +111,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 				CASE WHEN docs.link_only THEN doc_text.anchors ELSE doc_text.body END, query.q, $6) END,
 			CASE WHEN docs.link_only THEN doc_text.top_anchor ELSE doc_text.title END,
 			CASE WHEN docs.link_only THEN '' ELSE doc_text.body END,
+			CASE WHEN docs.link_only THEN '' ELSE doc_text.headings END,
 			docs.link_only, docs.inlinks, urls.url, urls.state, urls.reason, urls.status, urls.fetched_at,
 			urls.content_type, urls.canonical, `+originStatusColumns+`
 		FROM ranked JOIN docs ON docs.url_id = ranked.url_id JOIN doc_text ON doc_text.url_id = ranked.url_id
@@ -125,7 +126,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	var fetched pgtype.Timestamptz
 	var os originStatus
 	var results []index.Result
-	_, err = pgx.ForEachRow(rows, append([]any{&id, &score, &snippet, &r.Title, &body, &r.LinkOnly, &r.Inlinks,
+	_, err = pgx.ForEachRow(rows, append([]any{&id, &score, &snippet, &r.Title, &body, &r.Headings, &r.LinkOnly, &r.Inlinks,
 		&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct, &r.Canonical}, os.dest()...), func() error {
 		res := r
 		state, reason := store.Effective(store.State(res.State), res.Reason, os.status(), now)

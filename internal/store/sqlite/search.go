@@ -100,7 +100,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	for id := range ranked {
 		ids = append(ids, id)
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT docs.url_id, fts.title, docs.link_only, docs.nosnippet, docs.inlinks,
+	rows, err := s.read.QueryContext(ctx, `SELECT docs.url_id, fts.title, fts.headings, docs.link_only, docs.nosnippet, docs.inlinks,
 			docs.content_hash, urls.url, urls.state, urls.reason, urls.status, urls.fetched_at, urls.content_type,
 			urls.canonical, `+originStatusColumns+`
 		FROM docs JOIN fts ON fts.rowid = docs.num JOIN urls ON urls.id = docs.url_id
@@ -118,7 +118,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		var ct string
 		var linkOnly, nosnippet int
 		var os originStatus
-		if err := rows.Scan(append([]any{&id, &r.Title, &linkOnly, &nosnippet, &r.Inlinks, &hash,
+		if err := rows.Scan(append([]any{&id, &r.Title, &r.Headings, &linkOnly, &nosnippet, &r.Inlinks, &hash,
 			&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct, &r.Canonical}, os.dest()...)...); err != nil {
 			return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 		}

@@ -343,3 +343,35 @@ func testRankOutOfScopeBelowCrawled(t *testing.T, s store.Store) {
 		t.Errorf("search tokenizer = %q: the robots-blocked %s lost its place above %s (seed 001)", got, blocked, weak)
 	}
 }
+
+// Issue 32 part 1, "a query that names a defined identifier favours the page that defines it"
+// (index/ranking.go, DefinesBoost): for "keep alive timeout", the long reference page whose
+// headings define KeepAliveTimeout beats the short page that says the three words again and
+// again; the score tells it: the reference's DefinesFactor is at least DefinesBoost, the
+// other's 1.
+func testRankDefinedIdentifier(t *testing.T, s store.Store) {
+	const reference, tuning = "http://a.test/mod/core.html", "http://a.test/misc/perf-tuning.html"
+	long := strings.Repeat("Directives in the main configuration file apply to the whole server, and the "+
+		"server reads that file once, at start; a change needs a restart. ", 12)
+	pages := []rankPage{
+		{url: reference, doc: &store.Document{Title: "core - Apache HTTP Server",
+			Headings: "AllowOverride Directive KeepAliveTimeout Directive",
+			Text:     "AllowOverride Directive. KeepAliveTimeout Directive: seconds to wait for the next request. " + long}},
+		{url: tuning, doc: &store.Document{Title: "Performance Tuning", Headings: "Connections",
+			Text: strings.Repeat("Keep the keep alive timeout short: a long keep alive timeout holds a worker. ", 4)}},
+	}
+	for i := range 6 { // pages without the words, so that the words are rare enough to count
+		pages = append(pages, rankPage{url: fmt.Sprintf("http://a.test/other-%d.html", i),
+			doc: &store.Document{Title: fmt.Sprintf("Chapter %d", i), Text: "Modules, handlers and filters."}})
+	}
+	indexPages(t, s, pages)
+	p := searchPage(t, s, "keep alive timeout")
+	if got := resultURLs(p); len(got) != 2 || got[0] != reference {
+		t.Errorf("search keep alive timeout = %q, want %s first of 2", got, reference)
+	}
+	for _, r := range p.Results {
+		if want := r.URL == reference; (r.DefinesFactor >= index.DefinesBoost) != want || (!want && r.DefinesFactor != 1) {
+			t.Errorf("%s: DefinesFactor %v, want %v", r.URL, r.DefinesFactor, map[bool]string{true: ">= DefinesBoost", false: "1"}[want])
+		}
+	}
+}

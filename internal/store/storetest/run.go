@@ -62,6 +62,7 @@ var checks = []check{
 	{"Ranking/PhraseBeatsNear", testRankPhraseBeatsNear},
 	{"Ranking/TitleAndURL", testRankTitleAndURL},
 	{"Ranking/OutOfScopeBelowCrawled", testRankOutOfScopeBelowCrawled},
+	{"Ranking/DefinedIdentifier", testRankDefinedIdentifier},
 	{"Search/CountStops", testSearchCountStops},
 	{"Query/Phrase", testQueryPhrase},
 	{"Query/Exclude", testQueryExclude},
