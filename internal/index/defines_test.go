@@ -19,7 +19,7 @@ func TestDefinesQuery(t *testing.T) {
 		{"Apache Module mod_rewrite", "mod rewrite", true},
 		{"<VirtualHost> Directive", "virtualhost", true},
 		{"<VirtualHost> Directive", "virtual hosts", false}, // no plural folding
-		{"Document Root", "document root", false},         // not an identifier
+		{"Document Root", "document root", false},           // not an identifier
 		{"28.2.3. pg_stat_activity", "pg_stat_activity", true},
 		{"--status-interval", "status interval", true},
 		{"ab_c", "ab c", false}, // shorter than MinDefinedBytes
