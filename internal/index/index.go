@@ -55,6 +55,12 @@ type Result struct {
 	// DefinesBoost): 1 when the headings define no identifier the query names.
 	Headings      string
 	DefinesFactor float64
+	// LinkShare is the entry's shape (index.LinkShare: its links' anchor text over its text),
+	// which a store fills in for Rerank's link-list rule; LinkListFactor is what that rule
+	// multiplied Score by (ranking.go, LinkListFactor): 1 when the entry is no list of links or
+	// the query names it.
+	LinkShare      float64
+	LinkListFactor float64
 	// Canonical is the URL the page names canonical (<link rel=canonical>), if any, and
 	// ContentHash the ContentHash of its indexed title and text (0 for a link-only entry): what
 	// Dedupe compares.

@@ -67,6 +67,14 @@ import (
 //     least (1+DefinesMargin) times the best entry that defines nothing the query names. This
 //     comes after the title-and-URL rule: a name spelled exactly is the stronger evidence. The
 //     rule is for fetched pages.
+//   - A fetched page that is mostly links (a generated index, a site map, a tag cloud: its
+//     LinkShare, the anchor text of its links over its text, at least LinkListShare) says where
+//     to go, not what is there: its many anchor texts match every query, so it is no answer
+//     unless the query names it, its title or URL path holding a query word ("sitemap",
+//     "glossary"). Otherwise ×LinkListFactor, and below every fetched page that matches and is
+//     no such list, at most (1-LinkListMargin) times the worst of them, its order among its
+//     like kept (issue 32): each engine's term frequency rewards the many anchors, by how much
+//     differs between engines, and the rule must hold in both.
 //   - A link-only entry outside the crawl's scope (state out_of_scope: a link into a source
 //     repository, another site) was never meant to be crawled: it ranks below every fetched
 //     page that matches, at most (1-OutOfScopeMargin) times the worst of them, its order among
@@ -105,19 +113,23 @@ const (
 	OutOfScopeMargin  = 0.1
 	DefinesBoost      = 2.0
 	DefinesMargin     = 0.1
+	LinkListShare     = 0.7
+	LinkListFactor    = 0.2
+	LinkListMargin    = 0.1
 	RerankDepth       = 50
 )
 
 // Rerank applies the inlink prior, the anchor votes, the title boost, the title-and-URL rule, the
-// definition rule and the out-of-scope rule to rs, whose Score is a store's score (higher is
-// better, not negative), sets each entry's TitleURLFactor and DefinesFactor, and sorts rs by the new score, best first (stably). terms are the query's
+// definition rule, the link-list rule and the out-of-scope rule to rs, whose Score is a store's score (higher is
+// better, not negative), sets each entry's TitleURLFactor, DefinesFactor and LinkListFactor, and sorts rs by the new score, best first (stably). terms are the query's
 // words (Parsed.Terms). A store calls it on its best RerankDepth entries (at least the page
-// asked for), with their AnchorVotes and Headings filled in, before Dedupe.
+// asked for), with their AnchorVotes, Headings and LinkShare filled in, before Dedupe.
 func Rerank(rs []Result, terms []string) {
 	forms := termFormsOf(terms)
 	all := forms.all()
 	titleAll := make([]bool, len(rs)) // the entry's title holds every query word
 	both := make([]bool, len(rs))
+	list := make([]bool, len(rs)) // a list of links the query does not name
 	bodyBest := 0.0 // the best score of an entry whose title and URL path hold no query word
 	for i := range rs {
 		r := &rs[i]
@@ -129,6 +141,11 @@ func Rerank(rs []Result, terms []string) {
 		title, path := forms.held(r.Title), forms.held(urlPath(r.URL))
 		titleAll[i] = all != 0 && title == all
 		both[i] = !r.LinkOnly && titleAndURLHold(title, path, all)
+		r.LinkListFactor = 1
+		if list[i] = isLinkList(r, title, path); list[i] {
+			r.Score *= LinkListFactor
+			r.LinkListFactor = LinkListFactor
+		}
 		if title == 0 && path == 0 {
 			bodyBest = max(bodyBest, r.Score)
 		}
@@ -147,6 +164,7 @@ func Rerank(rs []Result, terms []string) {
 		r.TitleURLFactor = f
 	}
 	favourDefinitions(rs, terms)
+	demoteLinkLists(rs, list)
 	demoteOutOfScope(rs, titleAll)
 	slices.SortStableFunc(rs, func(a, b Result) int { return cmp.Compare(b.Score, a.Score) })
 }
@@ -174,6 +192,33 @@ func favourDefinitions(rs []Result, terms []string) {
 		}
 		r.Score *= f
 		r.DefinesFactor = f
+	}
+}
+
+// demoteLinkLists scales the scores of rs's lists of links (list[i], already ×LinkListFactor), all
+// by one more factor if need be, so that the best of them is at most (1-LinkListMargin) times
+// the worst fetched entry that is no such list, and adds that factor to their LinkListFactor.
+// Nothing changes when rs has no other fetched entry.
+func demoteLinkLists(rs []Result, list []bool) {
+	worst, others, best := math.Inf(1), false, 0.0
+	for i, r := range rs {
+		switch {
+		case list[i]:
+			best = max(best, r.Score)
+		case !r.LinkOnly:
+			worst, others = min(worst, r.Score), true
+		}
+	}
+	ceiling := max(worst, 0) * (1 - LinkListMargin)
+	if !others || best <= ceiling {
+		return
+	}
+	f := ceiling / best
+	for i := range rs {
+		if list[i] {
+			rs[i].Score *= f
+			rs[i].LinkListFactor *= f
+		}
 	}
 }
 

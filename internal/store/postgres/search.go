@@ -126,6 +126,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	var fetched pgtype.Timestamptz
 	var os originStatus
 	var results []index.Result
+	textBytes := map[int64]int{}
 	_, err = pgx.ForEachRow(rows, append([]any{&id, &score, &snippet, &r.Title, &body, &r.Headings, &r.LinkOnly, &r.Inlinks,
 		&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct, &r.Canonical}, os.dest()...), func() error {
 		res := r
@@ -134,6 +135,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		res.Snippet = index.SplitMarked(snippet, markOpen, markClose)
 		if !res.LinkOnly {
 			res.ContentHash = index.ContentHash(res.Title, body)
+			textBytes[id] = len(body)
 		}
 		res.Why = index.Why(index.Facts{State: res.State, Reason: res.Reason, Status: res.Status, ContentType: ct,
 			FetchedAt: res.FetchedAt, Inlinks: res.Inlinks, Indexed: !res.LinkOnly, LinkOnly: res.LinkOnly})
@@ -144,6 +146,9 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
 	if err := fillAnchorVotes(ctx, tx, results, page.Terms); err != nil {
+		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
+	}
+	if err := fillLinkShares(ctx, tx, results, textBytes); err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
 	index.Rerank(results, page.Terms)

@@ -121,6 +121,16 @@ var mutants = []mutant{
 			return p, err
 		}}
 	}},
+	{"pages that are mostly links not demoted", "Ranking/LinkListDemoted", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			for i, r := range p.Results {
+				p.Results[i].Score, p.Results[i].LinkListFactor = r.Score/r.LinkListFactor, 1
+			}
+			slices.SortStableFunc(p.Results, func(a, b index.Result) int { return cmp.Compare(b.Score, a.Score) })
+			return p, err
+		}}
+	}},
 	{"out-of-scope link-only entries ranked as ones not crawled yet", "Ranking/OutOfScopeBelowCrawled", func(s store.Store) store.Store {
 		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
 			b.New = slices.Clone(b.New)

@@ -375,3 +375,48 @@ func testRankDefinedIdentifier(t *testing.T, s store.Store) {
 		}
 	}
 }
+
+// Issue 32 part 3, "pages that are mostly links (generated indexes, tag clouds) are recognised by
+// their shape and demoted, unless the query names them" (index/ranking.go, LinkListShare): the
+// site map, whose text is the anchor text of its links and says "error responses" in many of
+// them, ranks below the page about error responses that says the words once; its LinkShare is
+// at least LinkListShare, the page's below it. For "site map error", whose words its title
+// holds, it is not demoted.
+func testRankLinkListDemoted(t *testing.T, s store.Store) {
+	const siteMap, page = "http://a.test/contents.html", "http://a.test/errors.html"
+	var anchors []string
+	var links []store.Link
+	for i := range 12 {
+		a := fmt.Sprintf("Error responses of module %d", i)
+		anchors = append(anchors, a)
+		links = append(links, store.Link{To: fmt.Sprintf("http://a.test/mod/m%d.html", i), Anchor: a})
+	}
+	pages := []rankPage{
+		{url: siteMap, doc: &store.Document{Title: "Site Map", Text: strings.Join(anchors, " ")}, links: links},
+		{url: page, doc: &store.Document{Title: "Custom responses",
+			Text: "The server answers a failed request with error responses you may write yourself. " +
+				strings.Repeat("A handler decides what the client sees, and a filter may change it on the way out. ", 6)}},
+	}
+	for i := range 12 {
+		pages = append(pages, rankPage{url: fmt.Sprintf("http://a.test/mod/m%d.html", i),
+			doc: &store.Document{Title: fmt.Sprintf("Module %d", i), Text: "Directives of one module."}})
+	}
+	indexPages(t, s, pages)
+	p := searchPage(t, s, "error responses")
+	got := resultURLs(p)
+	if i, j := slices.Index(got, page), slices.Index(got, siteMap); i < 0 || j < 0 || j < i {
+		t.Errorf("search error responses = %q, want %s above %s", got, page, siteMap)
+	}
+	for _, r := range p.Results {
+		if r.URL != siteMap && r.URL != page {
+			continue // the modules, found by the anchor text of the site map's links
+		}
+		if want := r.URL == siteMap; (r.LinkShare >= index.LinkListShare) != want {
+			t.Errorf("%s: LinkShare %v, want it %s LinkListShare", r.URL, r.LinkShare, map[bool]string{true: ">=", false: "<"}[want])
+		}
+	}
+	p = searchPage(t, s, "site map error")
+	if got := resultURLs(p); len(got) != 1 || got[0] != siteMap || p.Results[0].LinkListFactor != 1 {
+		t.Errorf("search site map error = %q, want %s alone, not demoted", got, siteMap)
+	}
+}

@@ -63,6 +63,7 @@ var checks = []check{
 	{"Ranking/TitleAndURL", testRankTitleAndURL},
 	{"Ranking/OutOfScopeBelowCrawled", testRankOutOfScopeBelowCrawled},
 	{"Ranking/DefinedIdentifier", testRankDefinedIdentifier},
+	{"Ranking/LinkListDemoted", testRankLinkListDemoted},
 	{"Search/CountStops", testSearchCountStops},
 	{"Query/Phrase", testQueryPhrase},
 	{"Query/Exclude", testQueryExclude},

@@ -1,0 +1,49 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fractle/mandelbot/internal/index"
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+// sqlLinkText reads, for each URL of an idSet, the bytes of the anchor text of its outgoing
+// links (each distinct link once: the links table's key), from the key of links alone.
+const sqlLinkText = `SELECT from_id, SUM(length(CAST(anchor AS BLOB))) FROM links WHERE from_id ` + inSet +
+	` GROUP BY from_id`
+
+// fillLinkShares sets the LinkShare of rs's documents (index.LinkShare, index/ranking.go) before
+// Rerank; textBytes maps each document's URL ID to the bytes of its indexed text.
+func (s *Store) fillLinkShares(ctx context.Context, rs []index.Result, textBytes map[int64]int) error {
+	at := make(map[int64]int, len(rs))
+	var ids []int64
+	for i, r := range rs {
+		if !r.LinkOnly {
+			id := store.IDOf(r.URL)
+			at[id], ids = i, append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := s.read.QueryContext(ctx, sqlLinkText, idSet(ids))
+	if err != nil {
+		return fmt.Errorf("link shares: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return fmt.Errorf("link shares: %w", err)
+		}
+		if i, ok := at[id]; ok {
+			rs[i].LinkShare = index.LinkShare(n, textBytes[id])
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("link shares: %w", err)
+	}
+	return nil
+}
