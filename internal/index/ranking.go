@@ -130,7 +130,7 @@ func Rerank(rs []Result, terms []string) {
 	titleAll := make([]bool, len(rs)) // the entry's title holds every query word
 	both := make([]bool, len(rs))
 	list := make([]bool, len(rs)) // a list of links the query does not name
-	bodyBest := 0.0 // the best score of an entry whose title and URL path hold no query word
+	bodyBest := 0.0               // the best score of an entry whose title and URL path hold no query word
 	for i := range rs {
 		r := &rs[i]
 		r.Score *= 1 + InlinkPrior*math.Log1p(float64(max(r.Inlinks, 0)))
