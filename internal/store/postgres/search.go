@@ -127,6 +127,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	var os originStatus
 	var results []index.Result
 	textBytes := map[int64]int{}
+	bodies := map[int64]string{} // of the documents with a snippet, for index.Snippet
 	_, err = pgx.ForEachRow(rows, append([]any{&id, &score, &snippet, &r.Title, &body, &r.Headings, &r.LinkOnly, &r.Inlinks,
 		&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct, &r.Canonical}, os.dest()...), func() error {
 		res := r
@@ -136,6 +137,9 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		if !res.LinkOnly {
 			res.ContentHash = index.ContentHash(res.Title, body)
 			textBytes[id] = len(body)
+			if snippet != "" {
+				bodies[id] = body
+			}
 		}
 		res.Why = index.Why(index.Facts{State: res.State, Reason: res.Reason, Status: res.Status, ContentType: ct,
 			FetchedAt: res.FetchedAt, Inlinks: res.Inlinks, Indexed: !res.LinkOnly, LinkOnly: res.LinkOnly})
@@ -154,6 +158,17 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	index.Rerank(results, page.Terms)
 	results = index.Dedupe(results)
 	page.Results = results[min(q.Offset, len(results)):min(q.Offset+q.Limit, len(results))]
+	// A shown document's snippet is the sentence that holds the most query words (issue 32 part
+	// 4), as in the SQLite store; ts_headline's stays where no sentence holds one as
+	// index.Snippet folds words.
+	code := index.QueryLooksLikeCode(q.Text)
+	for i := range page.Results {
+		if body, ok := bodies[store.IDOf(page.Results[i].URL)]; ok {
+			if sp := index.Snippet(body, page.Terms, code); sp != nil {
+				page.Results[i].Snippet = sp
+			}
+		}
+	}
 	return page, nil
 }
 

@@ -153,7 +153,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	index.Rerank(results, page.Terms)
 	results = index.Dedupe(results)
 	page.Results = results[min(q.Offset, len(results)):min(q.Offset+q.Limit, len(results))]
-	if err := s.snippets(ctx, &m, page.Results, nosnippets); err != nil {
+	if err := s.snippets(ctx, &m, page.Results, nosnippets, page.Terms, index.QueryLooksLikeCode(q.Text)); err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
 	for i := range page.Results {
@@ -291,11 +291,18 @@ var (
 		FROM fts_anchors JOIN docs ON docs.num = fts_anchors.rowid WHERE fts_anchors MATCH ? AND docs.link_only AND fts_anchors.rowid ` + inSet
 )
 
-// snippets fills the snippets of the results shown (nosnippet says which have none), in one
-// walk of the query's matches: a snippet reads and tokenizes its entry's text, so only the page
-// shown gets them. A document's snippet is of its body, a link-only entry's of its anchor text.
-// m, the query's matcher, knows the entries' numbers already.
-func (s *Store) snippets(ctx context.Context, m *matcher, rs []index.Result, nosnippet map[string]bool) error {
+// sqlSnippetText reads the text of the documents among the entries numbered by an idSet.
+const sqlSnippetText = `SELECT docs.url_id, fts.body FROM fts JOIN docs ON docs.num = fts.rowid
+	WHERE fts.rowid ` + inSet + ` AND NOT docs.link_only`
+
+// snippets fills the snippets of the results shown (nosnippet says which have none): a
+// document's is the sentence of its text that holds the most of terms (index.Snippet, issue 32
+// part 4; code only when code says the query looks like code); a document none of whose
+// sentences holds a query word as index.Snippet folds words (the engine's stemmer folds more),
+// and a link-only entry, get the engine's snippet of their body or anchor text, in one walk of
+// the query's matches. Only the page shown gets snippets. m, the query's matcher, knows the
+// entries' numbers already.
+func (s *Store) snippets(ctx context.Context, m *matcher, rs []index.Result, nosnippet map[string]bool, terms []string, code bool) error {
 	var ids []int64
 	at := map[int64]int{}
 	for i, r := range rs {
@@ -311,8 +318,35 @@ func (s *Store) snippets(ctx context.Context, m *matcher, rs []index.Result, nos
 	if err != nil {
 		return err
 	}
+	rows, err := s.read.QueryContext(ctx, sqlSnippetText, idSet(nums))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var body string
+		if err := rows.Scan(&id, &body); err != nil {
+			return err
+		}
+		rs[at[id]].Snippet = index.Snippet(body, terms, code)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	var rest []int64 // the numbers of the entries still without a snippet
+	for _, id := range ids {
+		if rs[at[id]].Snippet == nil {
+			if num, ok := m.nums[id]; ok {
+				rest = append(rest, num)
+			}
+		}
+	}
+	if len(rest) == 0 {
+		return nil
+	}
 	for _, q := range []string{sqlSnippets, sqlAnchorSnippets} {
-		if err := snippetsOf(ctx, s.read, q, m.match, nums, func(id int64, snippet string) {
+		if err := snippetsOf(ctx, s.read, q, m.match, rest, func(id int64, snippet string) {
 			rs[at[id]].Snippet = index.SplitMarked(snippet, markOpen, markClose)
 		}); err != nil {
 			return err

@@ -131,6 +131,24 @@ var mutants = []mutant{
 			return p, err
 		}}
 	}},
+	{"the snippet is the first sentence with the query's first word", "Search/SnippetSentence", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			w := strings.Fields(q.Text)
+			if err != nil || len(w) < 2 {
+				return p, err
+			}
+			first, err := s.Search(ctx, index.Query{Text: w[0], Limit: index.MaxLimit, Now: q.Now})
+			for i, r := range p.Results {
+				for _, f := range first.Results {
+					if f.URL == r.URL {
+						p.Results[i].Snippet = f.Snippet
+					}
+				}
+			}
+			return p, err
+		}}
+	}},
 	{"out-of-scope link-only entries ranked as ones not crawled yet", "Ranking/OutOfScopeBelowCrawled", func(s store.Store) store.Store {
 		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
 			b.New = slices.Clone(b.New)

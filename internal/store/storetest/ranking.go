@@ -420,3 +420,33 @@ func testRankLinkListDemoted(t *testing.T, s store.Store) {
 		t.Errorf("search site map error = %q, want %s alone, not demoted", got, siteMap)
 	}
 }
+
+// Issue 32 part 4, "the snippet is the sentence that holds the most query words; code blocks
+// only when the query looks like code" (index.Snippet): for "error responses custom", the
+// snippet is the sentence that says all three words, not the code block before it nor the first
+// sentence that says "errors", and the words are marked.
+func testSnippetSentence(t *testing.T, s store.Store) {
+	const page = "http://a.test/custom-error.html"
+	indexPages(t, s, []rankPage{{url: page, doc: &store.Document{Title: "Responses",
+		Text: "Examples: >>> set_error(404, '/missing.html'); error(500) >>> done. Errors are logged. " +
+			strings.Repeat("Each request is answered. ", 5) +
+			"The server sends custom error responses for each status code you configure. The end."}}})
+	p := searchPage(t, s, "error responses custom")
+	if len(p.Results) != 1 {
+		t.Fatalf("search error responses custom = %q, want %s", resultURLs(p), page)
+	}
+	var text strings.Builder
+	var marked []string
+	for _, sp := range p.Results[0].Snippet {
+		text.WriteString(sp.Text)
+		if sp.Match {
+			marked = append(marked, sp.Text)
+		}
+	}
+	if got := text.String(); got != "The server sends custom error responses for each status code you configure." {
+		t.Errorf("snippet %q, want the sentence that holds every query word", got)
+	}
+	if want := []string{"custom", "error", "responses"}; !slices.Equal(marked, want) {
+		t.Errorf("snippet marks %q, want %q", marked, want)
+	}
+}

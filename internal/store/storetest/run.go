@@ -64,6 +64,7 @@ var checks = []check{
 	{"Ranking/OutOfScopeBelowCrawled", testRankOutOfScopeBelowCrawled},
 	{"Ranking/DefinedIdentifier", testRankDefinedIdentifier},
 	{"Ranking/LinkListDemoted", testRankLinkListDemoted},
+	{"Search/SnippetSentence", testSnippetSentence},
 	{"Search/CountStops", testSearchCountStops},
 	{"Query/Phrase", testQueryPhrase},
 	{"Query/Exclude", testQueryExclude},
