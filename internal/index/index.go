@@ -60,6 +60,7 @@ type Result struct {
 	// multiplied Score by (ranking.go, LinkListFactor): 1 when the entry is no list of links or
 	// the query names it.
 	LinkShare      float64
+	SentenceRate   float64 // index.SentenceRate of its text, filled in with LinkShare
 	LinkListFactor float64
 	// Canonical is the URL the page names canonical (<link rel=canonical>), if any, and
 	// ContentHash the ContentHash of its indexed title and text (0 for a link-only entry): what

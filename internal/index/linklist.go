@@ -1,5 +1,7 @@
 package index
 
+import "strings"
+
 // LinkShare is the shape of a page that says where to go rather than what is there (a generated
 // index, a site map, a tag cloud, issue 32): the bytes of the anchor text of its links over the
 // bytes of its indexed text, at most 1 (a page whose text is all links, or whose links' text
@@ -15,9 +17,27 @@ func LinkShare(anchorBytes, textBytes int) float64 {
 	return float64(anchorBytes) / float64(textBytes)
 }
 
+// SentenceEnds counts the sentence ends of a text: ". ", "? " and "! ".
+func SentenceEnds(text string) int {
+	return strings.Count(text, ". ") + strings.Count(text, "? ") + strings.Count(text, "! ")
+}
+
+// SentenceRate is the other half of the shape: a text's sentence ends (SentenceEnds) per 1000
+// of its bytes; 0 for an empty text. A generated index (term, link, term, link) has none.
+func SentenceRate(ends, textBytes int) float64 {
+	if textBytes <= 0 {
+		return 0
+	}
+	return float64(ends) * 1000 / float64(textBytes)
+}
+
 // isLinkList reports whether r is a fetched page shaped as a list of links (LinkShare at least
-// LinkListShare) whose title and URL path hold none of the query's words (title and path are
-// their masks, termForms.held): the query does not name it, so it is no answer but a way to one.
+// LinkListShare, or at least LinkListShareTerse with a SentenceRate below
+// LinkListSentenceRate: entries that are a term and links) whose title and URL path hold none of
+// the query's words (title and path are their masks, termForms.held): the query does not name
+// it, so it is no answer but a way to one.
 func isLinkList(r *Result, title, path uint64) bool {
-	return !r.LinkOnly && r.LinkShare >= LinkListShare && title == 0 && path == 0
+	shaped := r.LinkShare >= LinkListShare ||
+		r.LinkShare >= LinkListShareTerse && r.SentenceRate < LinkListSentenceRate
+	return !r.LinkOnly && shaped && title == 0 && path == 0
 }

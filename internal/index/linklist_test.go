@@ -54,3 +54,20 @@ func TestRerankLinkListDemoted(t *testing.T) {
 		t.Errorf("%s demoted though the query names it", named[i].URL)
 	}
 }
+
+// A terse text of terms and links (an A-Z index) is a link list at a lower LinkShare; prose
+// with as many links is not.
+func TestRerankTerseIndexDemoted(t *testing.T) {
+	rs := []Result{
+		{URL: "http://a.test/bookindex.html", Title: "Index", Score: 10, LinkShare: 0.54, SentenceRate: 0},
+		{URL: "http://a.test/prose.html", Title: "Tutorial", Score: 9, LinkShare: 0.54, SentenceRate: 4},
+		{URL: "http://a.test/functions-json.html", Title: "JSON Functions", Score: 1, LinkShare: 0.01, SentenceRate: 5},
+	}
+	Rerank(rs, []string{"jsonb"})
+	if rs[2].URL != "http://a.test/bookindex.html" || rs[0].URL != "http://a.test/prose.html" {
+		t.Errorf("Rerank order = %v, want the terse index last", rs)
+	}
+	if n := SentenceEnds("One. Two? Three! four.5"); n != 3 || SentenceRate(n, 20) != 150 || SentenceRate(0, 0) != 0 {
+		t.Errorf("SentenceEnds = %d", n)
+	}
+}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math/bits"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -146,24 +147,39 @@ func eachWord(s string, fn func(w string, start, end int)) {
 	}
 }
 
+// matchesOf returns the mask of forms (snippetForm of the query's words, the first 64) that the
+// word w matches: w itself, or, for a CamelCase word, its parts (KeepAliveTimeout matches keep,
+// alive and timeout, as the index finds it by them).
+func matchesOf(w string, forms []string) uint64 {
+	var mask uint64
+	see := func(x string) {
+		f := snippetForm(x)
+		for i, t := range forms[:min(len(forms), 64)] {
+			if f == t {
+				mask |= 1 << i
+			}
+		}
+	}
+	see(w)
+	if hasCamel(w) {
+		for _, p := range camelParts(w) {
+			see(p)
+		}
+	}
+	return mask
+}
+
 // countMatches returns how many of forms (snippetForm of the query's words) s holds, and how
 // many of its words match one.
 func countMatches(s string, forms []string) (words, hits int) {
 	var seen uint64
 	eachWord(s, func(w string, _, _ int) {
-		f := snippetForm(w)
-		for i, t := range forms {
-			if f == t {
-				hits++
-				if i < 64 && seen&(1<<i) == 0 {
-					seen |= 1 << i
-					words++
-				}
-				break
-			}
+		if m := matchesOf(w, forms); m != 0 {
+			hits++
+			seen |= m
 		}
 	})
-	return words, hits
+	return bits.OnesCount64(seen), hits
 }
 
 // codeLike reports whether a sentence looks like code: it holds a ">>>" or "$ " prompt, or a
@@ -194,15 +210,7 @@ func markSentence(s string, forms []string) []Span {
 	}
 	var ws []word
 	eachWord(s, func(w string, start, end int) {
-		f := snippetForm(w)
-		m := false
-		for _, t := range forms {
-			if f == t {
-				m = true
-				break
-			}
-		}
-		ws = append(ws, word{start, end, m})
+		ws = append(ws, word{start, end, matchesOf(w, forms) != 0})
 	})
 	from, to := 0, len(ws)
 	if len(ws) > SnippetWords {

@@ -27,8 +27,8 @@ func TestSnippetChoosesSentence(t *testing.T) {
 	if !strings.HasPrefix(got, "Customized error responses are configured") {
 		t.Errorf("snippet = %q, want the sentence that holds most of the words", got)
 	}
-	if strings.Join(marked, " ") != "error responses error" {
-		t.Errorf("marked %q, want error, responses, error", marked)
+	if strings.Join(marked, " ") != "error responses ErrorDocument error" {
+		t.Errorf("marked %q, want error, responses, ErrorDocument, error", marked)
 	}
 	q := ">>> ErrorDocument 404"
 	got, _ = spanText(Snippet(text, Query{Text: q}.Parse().Terms(), QueryLooksLikeCode(q)))
@@ -70,5 +70,14 @@ func TestQueryLooksLikeCode(t *testing.T) {
 		if got := QueryLooksLikeCode(q); got != want {
 			t.Errorf("QueryLooksLikeCode(%q) = %v", q, got)
 		}
+	}
+}
+
+// The parts of a CamelCase word match, as the index finds the word by them (issue 11).
+func TestSnippetCamelCase(t *testing.T) {
+	text := "Keep the connection open. The KeepAliveTimeout directive sets the seconds to wait."
+	got, marked := spanText(Snippet(text, []string{"keep", "alive", "timeout"}, false))
+	if got != "The KeepAliveTimeout directive sets the seconds to wait." || len(marked) != 1 {
+		t.Errorf("snippet = %q, marked %q", got, marked)
 	}
 }

@@ -14,16 +14,17 @@ import (
 // (each distinct link once: the links table's key).
 const sqlLinkText = `SELECT from_id, SUM(octet_length(anchor)) FROM links WHERE from_id = ANY($1) GROUP BY from_id`
 
-// fillLinkShares sets the LinkShare of rs's documents (index.LinkShare, index/ranking.go) before
-// Rerank, as the SQLite store does; textBytes maps each document's URL ID to the bytes of its
-// indexed text.
-func fillLinkShares(ctx context.Context, tx pgx.Tx, rs []index.Result, textBytes map[int64]int) error {
+// fillLinkShares sets the LinkShare and SentenceRate of rs's documents (index.LinkShare,
+// index/ranking.go) before Rerank, as the SQLite store does; bodies maps each document's URL ID
+// to its indexed text.
+func fillLinkShares(ctx context.Context, tx pgx.Tx, rs []index.Result, bodies map[int64]string) error {
 	at := make(map[int64]int, len(rs))
 	var ids []int64
 	for i, r := range rs {
 		if !r.LinkOnly {
 			id := store.IDOf(r.URL)
 			at[id], ids = i, append(ids, id)
+			rs[i].SentenceRate = index.SentenceRate(index.SentenceEnds(bodies[id]), len(bodies[id]))
 		}
 	}
 	if len(ids) == 0 {
@@ -33,7 +34,7 @@ func fillLinkShares(ctx context.Context, tx pgx.Tx, rs []index.Result, textBytes
 	var id, n int64
 	if _, err := pgx.ForEachRow(rows, []any{&id, &n}, func() error {
 		if i, ok := at[id]; ok {
-			rs[i].LinkShare = index.LinkShare(int(n), textBytes[id])
+			rs[i].LinkShare = index.LinkShare(int(n), len(bodies[id]))
 		}
 		return nil
 	}); err != nil {

@@ -126,8 +126,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	var fetched pgtype.Timestamptz
 	var os originStatus
 	var results []index.Result
-	textBytes := map[int64]int{}
-	bodies := map[int64]string{} // of the documents with a snippet, for index.Snippet
+	bodies := map[int64]string{} // the documents' text, for their shape and index.Snippet
 	_, err = pgx.ForEachRow(rows, append([]any{&id, &score, &snippet, &r.Title, &body, &r.Headings, &r.LinkOnly, &r.Inlinks,
 		&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct, &r.Canonical}, os.dest()...), func() error {
 		res := r
@@ -136,10 +135,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		res.Snippet = index.SplitMarked(snippet, markOpen, markClose)
 		if !res.LinkOnly {
 			res.ContentHash = index.ContentHash(res.Title, body)
-			textBytes[id] = len(body)
-			if snippet != "" {
-				bodies[id] = body
-			}
+			bodies[id] = body
 		}
 		res.Why = index.Why(index.Facts{State: res.State, Reason: res.Reason, Status: res.Status, ContentType: ct,
 			FetchedAt: res.FetchedAt, Inlinks: res.Inlinks, Indexed: !res.LinkOnly, LinkOnly: res.LinkOnly})
@@ -152,7 +148,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if err := fillAnchorVotes(ctx, tx, results, page.Terms); err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
-	if err := fillLinkShares(ctx, tx, results, textBytes); err != nil {
+	if err := fillLinkShares(ctx, tx, results, bodies); err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
 	index.Rerank(results, page.Terms)
@@ -163,7 +159,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	// index.Snippet folds words.
 	code := index.QueryLooksLikeCode(q.Text)
 	for i := range page.Results {
-		if body, ok := bodies[store.IDOf(page.Results[i].URL)]; ok {
+		if body, ok := bodies[store.IDOf(page.Results[i].URL)]; ok && len(page.Results[i].Snippet) > 0 {
 			if sp := index.Snippet(body, page.Terms, code); sp != nil {
 				page.Results[i].Snippet = sp
 			}

@@ -13,15 +13,23 @@ import (
 const sqlLinkText = `SELECT from_id, SUM(length(CAST(anchor AS BLOB))) FROM links WHERE from_id ` + inSet +
 	` GROUP BY from_id`
 
-// fillLinkShares sets the LinkShare of rs's documents (index.LinkShare, index/ranking.go) before
-// Rerank; textBytes maps each document's URL ID to the bytes of its indexed text.
-func (s *Store) fillLinkShares(ctx context.Context, rs []index.Result, textBytes map[int64]int) error {
+// sqlSentenceEnds is the number of sentence ends of fts.body (index.SentenceEnds), counted by
+// SQLite: each end removed shortens the text by its two characters.
+const sqlSentenceEnds = `(length(fts.body) - length(replace(replace(replace(fts.body, '. ', ''), '? ', ''), '! ', ''))) / 2`
+
+// textShape is what the shape of a page's text needs: its bytes and its sentence ends.
+type textShape struct{ bytes, sentenceEnds int }
+
+// fillLinkShares sets the LinkShare and SentenceRate of rs's documents (index.LinkShare,
+// index/ranking.go) before Rerank; texts maps each document's URL ID to its text's shape.
+func (s *Store) fillLinkShares(ctx context.Context, rs []index.Result, texts map[int64]textShape) error {
 	at := make(map[int64]int, len(rs))
 	var ids []int64
 	for i, r := range rs {
 		if !r.LinkOnly {
 			id := store.IDOf(r.URL)
 			at[id], ids = i, append(ids, id)
+			rs[i].SentenceRate = index.SentenceRate(texts[id].sentenceEnds, texts[id].bytes)
 		}
 	}
 	if len(ids) == 0 {
@@ -39,7 +47,7 @@ func (s *Store) fillLinkShares(ctx context.Context, rs []index.Result, textBytes
 			return fmt.Errorf("link shares: %w", err)
 		}
 		if i, ok := at[id]; ok {
-			rs[i].LinkShare = index.LinkShare(n, textBytes[id])
+			rs[i].LinkShare = index.LinkShare(n, texts[id].bytes)
 		}
 	}
 	if err := rows.Err(); err != nil {

@@ -100,7 +100,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	for id := range ranked {
 		ids = append(ids, id)
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT docs.url_id, fts.title, fts.headings, length(CAST(fts.body AS BLOB)), docs.link_only, docs.nosnippet, docs.inlinks,
+	rows, err := s.read.QueryContext(ctx, `SELECT docs.url_id, fts.title, fts.headings, length(CAST(fts.body AS BLOB)), `+sqlSentenceEnds+`, docs.link_only, docs.nosnippet, docs.inlinks,
 			docs.content_hash, urls.url, urls.state, urls.reason, urls.status, urls.fetched_at, urls.content_type,
 			urls.canonical, `+originStatusColumns+`
 		FROM docs JOIN fts ON fts.rowid = docs.num JOIN urls ON urls.id = docs.url_id
@@ -112,15 +112,15 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	defer rows.Close()
 	var results []index.Result
 	nosnippets := map[string]bool{}
-	textBytes := map[int64]int{}
+	texts := map[int64]textShape{}
 	for rows.Next() {
 		var r index.Result
 		var id, fetched, hash int64
-		var bodyBytes int
+		var shape textShape
 		var ct string
 		var linkOnly, nosnippet int
 		var os originStatus
-		if err := rows.Scan(append([]any{&id, &r.Title, &r.Headings, &bodyBytes, &linkOnly, &nosnippet, &r.Inlinks, &hash,
+		if err := rows.Scan(append([]any{&id, &r.Title, &r.Headings, &shape.bytes, &shape.sentenceEnds, &linkOnly, &nosnippet, &r.Inlinks, &hash,
 			&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct, &r.Canonical}, os.dest()...)...); err != nil {
 			return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 		}
@@ -129,7 +129,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 		r.LinkOnly, r.FetchedAt, r.ContentHash = linkOnly == 1, fromUnix(fetched), uint64(hash)
 		r.Score = -ranked[id] // bm25 is lower for better matches
 		nosnippets[r.URL] = nosnippet == 1
-		textBytes[id] = bodyBytes
+		texts[id] = shape
 		r.Why = index.Why(index.Facts{State: r.State, Reason: r.Reason, Status: r.Status, ContentType: ct,
 			FetchedAt: r.FetchedAt, Inlinks: r.Inlinks, Indexed: !r.LinkOnly, LinkOnly: r.LinkOnly})
 		results = append(results, r)
@@ -147,7 +147,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	if err := s.fillAnchorVotes(ctx, results, page.Terms); err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
-	if err := s.fillLinkShares(ctx, results, textBytes); err != nil {
+	if err := s.fillLinkShares(ctx, results, texts); err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
 	index.Rerank(results, page.Terms)

@@ -379,20 +379,23 @@ func testRankDefinedIdentifier(t *testing.T, s store.Store) {
 // Issue 32 part 3, "pages that are mostly links (generated indexes, tag clouds) are recognised by
 // their shape and demoted, unless the query names them" (index/ranking.go, LinkListShare): the
 // site map, whose text is the anchor text of its links and says "error responses" in many of
-// them, ranks below the page about error responses that says the words once; its LinkShare is
-// at least LinkListShare, the page's below it. For "site map error", whose words its title
+// them, ranks below the page about error responses that says the words once, and so does an
+// A-Z index of terms and the same links, without a sentence (LinkListShareTerse). For "site map error", whose words its title
 // holds, it is not demoted.
 func testRankLinkListDemoted(t *testing.T, s store.Store) {
 	const siteMap, page = "http://a.test/contents.html", "http://a.test/errors.html"
-	var anchors []string
+	const terms = "http://a.test/terms.html" // an A-Z index: a term, then links, no sentence
+	var anchors, entries []string
 	var links []store.Link
 	for i := range 12 {
 		a := fmt.Sprintf("Error responses of module %d", i)
 		anchors = append(anchors, a)
+		entries = append(entries, fmt.Sprintf("status code %d and its handler, %s", i, a))
 		links = append(links, store.Link{To: fmt.Sprintf("http://a.test/mod/m%d.html", i), Anchor: a})
 	}
 	pages := []rankPage{
 		{url: siteMap, doc: &store.Document{Title: "Site Map", Text: strings.Join(anchors, " ")}, links: links},
+		{url: terms, doc: &store.Document{Title: "Terms", Text: strings.Join(entries, " ")}, links: links},
 		{url: page, doc: &store.Document{Title: "Custom responses",
 			Text: "The server answers a failed request with error responses you may write yourself. " +
 				strings.Repeat("A handler decides what the client sees, and a filter may change it on the way out. ", 6)}},
@@ -404,15 +407,21 @@ func testRankLinkListDemoted(t *testing.T, s store.Store) {
 	indexPages(t, s, pages)
 	p := searchPage(t, s, "error responses")
 	got := resultURLs(p)
-	if i, j := slices.Index(got, page), slices.Index(got, siteMap); i < 0 || j < 0 || j < i {
-		t.Errorf("search error responses = %q, want %s above %s", got, page, siteMap)
+	for _, list := range []string{siteMap, terms} {
+		if i, j := slices.Index(got, page), slices.Index(got, list); i < 0 || j < 0 || j < i {
+			t.Errorf("search error responses = %q, want %s above %s", got, page, list)
+		}
 	}
 	for _, r := range p.Results {
-		if r.URL != siteMap && r.URL != page {
-			continue // the modules, found by the anchor text of the site map's links
-		}
-		if want := r.URL == siteMap; (r.LinkShare >= index.LinkListShare) != want {
-			t.Errorf("%s: LinkShare %v, want it %s LinkListShare", r.URL, r.LinkShare, map[bool]string{true: ">=", false: "<"}[want])
+		switch r.URL {
+		case siteMap, terms:
+			if r.LinkListFactor >= 1 {
+				t.Errorf("%s: LinkListFactor %v (LinkShare %v, SentenceRate %v), want it demoted", r.URL, r.LinkListFactor, r.LinkShare, r.SentenceRate)
+			}
+		case page:
+			if r.LinkListFactor != 1 || r.LinkShare != 0 || r.SentenceRate == 0 {
+				t.Errorf("%s: LinkListFactor %v, LinkShare %v, SentenceRate %v, want 1, 0, > 0", r.URL, r.LinkListFactor, r.LinkShare, r.SentenceRate)
+			}
 		}
 	}
 	p = searchPage(t, s, "site map error")
