@@ -61,6 +61,7 @@ type Result struct {
 	// the query names it.
 	LinkShare      float64
 	SentenceRate   float64 // index.SentenceRate of its text, filled in with LinkShare
+	LinkRate       float64 // index.LinkRate of its text, filled in with LinkShare
 	LinkListFactor float64
 	// Canonical is the URL the page names canonical (<link rel=canonical>), if any, and
 	// ContentHash the ContentHash of its indexed title and text (0 for a link-only entry): what

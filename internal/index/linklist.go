@@ -31,13 +31,22 @@ func SentenceRate(ends, textBytes int) float64 {
 	return float64(ends) * 1000 / float64(textBytes)
 }
 
+// LinkRate is a third measure of the shape: a page's distinct links (each target and anchor
+// text once, as stores keep them) per 1000 bytes of its text; 0 for an empty text.
+func LinkRate(links, textBytes int) float64 {
+	if textBytes <= 0 {
+		return 0
+	}
+	return float64(links) * 1000 / float64(textBytes)
+}
+
 // isLinkList reports whether r is a fetched page shaped as a list of links (LinkShare at least
-// LinkListShare, or at least LinkListShareTerse with a SentenceRate below
+// LinkListShare, or a LinkRate of at least LinkListLinkRate with a SentenceRate below
 // LinkListSentenceRate: entries that are a term and links) whose title and URL path hold none of
 // the query's words (title and path are their masks, termForms.held): the query does not name
 // it, so it is no answer but a way to one.
 func isLinkList(r *Result, title, path uint64) bool {
 	shaped := r.LinkShare >= LinkListShare ||
-		r.LinkShare >= LinkListShareTerse && r.SentenceRate < LinkListSentenceRate
+		r.LinkRate >= LinkListLinkRate && r.SentenceRate < LinkListSentenceRate
 	return !r.LinkOnly && shaped && title == 0 && path == 0
 }

@@ -55,17 +55,21 @@ func TestRerankLinkListDemoted(t *testing.T) {
 	}
 }
 
-// A terse text of terms and links (an A-Z index) is a link list at a lower LinkShare; prose
-// with as many links is not.
+// A terse text of terms and many links (an A-Z index) is a link list at a low LinkShare;
+// prose with as many links is not, nor a table of few sentences and few links.
 func TestRerankTerseIndexDemoted(t *testing.T) {
 	rs := []Result{
-		{URL: "http://a.test/bookindex.html", Title: "Index", Score: 10, LinkShare: 0.54, SentenceRate: 0},
-		{URL: "http://a.test/prose.html", Title: "Tutorial", Score: 9, LinkShare: 0.54, SentenceRate: 4},
+		{URL: "http://a.test/bookindex.html", Title: "Index", Score: 10, LinkShare: 0.15, LinkRate: 9, SentenceRate: 0},
+		{URL: "http://a.test/prose.html", Title: "Tutorial", Score: 9, LinkShare: 0.15, LinkRate: 9, SentenceRate: 4},
+		{URL: "http://a.test/table.html", Title: "Matrix", Score: 8, LinkShare: 0.01, LinkRate: 1.6, SentenceRate: 0.9},
 		{URL: "http://a.test/functions-json.html", Title: "JSON Functions", Score: 1, LinkShare: 0.01, SentenceRate: 5},
 	}
 	Rerank(rs, []string{"jsonb"})
-	if rs[2].URL != "http://a.test/bookindex.html" || rs[0].URL != "http://a.test/prose.html" {
+	if rs[3].URL != "http://a.test/bookindex.html" || rs[0].URL != "http://a.test/prose.html" {
 		t.Errorf("Rerank order = %v, want the terse index last", rs)
+	}
+	if LinkRate(9, 1000) != 9 || LinkRate(3, 0) != 0 {
+		t.Errorf("LinkRate(9, 1000) = %v", LinkRate(9, 1000))
 	}
 	if n := SentenceEnds("One. Two? Three! four.5"); n != 3 || SentenceRate(n, 20) != 150 || SentenceRate(0, 0) != 0 {
 		t.Errorf("SentenceEnds = %d", n)

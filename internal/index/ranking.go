@@ -68,9 +68,9 @@ import (
 //     comes after the title-and-URL rule: a name spelled exactly is the stronger evidence. The
 //     rule is for fetched pages.
 //   - A fetched page that is mostly links (a generated index, a site map, a tag cloud: its
-//     LinkShare, the anchor text of its links over its text, at least LinkListShare, or at
-//     least LinkListShareTerse in a text of few sentences, SentenceRate below
-//     LinkListSentenceRate per 1000 bytes: an A-Z index of terms and links) says where
+//     LinkShare, the anchor text of its links over its text, at least LinkListShare; or
+//     LinkListLinkRate distinct links or more per 1000 bytes of a text of few sentences,
+//     SentenceRate below LinkListSentenceRate: an A-Z index of terms and links) says where
 //     to go, not what is there: its many anchor texts match every query, so it is no answer
 //     unless the query names it, its title or URL path holding a query word ("sitemap",
 //     "glossary"). Otherwise ×LinkListFactor, and below every fetched page that matches and is
@@ -116,10 +116,12 @@ const (
 	DefinesBoost      = 2.0
 	DefinesMargin     = 0.1
 	LinkListShare     = 0.7
-	// LinkListShareTerse and LinkListSentenceRate: a text of terms and links (PostgreSQL's
-	// bookindex.html: 0.54, no sentence end) against reference tables (0.3 and 3 per 1000
-	// bytes) and prose (below 0.2).
-	LinkListShareTerse   = 0.4
+	// LinkListLinkRate and LinkListSentenceRate: a text of terms and links (PostgreSQL's
+	// bookindex.html: 9 distinct links per 1000 bytes, 0.01 sentence ends; its LinkShare, 0.15
+	// as stores count it, misses it: one anchor text repeats for many terms) against tables and
+	// lists of few sentences that are no index (at most 1.6 links per 1000 bytes in both sites
+	// of bench/searcheval).
+	LinkListLinkRate     = 5.0
 	LinkListSentenceRate = 1.0
 	LinkListFactor       = 0.2
 	LinkListMargin       = 0.1
@@ -130,7 +132,7 @@ const (
 // definition rule, the link-list rule and the out-of-scope rule to rs, whose Score is a store's score (higher is
 // better, not negative), sets each entry's TitleURLFactor, DefinesFactor and LinkListFactor, and sorts rs by the new score, best first (stably). terms are the query's
 // words (Parsed.Terms). A store calls it on its best RerankDepth entries (at least the page
-// asked for), with their AnchorVotes, Headings, LinkShare and SentenceRate filled in, before Dedupe.
+// asked for), with their AnchorVotes, Headings, LinkShare, LinkRate and SentenceRate filled in, before Dedupe.
 func Rerank(rs []Result, terms []string) {
 	forms := termFormsOf(terms)
 	all := forms.all()

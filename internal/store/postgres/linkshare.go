@@ -11,10 +11,10 @@ import (
 )
 
 // sqlLinkText reads, for each URL ID of $1, the bytes of the anchor text of its outgoing links
-// (each distinct link once: the links table's key).
-const sqlLinkText = `SELECT from_id, SUM(octet_length(anchor)) FROM links WHERE from_id = ANY($1) GROUP BY from_id`
+// and how many they are (each distinct link once: the links table's key).
+const sqlLinkText = `SELECT from_id, SUM(octet_length(anchor)), COUNT(*) FROM links WHERE from_id = ANY($1) GROUP BY from_id`
 
-// fillLinkShares sets the LinkShare and SentenceRate of rs's documents (index.LinkShare,
+// fillLinkShares sets the LinkShare, LinkRate and SentenceRate of rs's documents (index.LinkShare,
 // index/ranking.go) before Rerank, as the SQLite store does; bodies maps each document's URL ID
 // to its indexed text.
 func fillLinkShares(ctx context.Context, tx pgx.Tx, rs []index.Result, bodies map[int64]string) error {
@@ -31,10 +31,11 @@ func fillLinkShares(ctx context.Context, tx pgx.Tx, rs []index.Result, bodies ma
 		return nil
 	}
 	rows, _ := tx.Query(ctx, sqlLinkText, ids)
-	var id, n int64
-	if _, err := pgx.ForEachRow(rows, []any{&id, &n}, func() error {
+	var id, n, links int64
+	if _, err := pgx.ForEachRow(rows, []any{&id, &n, &links}, func() error {
 		if i, ok := at[id]; ok {
 			rs[i].LinkShare = index.LinkShare(int(n), len(bodies[id]))
+			rs[i].LinkRate = index.LinkRate(int(links), len(bodies[id]))
 		}
 		return nil
 	}); err != nil {

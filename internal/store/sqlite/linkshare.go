@@ -9,8 +9,9 @@ import (
 )
 
 // sqlLinkText reads, for each URL of an idSet, the bytes of the anchor text of its outgoing
-// links (each distinct link once: the links table's key), from the key of links alone.
-const sqlLinkText = `SELECT from_id, SUM(length(CAST(anchor AS BLOB))) FROM links WHERE from_id ` + inSet +
+// links and how many they are (each distinct link once: the links table's key), from the key of
+// links alone.
+const sqlLinkText = `SELECT from_id, SUM(length(CAST(anchor AS BLOB))), COUNT(*) FROM links WHERE from_id ` + inSet +
 	` GROUP BY from_id`
 
 // sqlSentenceEnds is the number of sentence ends of fts.body (index.SentenceEnds), counted by
@@ -20,7 +21,7 @@ const sqlSentenceEnds = `(length(fts.body) - length(replace(replace(replace(fts.
 // textShape is what the shape of a page's text needs: its bytes and its sentence ends.
 type textShape struct{ bytes, sentenceEnds int }
 
-// fillLinkShares sets the LinkShare and SentenceRate of rs's documents (index.LinkShare,
+// fillLinkShares sets the LinkShare, LinkRate and SentenceRate of rs's documents (index.LinkShare,
 // index/ranking.go) before Rerank; texts maps each document's URL ID to its text's shape.
 func (s *Store) fillLinkShares(ctx context.Context, rs []index.Result, texts map[int64]textShape) error {
 	at := make(map[int64]int, len(rs))
@@ -42,12 +43,13 @@ func (s *Store) fillLinkShares(ctx context.Context, rs []index.Result, texts map
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
+		var n, links int
+		if err := rows.Scan(&id, &n, &links); err != nil {
 			return fmt.Errorf("link shares: %w", err)
 		}
 		if i, ok := at[id]; ok {
 			rs[i].LinkShare = index.LinkShare(n, texts[id].bytes)
+			rs[i].LinkRate = index.LinkRate(links, texts[id].bytes)
 		}
 	}
 	if err := rows.Err(); err != nil {

@@ -380,7 +380,7 @@ func testRankDefinedIdentifier(t *testing.T, s store.Store) {
 // their shape and demoted, unless the query names them" (index/ranking.go, LinkListShare): the
 // site map, whose text is the anchor text of its links and says "error responses" in many of
 // them, ranks below the page about error responses that says the words once, and so does an
-// A-Z index of terms and the same links, without a sentence (LinkListShareTerse). For "site map error", whose words its title
+// A-Z index of terms and the same links, without a sentence (LinkListLinkRate). For "site map error", whose words its title
 // holds, it is not demoted.
 func testRankLinkListDemoted(t *testing.T, s store.Store) {
 	const siteMap, page = "http://a.test/contents.html", "http://a.test/errors.html"
