@@ -58,3 +58,17 @@ func TestRerankDefinedIdentifier(t *testing.T) {
 		t.Errorf("Rerank order = %q, want suexec below both defining pages", got)
 	}
 }
+
+// Issue 32 part 1: a page named for the query by its title and URL (TitleURLBoost) is not
+// pushed down by a page that defines an identifier the query spells: "hot standby" is the
+// chapter hot-standby.html before the page that defines the setting hot_standby.
+func TestRerankTitleAndURLBeforeDefinition(t *testing.T) {
+	rs := []Result{
+		{URL: "http://a.test/runtime-config-replication.html", Title: "20.6. Replication", Headings: "hot_standby (boolean)", Score: 3},
+		{URL: "http://a.test/hot-standby.html", Title: "27.4. Hot Standby", Score: 2},
+	}
+	Rerank(rs, []string{"hot", "standby"})
+	if rs[0].URL != "http://a.test/hot-standby.html" || rs[1].DefinesFactor < DefinesBoost {
+		t.Errorf("Rerank = %+v, want hot-standby.html first, the other favoured still", rs)
+	}
+}

@@ -64,9 +64,11 @@ import (
 //     DocumentRoot, "keep alive timeout": KeepAliveTimeout, definesQuery) is the page that
 //     defines what the query names, in an API reference where the long page of every directive
 //     loses to short pages that say the words more often (issue 32): ×DefinesBoost, and at
-//     least (1+DefinesMargin) times the best entry that defines nothing the query names. This
-//     comes after the title-and-URL rule: a name spelled exactly is the stronger evidence. The
-//     rule is for fetched pages.
+//     least (1+DefinesMargin) times the best entry that defines nothing the query names and is
+//     not named for the query by its title and URL: the chapter "Hot Standby" at
+//     hot-standby.html stays above the page that defines the setting hot_standby, and
+//     sql-checkpoint.html above the page of an option --checkpoint. The rule is for fetched
+//     pages.
 //   - A fetched page that is mostly links (a generated index, a site map, a tag cloud: its
 //     LinkShare, the anchor text of its links over its text, at least LinkListShare; or
 //     LinkListLinkRate distinct links or more per 1000 bytes of a text of few sentences,
@@ -182,11 +184,11 @@ func Rerank(rs []Result, terms []string) {
 // DefinesFactor.
 func favourDefinitions(rs []Result, terms []string) {
 	defines := make([]bool, len(rs))
-	othersBest := 0.0 // the best score of an entry that defines nothing the query names
+	othersBest := 0.0 // the best score of an entry that defines nothing the query names, nor is named for it
 	for i := range rs {
 		rs[i].DefinesFactor = 1
 		defines[i] = !rs[i].LinkOnly && definesQuery(rs[i].Headings, terms)
-		if !defines[i] {
+		if !defines[i] && rs[i].TitleURLFactor == 1 {
 			othersBest = max(othersBest, rs[i].Score)
 		}
 	}
