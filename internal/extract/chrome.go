@@ -107,9 +107,8 @@ func isPermalinkMark(p []byte) bool {
 	return contains(permalinkMarks, string(bytes.TrimSpace(p)))
 }
 
-// isHeading reports whether a is h1-h6. (A dt, the term a definition list defines, is not: as a
-// heading it cost the judged set of bench/searcheval 4 points of success@1, options such as
-// --status-interval outranking the pages about the word.)
+// isHeading reports whether a is h1-h6. (A dt, the term a definition list defines, is collected
+// with the headings too, but by its own rule: see extractor.term.)
 func isHeading(a atom.Atom) bool {
 	switch a {
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:

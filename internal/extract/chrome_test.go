@@ -6,7 +6,8 @@ import (
 )
 
 // Issue 11, "clean text": navigation, header and footer chrome and permalink marks stay out of
-// Text, their links keep their anchor text, and headings are collected.
+// Text, their links keep their anchor text, and headings are collected (and definition terms,
+// issue 32).
 func TestChromeAndPermalinksOutOfText(t *testing.T) {
 	page := `<html><head><title>T</title></head><body>
 		<header><a href="/">Home</a> Site banner</header>
@@ -27,7 +28,9 @@ func TestChromeAndPermalinksOutOfText(t *testing.T) {
 	if want := "Main topic work_mem Sets memory. Body nested div text Second heading after tail"; doc.Text != want {
 		t.Errorf("Text = %q, want %q", doc.Text, want)
 	}
-	if want := "Main topic Second heading Sidebar heading"; doc.Headings != want {
+	// Issue 32 part 1: the term of a definition list (work_mem) is collected like a heading; a
+	// term that is a link (a table of contents) is not.
+	if want := "Main topic work_mem Second heading Sidebar heading"; doc.Headings != want {
 		t.Errorf("Headings = %q, want %q", doc.Headings, want)
 	}
 	var anchors []string
@@ -51,5 +54,18 @@ func TestLinkFragment(t *testing.T) {
 	}
 	if want := []bool{true, false, false}; !slices.Equal(got, want) {
 		t.Errorf("Fragment = %v, want %v", got, want)
+	}
+}
+
+// Issue 32 part 1: a <dt> whose end tag is omitted ends at the next <dd>, <dt> or </dl>; the
+// definitions are no heading.
+func TestDefinitionTermsAsHeadings(t *testing.T) {
+	doc, err := HTML([]byte(`<h1>Options</h1><dl><dt><code>--checkpoint</code> (fast)<dd>How to checkpoint.
+		<dt>hot_standby<dd>Allows queries.</dl><p>After the list.</p>`), "http://a.test/p", "text/html", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Options --checkpoint (fast) hot_standby"; doc.Headings != want {
+		t.Errorf("Headings = %q, want %q", doc.Headings, want)
 	}
 }

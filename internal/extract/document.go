@@ -15,8 +15,10 @@ type Document struct {
 	// (navigation, page header and footer: see the package comment) and
 	// without permalink marks ("¶" links).
 	Text string
-	// Headings is the text of the h1-h6 elements, chrome included, in
-	// document order, whitespace collapsed, capped at
+	// Headings is the text of the h1-h6 elements and of the terms of
+	// definition lists (<dt>, issue 32: the names they define; the text of
+	// a link inside a <dt>, a table of contents, left out), chrome
+	// included, in document order, whitespace collapsed, capped at
 	// Options.MaxHeadingsBytes. It is also part of Text (unless chrome).
 	Headings string
 	// Links are the document's links in document order, at most

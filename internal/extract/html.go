@@ -62,6 +62,7 @@ type extractor struct {
 	hidden    int       // depth of foreign elements whose text is not shown
 
 	heading int    // depth of h1-h6 elements
+	term    bool   // a <dt> is open (its end tag may be omitted: a <dd>, <dt> or </dl> ends it)
 	chrome  chrome // the open navigation, header or footer element, if any
 
 	inAnchor  bool        // a link element is open
@@ -143,7 +144,7 @@ func (x *extractor) onText(raw rawAction) {
 			return // a heading's "¶" link: not text of the page
 		}
 	}
-	if x.heading > 0 {
+	if x.heading > 0 || x.term && !x.inAnchor {
 		x.headings.write(p)
 	}
 	if x.chrome.depth == 0 {
@@ -217,6 +218,9 @@ func (x *extractor) onStart(selfClosing bool) {
 	}
 	if isHeading(a) && !selfClosing {
 		x.heading++
+	}
+	if a == atom.Dt || a == atom.Dd {
+		x.term = a == atom.Dt && !selfClosing
 	}
 	x.chrome.onStart(a, selfClosing, x.attrs)
 	if isBlock(a) {
@@ -293,6 +297,9 @@ func (x *extractor) onEnd() {
 	}
 	if isHeading(a) && x.heading > 0 {
 		x.heading--
+	}
+	if a == atom.Dt || a == atom.Dl {
+		x.term = false
 	}
 	x.chrome.onEnd(a)
 	if isBlock(a) {
