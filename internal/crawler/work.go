@@ -102,115 +102,183 @@ func (w *worker) do(ctx context.Context, t task, report func(result)) result {
 	return res
 }
 
-func (w *worker) page(ctx context.Context, t task, report func(result)) (res result) {
-	u := t.url
-	req := fetch.Request{URL: u.URL, Header: validators(u)}
-	if u.Kind == store.KindSitemap {
-		req.MaxDecodedBytes = MaxSitemapBytes
+// page performs a page task in stages, each with one result: fetch (the answer, or none),
+// archive (its WARC record), then one of the rules that decide what the answer means (no answer:
+// failed; 503 or 429: paused; 304: notModified) or, for any other answer, the early report,
+// extract and the report to the callbacks (deliver).
+func (w *worker) page(ctx context.Context, t task, report func(result)) result {
+	a := w.fetch(ctx, t.url)
+	// The body is charged to the fetcher's memory budget until released; everything kept from it
+	// (title, text, links) is copied out, and the callbacks have returned, before page returns.
+	// Release is nil-safe.
+	defer a.resp.Release()
+	if a.err != nil {
+		return w.failed(ctx, t, a)
 	}
-	var resp *fetch.Response
-	var err error
-	var sm sitemapParse
+	ref, err := w.archive(t.url.URL, a.resp, t.url)
+	if err != nil {
+		return result{task: t, url: t.url, fatal: err}
+	}
+	var res result
+	switch {
+	case a.resp.Status == http.StatusServiceUnavailable || a.resp.Status == http.StatusTooManyRequests:
+		res = w.paused(t, a, ref)
+	case a.resp.Status == http.StatusNotModified && a.conditional:
+		res = w.notModified(t, a, ref)
+	default:
+		if t.url.Kind == store.KindPage {
+			// Issue 8: the answer is read (a 503 or 429 is paused above: it pauses the origin
+			// first, rule 23); the origin's next request need not wait for this page's
+			// processing. The body stays charged to the fetcher's memory budget until released.
+			report(result{task: t, early: true, outcome: a.outcome()})
+		}
+		res = w.deliver(w.extract(t, a, ref), t, a.resp)
+	}
+	if a.unreadable != "" {
+		res.url.Reason = joinReason(res.url.Reason, a.unreadable)
+	}
+	return res
+}
+
+// answer is what the fetch stage of a page task got.
+type answer struct {
+	// resp is the answer, nil when none arrived (err set); its body is nil when unreadable.
+	resp *fetch.Response
+	err  error // no answer (nil: resp is set)
+	// conditional: the request carried the validators of the last fetch (issue 13).
+	conditional bool
+	sm          sitemapParse // a streamed sitemap's entries (a 2xx sitemap answer)
+	now         time.Time    // when the answer (or the failure) arrived
+	took        time.Duration
+	// unreadable is the reason of an answer whose status arrived but whose body's coding is
+	// corrupt ("" when it is not): the status still counts, the body does not.
+	unreadable string
+}
+
+// outcome is the answer as the frontier sees it: how long it took and its status.
+func (a answer) outcome() frontier.Outcome {
+	o := frontier.Outcome{Took: a.took}
+	if a.resp != nil {
+		o.Status = a.resp.Status
+	}
+	return o
+}
+
+// fetch requests u (a sitemap streamed and parsed as it arrives, issue 9) and returns the answer.
+// A body that stalled or broke off after the status counts as no answer (a network error); a
+// body whose coding is corrupt keeps the status, without the body.
+func (w *worker) fetch(ctx context.Context, u store.URL) answer {
+	req := fetch.Request{URL: u.URL, Header: validators(u)}
+	a := answer{conditional: req.Header != nil}
 	start := w.opts.Clock.Now() // the adaptive delay's input (issue 29): how long the origin took
 	if u.Kind == store.KindSitemap {
 		// Streamed (issue 9): the sitemap is parsed as it arrives, never held whole.
-		resp, err = w.opts.Fetcher.Stream(ctx, req, func(r *fetch.Response, body io.Reader) error {
+		req.MaxDecodedBytes = MaxSitemapBytes
+		a.resp, a.err = w.opts.Fetcher.Stream(ctx, req, func(r *fetch.Response, body io.Reader) error {
 			if r.Status >= 200 && r.Status < 300 {
-				sm = w.parseSitemap(body, u)
+				a.sm = w.parseSitemap(body, u)
 			}
 			return nil
 		})
 	} else {
-		resp, err = w.opts.Fetcher.Get(ctx, req)
+		a.resp, a.err = w.opts.Fetcher.Get(ctx, req)
 	}
-	// The body is charged to the fetcher's memory budget until released; everything kept from it
-	// (title, text, links) is copied out before page returns. Release is nil-safe.
-	defer resp.Release()
-	now := w.opts.Clock.Now()
-	res = result{task: t}
-	res.outcome.Took = now.Sub(start)
-	if err != nil && resp != nil && fetch.Classify(err) != fetch.KindDecode {
+	a.now = w.opts.Clock.Now()
+	a.took = a.now.Sub(start)
+	switch {
+	case a.err != nil && a.resp != nil && fetch.Classify(a.err) != fetch.KindDecode:
 		// The status arrived but the body stalled or broke off (issue 9): a network error,
 		// retried like one and after the retries an error state, never "fetched".
-		resp.Release()
-		resp = nil
-	}
-	if err != nil && resp != nil {
+		a.resp.Release()
+		a.resp = nil
+	case a.err != nil && a.resp != nil:
 		// The status arrived but the body's coding is corrupt: the status still counts (a 503
 		// still pauses the origin), the body does not (a streamed sitemap keeps the entries read
 		// before the coding broke; its reason says so).
-		resp.Body, resp.Truncated = nil, false
-		msg := "body unreadable: " + err.Error()
-		defer func() { res.url.Reason = joinReason(res.url.Reason, msg) }()
-		err = nil
+		a.resp.Body, a.resp.Truncated = nil, false
+		a.unreadable = "body unreadable: " + a.err.Error()
+		a.err = nil
 	}
-	if err != nil {
-		if ctx.Err() != nil {
-			res.canceled = true
-			res.url = u
-			return res
-		}
-		if fetch.Classify(err) == fetch.KindPrivateAddress {
-			// Issue 27: the dialer's refusal is this process's policy, not a fetch error: no
-			// attempt is counted and the URL stays queued for a run that may connect.
-			res.refused, res.url = refusedReason(err), u
-			return res
-		}
-		u.Attempts++
-		u.Reason = fmt.Sprintf("no answer (%s): %v", fetch.Classify(err), err)
-		res.noAnswer = err
-		if u.Attempts < w.opts.MaxAttempts {
-			res.retry = true
-			u.NextAt = now.Add(w.opts.retryBackoff(u.Attempts)) // issue 29: never at once
-		} else {
-			u.State = store.StateError
-			u.NextAt = now.Add(w.opts.Revisit)
-		}
-		res.url = u
+	return a
+}
+
+// failed is the result of a page request that got no answer: canceled (the run is stopping),
+// refused (this process's policy), retried after a backoff, or given up after MaxAttempts.
+func (w *worker) failed(ctx context.Context, t task, a answer) result {
+	u := t.url
+	res := result{task: t, outcome: a.outcome()}
+	if ctx.Err() != nil {
+		res.canceled, res.url = true, u
 		return res
 	}
-	ref, aerr := w.archive(u.URL, resp, u)
-	if aerr != nil {
-		return result{task: t, url: t.url, fatal: aerr}
-	}
-	u.WARC, res.archived = ref, !ref.IsZero()
-	u.Status, u.ContentType, u.Location = resp.Status, resp.ContentType, resp.Location
-	res.outcome.Status = resp.Status
-	if resp.Status == http.StatusServiceUnavailable || resp.Status == http.StatusTooManyRequests {
-		// rule 23: the origin pauses and this URL is asked again as the probe; it stays queued,
-		// until it has refused MaxRefusals times in a row (issue 9): then it is given up, and
-		// another URL of the origin probes next. Attempts counts the tries without a usable
-		// answer, refusals and network errors alike.
-		res.outcome.RetryAfter, res.outcome.RetryAfterOK = pause.RetryAfter(resp.Header.Get("Retry-After"), now)
-		u.Attempts++
-		u.State, u.Reason = store.StateQueued, fmt.Sprintf("answered %d: origin paused", resp.Status)
-		if u.Attempts >= MaxRefusals {
-			u.State, u.NextAt = store.StateError, now.Add(w.opts.Revisit)
-			u.Reason = fmt.Sprintf("answered %d %d times in a row: given up (the origin stays paused; another URL probes it)", resp.Status, u.Attempts)
-		}
-		res.url = u
+	if fetch.Classify(a.err) == fetch.KindPrivateAddress {
+		// Issue 27: the dialer's refusal is this process's policy, not a fetch error: no
+		// attempt is counted and the URL stays queued for a run that may connect.
+		res.refused, res.url = refusedReason(a.err), u
 		return res
 	}
+	u.Attempts++
+	u.Reason = fmt.Sprintf("no answer (%s): %v", fetch.Classify(a.err), a.err)
+	res.noAnswer = a.err
+	if u.Attempts < w.opts.MaxAttempts {
+		res.retry = true
+		u.NextAt = a.now.Add(w.opts.retryBackoff(u.Attempts)) // issue 29: never at once
+	} else {
+		u.State = store.StateError
+		u.NextAt = a.now.Add(w.opts.Revisit)
+	}
+	res.url = u
+	return res
+}
+
+// fromAnswer is the URL's record with what every answer sets: its archive record and its status.
+func fromAnswer(t task, a answer, ref store.WARCRef) (store.URL, result) {
+	u := t.url
+	u.WARC = ref
+	u.Status, u.ContentType, u.Location = a.resp.Status, a.resp.ContentType, a.resp.Location
+	return u, result{task: t, outcome: a.outcome(), archived: !ref.IsZero()}
+}
+
+// paused is the pause rule (rule 23): the origin pauses and this URL is asked again as the
+// probe; it stays queued, until it has refused MaxRefusals times in a row (issue 9): then it is
+// given up, and another URL of the origin probes next. Attempts counts the tries without a
+// usable answer, refusals and network errors alike.
+func (w *worker) paused(t task, a answer, ref store.WARCRef) result {
+	u, res := fromAnswer(t, a, ref)
+	res.outcome.RetryAfter, res.outcome.RetryAfterOK = pause.RetryAfter(a.resp.Header.Get("Retry-After"), a.now)
+	u.Attempts++
+	u.State, u.Reason = store.StateQueued, fmt.Sprintf("answered %d: origin paused", a.resp.Status)
+	if u.Attempts >= MaxRefusals {
+		u.State, u.NextAt = store.StateError, a.now.Add(w.opts.Revisit)
+		u.Reason = fmt.Sprintf("answered %d %d times in a row: given up (the origin stays paused; another URL probes it)", a.resp.Status, u.Attempts)
+	}
+	res.url = u
+	return res
+}
+
+// notModified is the revisit rule (issue 13): the page did not change since the fetch whose
+// validators were sent. Its document stays as it is in the index, with its status, robot tags
+// and links; only the fetch time (and the archive record, a revisit) are new.
+func (w *worker) notModified(t task, a answer, ref store.WARCRef) result {
+	u, res := fromAnswer(t, a, ref)
 	u.Attempts = 0
-	if resp.Status == http.StatusNotModified && req.Header != nil {
-		// Issue 13: the page did not change since the fetch whose validators were sent. Its
-		// document stays as it is in the index, with its status, robot tags and links; only
-		// the fetch time (and the archive record, a revisit) are new.
-		u.State, u.FetchedAt, u.NextAt = store.StateFetched, now, now.Add(w.opts.Revisit)
-		u.Status, u.ContentType, u.Location = t.url.Status, t.url.ContentType, t.url.Location
-		if etag := resp.Header.Get("ETag"); etag != "" {
-			u.ETag = etag
-		}
-		res.url = u
-		return res
+	u.State, u.FetchedAt, u.NextAt = store.StateFetched, a.now, a.now.Add(w.opts.Revisit)
+	u.Status, u.ContentType, u.Location = t.url.Status, t.url.ContentType, t.url.Location
+	if etag := a.resp.Header.Get("ETag"); etag != "" {
+		u.ETag = etag
 	}
-	if u.Kind == store.KindPage {
-		// Issue 8: the answer is read (a 503 or 429 returned above: it pauses the origin first,
-		// rule 23); the origin's next request need not wait for this page's processing. The
-		// body stays charged to the fetcher's memory budget until the deferred release.
-		report(result{task: t, early: true, outcome: res.outcome})
-		res.answered = true
-	}
+	res.url = u
+	return res
+}
+
+// extract reads any other answer: a redirect's target, a sitemap's entries, a 2xx page's
+// document and links. A page's result is answered (its early report went first) and, with
+// Options.OnDocument or OnPage, carries the Document for deliver.
+func (w *worker) extract(t task, a answer, ref store.WARCRef) result {
+	u, res := fromAnswer(t, a, ref)
+	resp, now := a.resp, a.now
+	res.answered = u.Kind == store.KindPage
+	u.Attempts = 0
 	u.State, u.FetchedAt, u.NextAt, u.Reason = store.StateFetched, now, now.Add(w.opts.Revisit), ""
 	u.Indexed, u.NoIndex, u.NoFollow, u.Canonical = false, false, false, ""
 	u.ETag, u.LastModified = "", ""
@@ -220,15 +288,6 @@ func (w *worker) page(ctx context.Context, t task, report func(result)) (res res
 	if u.Kind == store.KindPage && (w.opts.OnDocument != nil || w.opts.OnPage != nil) {
 		res.page = &Document{URL: u.URL, Depth: u.Depth, Status: resp.Status, Header: resp.Header,
 			ContentType: resp.ContentType, Location: resp.Location, FetchedAt: now, Truncated: resp.Truncated}
-		// Deferred after resp.Release: the body is the fetcher's until the callbacks return.
-		defer func() {
-			if w.opts.OnDocument != nil {
-				w.opts.OnDocument(*res.page)
-			}
-			if w.opts.OnPage != nil {
-				w.callPage(&res, t, resp.Body, resp.Header)
-			}
-		}()
 	}
 	if u.Kind == store.KindPage {
 		// Until a 2xx page says otherwise, this fetch leaves nothing in the index (rule 27: a
@@ -239,7 +298,7 @@ func (w *worker) page(ctx context.Context, t task, report func(result)) (res res
 	case resp.Status >= 300 && resp.Status < 400:
 		w.redirect(&res, &u, resp)
 	case resp.Status >= 200 && resp.Status < 300 && u.Kind == store.KindSitemap:
-		res.found, res.bad, u.Reason = sm.found, res.bad+sm.bad, sm.reason
+		res.found, res.bad, u.Reason = a.sm.found, res.bad+a.sm.bad, a.sm.reason
 	case resp.Status >= 200 && resp.Status < 300:
 		w.document(&res, &u, resp, now)
 	}
@@ -247,6 +306,22 @@ func (w *worker) page(ctx context.Context, t task, report func(result)) (res res
 		u.Reason = joinReason(u.Reason, fmt.Sprintf("body cut at the %s limit", limitName(resp.TruncatedBy)))
 	}
 	res.url = u
+	return res
+}
+
+// deliver reports an extracted page to Options.OnDocument and OnPage (res.page; nil: neither is
+// set), while the body is still the fetcher's, and returns res with what OnPage added (Page.Add)
+// in res.found.
+func (w *worker) deliver(res result, t task, resp *fetch.Response) result {
+	if res.page == nil {
+		return res
+	}
+	if w.opts.OnDocument != nil {
+		w.opts.OnDocument(*res.page)
+	}
+	if w.opts.OnPage != nil {
+		w.callPage(&res, t, resp.Body, resp.Header)
+	}
 	return res
 }
 
