@@ -57,11 +57,13 @@ func Run(ctx context.Context, opts Options) (Stats, error) {
 		// Several processes (issue 12): hold a bounded batch, and hand back idle origins.
 		batch, opts.Frontier.ReleaseIdle = opts.LeaseBatch, true
 	}
+	keeper := newLeaseKeeper(opts.Store, opts.Owner, opts.LeaseTTL, batch)
 	c := &crawl{
-		opts:   opts,
-		f:      frontier.New(opts.Frontier),
-		scope:  newScope(scopeSeeds, opts.Scope, opts.MaxDepth, opts.CalendarYears, opts.Clock.Now),
-		keeper: newLeaseKeeper(opts.Store, opts.Owner, opts.LeaseTTL, batch),
+		opts:    opts,
+		f:       frontier.New(opts.Frontier),
+		scope:   newScope(scopeSeeds, opts.Scope, opts.MaxDepth, opts.CalendarYears, opts.Clock.Now),
+		keeper:  keeper,
+		cluster: newCluster(keeper, opts.MaxWait),
 	}
 	c.worker = &worker{opts: opts, scope: c.scope, parser: parser}
 	return c.run(ctx, seeds)
@@ -75,14 +77,11 @@ type crawl struct {
 	worker *worker
 	stats  Stats
 	keeper *leaseKeeper
+	// cluster decides about the other processes of a shared store (a no-op alone on a store).
+	cluster cluster
 
 	lost      chan []string // from the lease keeper: origins whose lease is lost
 	renewErrs chan error
-	// The cluster (a shared store): whether an acquire is with the loader, when the last one
-	// answered (zero: acquire again as soon as the batch has room), and when the last one that
-	// asked store.Shared.NextDue answered (zero: ask again) and what it said.
-	acquiring                            bool
-	acquired, clusterChecked, clusterDue time.Time
 
 	tasks   chan task
 	results chan result
@@ -160,11 +159,9 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	}
 	if len(keys) == 0 && len(seeds) == 0 {
 		// On a shared store, other processes may hold the work: join them unless none is due.
-		next := time.Time{}
-		if c.keeper.shared != nil {
-			if next, err = c.keeper.shared.NextDue(ctx, c.opts.Owner, now); err != nil {
-				return c.stats, fmt.Errorf("crawl: find due origins: %w", err)
-			}
+		next, err := c.cluster.firstDue(ctx, now)
+		if err != nil {
+			return c.stats, err
 		}
 		if next.IsZero() {
 			return c.stats, ErrNoSeeds
@@ -287,9 +284,8 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 		if c.stopping && c.inflight == 0 && c.pendingWrites == 0 && c.pendingLoads == 0 {
 			return
 		}
-		if c.keeper.shared != nil && !c.stopping && !c.acquiring && c.pendingLoads < loadQueue && c.keeper.Room() &&
-			(c.acquired.IsZero() || !now.Before(c.acquired.Add(c.clusterPoll()))) {
-			c.acquire(now, false) // room in the batch: lease more of the cluster's due origins
+		if !c.stopping && c.pendingLoads < loadQueue && c.cluster.acquire(now) {
+			c.requestLoad(loadReq{acquire: true, now: now}) // lease more of the cluster's due origins
 		}
 		step := frontier.Step{Kind: frontier.StepWait}
 		if !c.stopping && c.inflight < c.opts.Concurrency && c.indexLag <= MaxIndexLag && c.pendingLoads < loadQueue &&
@@ -331,20 +327,20 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 			delete(c.via, u.URL)
 			c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
 		case frontier.StepRelease:
-			c.acquired = time.Time{} // room in the batch: look for more at once
+			c.cluster.released()
 			c.requestLoad(loadReq{release: []string{step.Origin}, now: now})
 		case frontier.StepDone:
-			// On a shared store, the cluster may still have work (clusterWait waits for it).
+			// On a shared store, the cluster may still have work (waitForCluster waits for it).
 			// Work due later than --max-wait (revisits) ends a run as on SQLite, whose frontier
 			// never loads it.
-			if c.keeper.shared == nil || c.stopping || !c.waitForCluster(ctx, now, time.Time{}, deadline) {
+			if c.stopping || !c.waitForCluster(ctx, now, time.Time{}, deadline) {
 				c.stop(StopFinished)
 			}
 		case frontier.StepWait:
 			idle := c.inflight == 0 && c.pendingWrites == 0 && c.pendingLoads == 0 && c.indexLag <= MaxIndexLag
 			if idle && !c.stopping && (step.Until.IsZero() || step.Until.Sub(now) > c.opts.MaxWait) {
-				if c.keeper.shared == nil || !c.waitForCluster(ctx, now, step.Until, deadline) {
-					c.stats.NextDue = earliest(step.Until, c.clusterDue)
+				if !c.waitForCluster(ctx, now, step.Until, deadline) {
+					c.stats.NextDue = earliest(step.Until, c.cluster.nextDue())
 					if !c.answered && c.unanswered > 0 {
 						// Nothing ever answered: not a crawl to resume later, a failure.
 						c.giveUp()
@@ -361,48 +357,19 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 	}
 }
 
-// acquire asks the loader to lease due origins up to the batch and, with next, to say when the
-// cluster next has work (handleLoaded takes the answer). NextDue is asked only by a process
-// whose own work is done: it is a query over every origin.
-func (c *crawl) acquire(now time.Time, next bool) {
-	c.acquiring = true
-	c.requestLoad(loadReq{acquire: true, next: next, now: now})
-}
-
-// maxClusterPoll bounds how long a process whose own origins are done waits between two looks
-// at the cluster (an acquire with store.Shared.NextDue): how long it may lag behind a process
-// that releases origins or ends.
-const maxClusterPoll = time.Second
-
-// clusterPoll is how often an idle process looks at the cluster: every TTL/leaseRenewDivisor,
-// at most maxClusterPoll, so that a dead process's origins are taken over soon after its leases
-// expire.
-func (c *crawl) clusterPoll() time.Duration { return min(c.keeper.margin(), maxClusterPoll) }
-
-// waitForCluster decides, on a shared store, whether a process whose own origins have nothing
-// due before localUntil (zero: nothing at all) goes on: only while something is due
-// cluster-wide within MaxWait (issue 12), as the last acquire's store.Shared.NextDue said
-// (c.clusterDue), asked again every clusterPoll. When it reports true it has waited or asked,
-// and the loop goes on; false: the run ends.
+// waitForCluster carries out the cluster's decision for a process whose own origins have nothing
+// due before localUntil (zero: nothing at all; see cluster.idle). When it reports true it has
+// waited or asked the loader, and the loop goes on; false: the run ends.
 func (c *crawl) waitForCluster(ctx context.Context, now, localUntil, deadline time.Time) bool {
-	if c.acquiring {
-		c.wait(ctx, time.Time{}, deadline, false)
-		return true
-	}
-	poll := c.clusterPoll()
-	if c.clusterChecked.IsZero() || !now.Before(c.clusterChecked.Add(poll)) {
-		c.acquire(now, true)
-		return true
-	}
-	next := earliest(localUntil, c.clusterDue)
-	if next.IsZero() || next.Sub(now) > c.opts.MaxWait {
+	step := c.cluster.idle(now, localUntil)
+	switch {
+	case step.end:
 		return false
+	case step.ask:
+		c.requestLoad(loadReq{acquire: true, next: true, now: now})
+	default:
+		c.wait(ctx, step.until, deadline, step.idle)
 	}
-	until := c.clusterChecked.Add(poll)
-	if next.After(now) && next.Before(until) {
-		until = next
-	}
-	c.wait(ctx, until, deadline, true)
 	return true
 }
 
@@ -545,18 +512,9 @@ func (c *crawl) handleLoaded(r loadResp) {
 	case r.req.release != nil:
 		return
 	case r.req.acquire:
-		c.acquiring = false
-		c.acquired = now
-		if r.req.next {
-			c.clusterChecked, c.clusterDue = now, r.next
-		}
+		c.cluster.acquired(r, now)
 		for _, k := range r.fresh {
 			c.f.Want(k, now)
-		}
-		if len(r.fresh) > 0 {
-			// There may be more: acquire again when there is room, and look at the cluster
-			// afresh when this work is done.
-			c.acquired, c.clusterChecked = time.Time{}, time.Time{}
 		}
 		return
 	}
