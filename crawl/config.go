@@ -24,7 +24,7 @@ import (
 const (
 	// DefaultAgent is the product token matched against robots.txt User-agent lines and robot
 	// tags.
-	DefaultAgent = "Mandelbot"
+	DefaultAgent = frontier.DefaultAgent
 	// DefaultDelay is the gap between two requests to one origin: polite by default.
 	DefaultDelay = time.Second
 	// DefaultScope: the seeds' hosts.
@@ -50,7 +50,7 @@ const (
 	MinLeaseTTL       = crawler.MinLeaseTTL
 	DefaultLeaseBatch = crawler.DefaultLeaseBatch
 	// DefaultProgressEvery is how often OnProgress is called at most.
-	DefaultProgressEvery = 200 * time.Millisecond
+	DefaultProgressEvery = crawler.DefaultProgressEvery
 	// DelayFactor and MaxAdaptiveDelay are the adaptive delay's factor and ceiling, and an
 	// adaptive gap under MinAdaptiveDelay counts as none: see Config.FixedDelay.
 	DelayFactor      = pace.DefaultFactor

@@ -116,7 +116,13 @@ func (c Config) Check() error {
 	return err
 }
 
-// plan is a checked Config turned into the options of the parts that run it.
+// plan is a checked Config turned into the options of the parts that run it. Config.plan is the
+// one place they are derived (issue 30). Its convention for zero values: a zero Config field
+// means the default, and reaches the internal options as zero, whose withDefaults applies the
+// same default (crawl's Default constants name those of the internal packages). Where an
+// internal option's zero means something else (the frontier's Delay 0: no gap), plan resolves
+// the default itself and translates Config's "none" (NoDelay, NoLimit, SeedsOnly) into the
+// internal option's own; it also resolves what it checks (Agent, Scope, UserAgent).
 type plan struct {
 	fetch fetch.Options
 	crawl crawler.Options
@@ -196,13 +202,12 @@ func (c Config) plan() (plan, error) {
 	case NoDelay:
 		delay = 0
 	}
-	p.crawl = crawler.Options{MaxDepth: c.depthLimit(), MaxPages: max(c.MaxPages, 0)}
 	every := c.ProgressEvery
 	if every == 0 {
 		every = DefaultProgressEvery
 	}
 	p.crawl = crawler.Options{
-		Seeds: seeds, Scope: scope, MaxDepth: p.crawl.MaxDepth, MaxPages: p.crawl.MaxPages,
+		Seeds: seeds, Scope: scope, MaxDepth: c.depthLimit(), MaxPages: max(c.MaxPages, 0),
 		Concurrency: min(cmp.Or(c.Concurrency, DefaultConcurrency), MaxConcurrency()), MaxWait: c.MaxWait, RetryBackoff: c.RetryBackoff, GiveUpAfter: c.GiveUpAfter, MaxTime: c.MaxTime, Revisit: c.Revisit,
 		ApplyRevisit: c.ApplyRevisit, RecrawlAfter: c.RecrawlAfter, Recrawl: c.Recrawl,
 		CalendarYears: c.CalendarYears, // as MaxPagesPerOrigin: 0 the default, negative none

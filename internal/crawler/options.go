@@ -53,6 +53,8 @@ const (
 	// outcomes already in flight are still saved, so at most MaxPendingNew plus Concurrency
 	// outcomes' URLs wait at once (Stats.PendingNewPeak). Options.MaxPendingNew overrides it.
 	DefaultMaxPendingNew = 20_000
+	// DefaultProgressEvery is how often Options.OnProgress is called at most.
+	DefaultProgressEvery = 200 * time.Millisecond
 )
 
 // Fetcher performs one GET without following redirects; *fetch.Client implements it. Get
@@ -113,7 +115,7 @@ type Options struct {
 	LeaseTTL   time.Duration
 	LeaseBatch int
 	// OnProgress, if set, is called on the scheduler goroutine after events, at most every
-	// ProgressEvery of the crawl clock; it must return quickly.
+	// ProgressEvery (0: DefaultProgressEvery) of the crawl clock; it must return quickly.
 	OnProgress    func(Stats)
 	ProgressEvery time.Duration
 	// OnDocument, if set, is called once for every page answer other than 503 and 429 (which
@@ -193,10 +195,10 @@ func (o Options) withDefaults() Options {
 		o.LeaseBatch = min(leaseBatchPerRequest*o.Concurrency, DefaultLeaseBatch)
 	}
 	if o.Frontier.Agent == "" {
-		o.Frontier.Agent = "Mandelbot"
+		o.Frontier.Agent = frontier.DefaultAgent
 	}
 	if o.ProgressEvery <= 0 {
-		o.ProgressEvery = 200 * time.Millisecond
+		o.ProgressEvery = DefaultProgressEvery
 	}
 	o.trapDefaults()
 	return o

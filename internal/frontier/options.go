@@ -9,6 +9,9 @@ import (
 )
 
 const (
+	// DefaultAgent is the product token matched against robots.txt User-agent lines and robot
+	// tags when Options.Agent is empty.
+	DefaultAgent = "Mandelbot"
 	// DefaultPerOrigin is how many requests may be in flight to one origin at once.
 	DefaultPerOrigin = 1
 	// DefaultWindow is how many due URLs of one origin are held in memory; the rest wait in the
@@ -54,7 +57,7 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if o.Agent == "" {
-		o.Agent = "Mandelbot"
+		o.Agent = DefaultAgent
 	}
 	if o.PerOrigin <= 0 {
 		o.PerOrigin = DefaultPerOrigin
