@@ -113,13 +113,7 @@ type crawl struct {
 	// yet (at most MaxRedirectChains): target URL -> the URLs that redirected to it, in order.
 	via     map[string][]string
 	refused map[string]bool // origins this process may not connect to (refuse)
-	// answered: some origin answered something in this run; unanswered counts the requests
-	// that got no answer, seedOrigins are this run's seeds' origins and unresolved those whose
-	// host does not resolve (issue 27: giving up).
-	answered                bool
-	unanswered              int
-	seedOrigins, unresolved map[string]bool
-	worded                  map[string]bool // origins whose failure noAnswer put in Stats.Failure
+	silence *silence        // whether the origins answer at all (issue 27: giving up)
 }
 
 func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
@@ -129,10 +123,7 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	if c.opts.OnPage != nil {
 		c.via = map[string][]string{}
 	}
-	c.seedOrigins, c.unresolved, c.worded = map[string]bool{}, map[string]bool{}, map[string]bool{}
-	for _, u := range seeds {
-		c.seedOrigins[u.Origin()] = true
-	}
+	c.silence = newSilence(seeds)
 	st := c.opts.Store
 
 	var b store.Batch
@@ -341,7 +332,7 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 			if idle && !c.stopping && (step.Until.IsZero() || step.Until.Sub(now) > c.opts.MaxWait) {
 				if !c.waitForCluster(ctx, now, step.Until, deadline) {
 					c.stats.NextDue = earliest(step.Until, c.cluster.nextDue())
-					if !c.answered && c.unanswered > 0 {
+					if c.silence.never() {
 						// Nothing ever answered: not a crawl to resume later, a failure.
 						c.giveUp()
 						break
@@ -393,15 +384,9 @@ func (c *crawl) away(keys []string, why string) {
 	c.opts.Log.Warn("origins dropped: lease lost", "origins", len(keys), "reason", why, "first", keys[0])
 }
 
-// giveUpAt is when the run gives up if nothing answers until then (Options.GiveUpAfter); zero
-// when something answered, nothing was asked yet (a resumed run waiting out pauses), or the run
-// never gives up. Requests still in flight then are cancelled: a server that accepts and never
-// answers must not hold the run past it.
+// giveUpAt is when the run gives up if nothing answers until then (see silence.giveUpAt).
 func (c *crawl) giveUpAt() time.Time {
-	if c.answered || c.unanswered == 0 && c.inflight == 0 || c.opts.GiveUpAfter < 0 {
-		return time.Time{}
-	}
-	return c.stats.Started.Add(c.opts.GiveUpAfter)
+	return c.silence.giveUpAt(c.stats.Started, c.inflight, c.opts.GiveUpAfter)
 }
 
 // giveUp ends a run in which nothing answered (issue 27); Stats.Failure holds the last reason.
@@ -414,21 +399,14 @@ func (c *crawl) giveUp() {
 }
 
 // noAnswer notes a request (robots.txt or page, of what) of origin that got no answer at all,
-// and words it in Stats.Failure. When every seed's host of the run does not resolve and nothing
-// answered, the run gives up at once, naming the host (issue 27).
+// and words it in Stats.Failure; the run gives up at once when every seed's host does not
+// resolve and nothing answered (see silence.noAnswer).
 func (c *crawl) noAnswer(origin, what string, err error) {
-	c.unanswered++
-	c.worded[origin] = true
-	var de *net.DNSError
-	if c.answered || !errors.As(err, &de) || !de.IsNotFound || !c.seedOrigins[origin] {
-		if !c.unresolved[origin] {
-			c.stats.Failure = what + ": no answer: " + plainReason(err)
-		}
-		return
+	failure, all := c.silence.noAnswer(origin, what, err)
+	if failure != "" {
+		c.stats.Failure = failure
 	}
-	c.unresolved[origin] = true
-	c.stats.Failure = fmt.Sprintf("%s does not resolve (no such host): is it spelled right?", de.Name)
-	if len(c.unresolved) == len(c.seedOrigins) && !c.stopping {
+	if all && !c.stopping {
 		c.giveUp()
 	}
 }
@@ -697,7 +675,7 @@ func (c *crawl) snapshot() {
 		}
 		if o.Unreachable {
 			c.stats.OriginsBlocked++
-			if !c.worded[o.Key] { // noAnswer worded that one
+			if !c.silence.wordedFor(o.Key) { // noAnswer worded that one
 				c.stats.Failure = o.Key + ": " + o.RobotsReason
 			}
 		}

@@ -13,7 +13,7 @@ import (
 func (c *crawl) handleResult(r result) {
 	now := c.opts.Clock.Now()
 	if r.early {
-		c.answered = true
+		c.silence.heard()
 		c.f.Answered(r.task.url, r.outcome, now)
 		return
 	}
@@ -53,7 +53,7 @@ func (c *crawl) handleResult(r result) {
 	case r.noAnswer != nil && !r.canceled:
 		c.noAnswer(r.task.origin, u.URL, r.noAnswer)
 	case !r.canceled:
-		c.answered = true
+		c.silence.heard()
 	}
 	switch {
 	case r.canceled:
@@ -164,7 +164,7 @@ func (c *crawl) robotsResult(r result, now time.Time) {
 	if r.noAnswer != nil {
 		c.noAnswer(key, key+"/robots.txt", r.noAnswer)
 	} else {
-		c.answered = true
+		c.silence.heard()
 	}
 	c.stats.Robots++
 	if int(d.Kind) < len(c.stats.RobotsOutcomes) {
