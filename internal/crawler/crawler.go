@@ -124,8 +124,23 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 		c.via = map[string][]string{}
 	}
 	c.silence = newSilence(seeds)
-	st := c.opts.Store
+	if err := c.seed(ctx, seeds, now); err != nil {
+		return c.stats, err
+	}
+	workCtx, cancelWork := context.WithCancel(ctx)
+	defer cancelWork()
+	stopWork, stopIndex := c.start(ctx, workCtx)
+	c.loop(ctx, cancelWork)
+	stopWork()
+	c.finish(ctx, stopIndex)
+	return c.stats, c.fatal
+}
 
+// seed saves the seeds and readies the store (Options.Recrawl), leases the due origins, and
+// hands both to the frontier. A run with neither seeds nor due work of its own joins its cluster
+// only when something is due there; alone, it fails with ErrNoSeeds.
+func (c *crawl) seed(ctx context.Context, seeds []*urlnorm.URL, now time.Time) error {
+	st := c.opts.Store
 	var b store.Batch
 	for _, u := range seeds {
 		n := c.scope.newURL(u, store.KindPage, 0, 0)
@@ -135,27 +150,27 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	if !b.Empty() {
 		added, err := st.Commit(ctx, b)
 		if err != nil {
-			return c.stats, fmt.Errorf("crawl: save seeds: %w", err)
+			return fmt.Errorf("crawl: save seeds: %w", err)
 		}
 		c.countAdded(added)
 	}
 	if r := c.opts.reschedule(now); r != (store.Reschedule{}) {
 		if err := st.Reschedule(ctx, r); err != nil {
-			return c.stats, fmt.Errorf("crawl: reschedule fetched URLs: %w", err)
+			return fmt.Errorf("crawl: reschedule fetched URLs: %w", err)
 		}
 	}
 	keys, err := c.keeper.Acquire(ctx, now, now)
 	if err != nil {
-		return c.stats, fmt.Errorf("crawl: find due origins: %w", err)
+		return fmt.Errorf("crawl: find due origins: %w", err)
 	}
 	if len(keys) == 0 && len(seeds) == 0 {
 		// On a shared store, other processes may hold the work: join them unless none is due.
 		next, err := c.cluster.firstDue(ctx, now)
 		if err != nil {
-			return c.stats, err
+			return err
 		}
 		if next.IsZero() {
-			return c.stats, ErrNoSeeds
+			return ErrNoSeeds
 		}
 	}
 	for _, k := range keys {
@@ -166,9 +181,16 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 			c.f.OverflowPersisted(n.Origin, now) // the seeds are durable already
 		}
 	}
+	return nil
+}
 
-	workCtx, cancelWork := context.WithCancel(ctx)
-	defer cancelWork()
+// start opens the scheduler's channels and starts the goroutines of the run: the workers (their
+// requests canceled with workCtx), the writer, the loader, the lease keeper and the indexer, the
+// last four on ctx without its cancellation, so that outcomes already received are saved and
+// indexed. stopWork closes the workers' tasks, waits for the workers, and drains the writer and
+// the lease keeper; stopIndex tells the indexer to catch up and end (see finish).
+func (c *crawl) start(ctx, workCtx context.Context) (stopWork, stopIndex func()) {
+	st := c.opts.Store
 	c.tasks = make(chan task)
 	c.results = make(chan result, reportsPerTask*c.opts.Concurrency)
 	c.writes = make(chan write, commitGroupMax)
@@ -196,22 +218,29 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	c.lost, c.renewErrs = make(chan []string, 1), make(chan error, 1)
 	stopKeeper := make(chan struct{})
 	go c.keeper.run(saveCtx, c.opts.Clock, stopKeeper, c.lost, c.renewErrs)
-	stopIndex := make(chan struct{})
-	go indexer(saveCtx, st, foldEvery, stopIndex, c.indexWake, c.index)
-
-	c.loop(ctx, cancelWork)
-
-	close(c.tasks)
-	wg.Wait()
-	close(c.writes)
-	for a := range c.acks {
-		c.handleAck(a)
-	}
-	close(stopKeeper)
-	if c.lost != nil {
-		for range c.lost { // the run is over; every lease is released below
+	indexDone := make(chan struct{})
+	go indexer(saveCtx, st, foldEvery, indexDone, c.indexWake, c.index)
+	stopWork = func() {
+		close(c.tasks)
+		wg.Wait()
+		close(c.writes)
+		for a := range c.acks {
+			c.handleAck(a)
+		}
+		close(stopKeeper)
+		if c.lost != nil {
+			for range c.lost { // the run is over; every lease is released below
+			}
 		}
 	}
+	return stopWork, func() { close(indexDone) }
+}
+
+// finish ends a run whose requests are done and whose outcomes are durable: it drains the
+// loader, releases every lease, and waits until the index has caught up with everything
+// committed (stopIndex: see start).
+func (c *crawl) finish(ctx context.Context, stopIndex func()) {
+	st := c.opts.Store
 	c.stats.CrawlEnded = c.opts.Clock.Now()
 	c.opts.Log.Info("crawl requests done; the index catches up", "index_lag", c.indexLag)
 	close(c.loads)
@@ -224,7 +253,7 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 		c.fail(fmt.Errorf("crawl: release leases: %w", err))
 	}
 	// The run ends when the index has caught up with everything committed.
-	close(stopIndex)
+	stopIndex()
 	for r := range c.index {
 		if r.err != nil {
 			c.fail(r.err)
@@ -232,7 +261,6 @@ func (c *crawl) run(ctx context.Context, seeds []*urlnorm.URL) (Stats, error) {
 	}
 	c.indexLag = 0
 	c.snapshot()
-	return c.stats, c.fatal
 }
 
 // loadQueue bounds the loads and refills waiting for the loader.
@@ -251,27 +279,7 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 	}
 	for {
 		now := c.opts.Clock.Now()
-		if !c.stopping {
-			switch {
-			case c.fatal != nil:
-				c.stop(StopFailed)
-				cancelWork()
-			case ctx.Err() != nil:
-				c.stop(StopInterrupted)
-				cancelWork()
-			case !deadline.IsZero() && !now.Before(deadline):
-				// A deadline (issue 9): requests in flight are cancelled, their URLs stay queued.
-				c.stop(StopMaxTime)
-				c.stats.AtLimit = true
-				cancelWork()
-			case !c.giveUpAt().IsZero() && !now.Before(c.giveUpAt()):
-				c.giveUp()
-				cancelWork()
-			case c.opts.MaxPages > 0 && c.pagesStarted >= c.opts.MaxPages:
-				c.stop(StopMaxPages)
-				c.stats.AtLimit = true
-			}
-		}
+		c.checkStop(ctx, now, deadline, cancelWork)
 		if c.stopping && c.inflight == 0 && c.pendingWrites == 0 && c.pendingLoads == 0 {
 			return
 		}
@@ -283,68 +291,111 @@ func (c *crawl) loop(ctx context.Context, cancelWork context.CancelFunc) {
 			c.pendingNew <= c.opts.MaxPendingNew && !c.backlogFull() {
 			step = c.f.Next(now)
 		}
-		if (step.Kind == frontier.StepFetch || step.Kind == frontier.StepRobots) && !c.keeper.Safe(step.Origin, now) {
-			// The lease lapses within TTL/3 and was not renewed (issue 12): send nothing more.
-			if step.Kind == frontier.StepFetch {
-				c.f.Canceled(step.URL, now)
-			} else {
-				c.f.RobotsCanceled(step.Origin, now)
-			}
-			c.away([]string{step.Origin}, "lease not renewed in time")
+		if c.lapsing(step, now) {
 			continue
 		}
-		switch step.Kind {
-		case frontier.StepLoad:
-			c.requestLoad(loadReq{origin: step.Origin, limit: c.window(), now: now})
-		case frontier.StepRefill:
-			c.requestLoad(loadReq{origin: step.Origin, refill: true, limit: step.Limit, now: now})
-		case frontier.StepRobots:
-			c.dispatch(task{robots: true, origin: step.Origin, header: step.Header})
-		case frontier.StepFetch:
-			c.pagesStarted++
-			c.dispatch(task{origin: step.Origin, url: step.URL, via: c.via[step.URL.URL]})
-		case frontier.StepSkip:
-			u := step.URL
-			u.State, u.Reason, u.RuleLine = store.StateRobotsDisallowed, step.Reason, step.Verdict.Rule.Line
-			u.NextAt = now.Add(c.opts.Revisit) // checked again against a later robots.txt
-			c.stats.Disallowed++
-			delete(c.via, u.URL)
-			c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
-		case frontier.StepReject:
-			// A crawl-trap defence (issue 9): the reason names it, for the export and dashboard.
-			u := step.URL
-			u.State, u.Reason = store.StateOutOfScope, step.Reason
-			c.stats.Rejected++
-			delete(c.via, u.URL)
-			c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
-		case frontier.StepRelease:
-			c.cluster.released()
-			c.requestLoad(loadReq{release: []string{step.Origin}, now: now})
-		case frontier.StepDone:
-			// On a shared store, the cluster may still have work (waitForCluster waits for it).
-			// Work due later than --max-wait (revisits) ends a run as on SQLite, whose frontier
-			// never loads it.
-			if c.stopping || !c.waitForCluster(ctx, now, time.Time{}, deadline) {
-				c.stop(StopFinished)
-			}
-		case frontier.StepWait:
-			idle := c.inflight == 0 && c.pendingWrites == 0 && c.pendingLoads == 0 && c.indexLag <= MaxIndexLag
-			if idle && !c.stopping && (step.Until.IsZero() || step.Until.Sub(now) > c.opts.MaxWait) {
-				if !c.waitForCluster(ctx, now, step.Until, deadline) {
-					c.stats.NextDue = earliest(step.Until, c.cluster.nextDue())
-					if c.silence.never() {
-						// Nothing ever answered: not a crawl to resume later, a failure.
-						c.giveUp()
-						break
-					}
-					c.stop(StopWaiting)
-				}
-				break
-			}
-			c.flushIfIdle()
-			c.wait(ctx, step.Until, earliest(deadline, c.giveUpAt()), idle)
-		}
+		c.take(ctx, step, now, deadline)
 		c.progress()
+	}
+}
+
+// checkStop stops the run when it fails, ctx ends, the deadline (MaxTime) passes, nothing
+// answered within GiveUpAfter, or MaxPages were started; all but the last also cancel the
+// requests in flight (cancelWork).
+func (c *crawl) checkStop(ctx context.Context, now, deadline time.Time, cancelWork context.CancelFunc) {
+	if c.stopping {
+		return
+	}
+	switch {
+	case c.fatal != nil:
+		c.stop(StopFailed)
+		cancelWork()
+	case ctx.Err() != nil:
+		c.stop(StopInterrupted)
+		cancelWork()
+	case !deadline.IsZero() && !now.Before(deadline):
+		// A deadline (issue 9): requests in flight are cancelled, their URLs stay queued.
+		c.stop(StopMaxTime)
+		c.stats.AtLimit = true
+		cancelWork()
+	case !c.giveUpAt().IsZero() && !now.Before(c.giveUpAt()):
+		c.giveUp()
+		cancelWork()
+	case c.opts.MaxPages > 0 && c.pagesStarted >= c.opts.MaxPages:
+		c.stop(StopMaxPages)
+		c.stats.AtLimit = true
+	}
+}
+
+// lapsing reports whether step is a request to an origin whose lease lapses within TTL/3 and was
+// not renewed (issue 12: leaseKeeper.Safe), and then hands the request back to the frontier and
+// drops the origin: nothing more is sent to it.
+func (c *crawl) lapsing(step frontier.Step, now time.Time) bool {
+	if step.Kind != frontier.StepFetch && step.Kind != frontier.StepRobots || c.keeper.Safe(step.Origin, now) {
+		return false
+	}
+	if step.Kind == frontier.StepFetch {
+		c.f.Canceled(step.URL, now)
+	} else {
+		c.f.RobotsCanceled(step.Origin, now)
+	}
+	c.away([]string{step.Origin}, "lease not renewed in time")
+	return true
+}
+
+// take carries out the frontier's step: a request to a worker, a load to the loader, a write of
+// a URL the rules keep out, the end of the run, or a wait for the next event.
+func (c *crawl) take(ctx context.Context, step frontier.Step, now, deadline time.Time) {
+	switch step.Kind {
+	case frontier.StepLoad:
+		c.requestLoad(loadReq{origin: step.Origin, limit: c.window(), now: now})
+	case frontier.StepRefill:
+		c.requestLoad(loadReq{origin: step.Origin, refill: true, limit: step.Limit, now: now})
+	case frontier.StepRobots:
+		c.dispatch(task{robots: true, origin: step.Origin, header: step.Header})
+	case frontier.StepFetch:
+		c.pagesStarted++
+		c.dispatch(task{origin: step.Origin, url: step.URL, via: c.via[step.URL.URL]})
+	case frontier.StepSkip:
+		u := step.URL
+		u.State, u.Reason, u.RuleLine = store.StateRobotsDisallowed, step.Reason, step.Verdict.Rule.Line
+		u.NextAt = now.Add(c.opts.Revisit) // checked again against a later robots.txt
+		c.stats.Disallowed++
+		delete(c.via, u.URL)
+		c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
+	case frontier.StepReject:
+		// A crawl-trap defence (issue 9): the reason names it, for the export and dashboard.
+		u := step.URL
+		u.State, u.Reason = store.StateOutOfScope, step.Reason
+		c.stats.Rejected++
+		delete(c.via, u.URL)
+		c.save(write{origin: step.Origin, batch: store.Batch{Updates: []store.URL{u}}})
+	case frontier.StepRelease:
+		c.cluster.released()
+		c.requestLoad(loadReq{release: []string{step.Origin}, now: now})
+	case frontier.StepDone:
+		// On a shared store, the cluster may still have work (waitForCluster waits for it).
+		// Work due later than --max-wait (revisits) ends a run as on SQLite, whose frontier
+		// never loads it.
+		if c.stopping || !c.waitForCluster(ctx, now, time.Time{}, deadline) {
+			c.stop(StopFinished)
+		}
+	case frontier.StepWait:
+		idle := c.inflight == 0 && c.pendingWrites == 0 && c.pendingLoads == 0 && c.indexLag <= MaxIndexLag
+		if idle && !c.stopping && (step.Until.IsZero() || step.Until.Sub(now) > c.opts.MaxWait) {
+			if !c.waitForCluster(ctx, now, step.Until, deadline) {
+				c.stats.NextDue = earliest(step.Until, c.cluster.nextDue())
+				if c.silence.never() {
+					// Nothing ever answered: not a crawl to resume later, a failure.
+					c.giveUp()
+					break
+				}
+				c.stop(StopWaiting)
+			}
+			break
+		}
+		c.flushIfIdle()
+		c.wait(ctx, step.Until, earliest(deadline, c.giveUpAt()), idle)
 	}
 }
 
