@@ -122,7 +122,8 @@ func (c Config) Check() error {
 // same default (crawl's Default constants name those of the internal packages). Where an
 // internal option's zero means something else (the frontier's Delay 0: no gap), plan resolves
 // the default itself and translates Config's "none" (NoDelay, NoLimit, SeedsOnly) into the
-// internal option's own; it also resolves what it checks (Agent, Scope, UserAgent).
+// internal option's own; it also resolves what it checks or bounds (Agent, Scope, UserAgent,
+// Concurrency: MaxConcurrency).
 type plan struct {
 	fetch fetch.Options
 	crawl crawler.Options
