@@ -170,10 +170,13 @@ func attachIndex(path string, reader *readerCaches, immutable func(string) bool)
 	}{{indexSchemaName, indexPath(path), func() int { return reader.index }}, {textSchemaName, textPath(path), func() int { return reader.text }}} {
 		setup = append(setup, attachSQL(f.path, f.schema, readOnly, immutable != nil && immutable(f.path)))
 		if readOnly {
-			setup = append(setup, `PRAGMA `+f.schema+`.cache_size = -`+strconv.Itoa(f.readerKiB()))
+			setup = append(setup, cacheSizePragma(f.schema, f.readerKiB()))
 		} else {
 			setup = append(setup, indexWriterSetup(f.schema)...)
 		}
+	}
+	if readOnly && reader.crawl > 0 {
+		setup = append(setup, cacheSizePragma("main", reader.crawl))
 	}
 	return setup
 }

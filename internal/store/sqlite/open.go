@@ -58,13 +58,11 @@ const (
 	crawlReaderIndexCacheKiB = 2 << 10
 )
 
-// readerCaches are a read connection's page caches for the index and text databases, in KiB.
-type readerCaches struct{ index, text int }
+// readerCaches are a read connection's page caches for the index and text databases, in KiB,
+// and for the crawl database when crawl is positive (else the connection's dsn sets it).
+type readerCaches struct{ index, text, crawl int }
 
-var (
-	searchReaders = readerCaches{index: readerIndexCacheKiB, text: readerCacheKiB}
-	crawlReaders  = readerCaches{index: crawlReaderIndexCacheKiB, text: crawlReaderTextCacheKiB}
-)
+var searchReaders = readerCaches{index: readerIndexCacheKiB, text: readerCacheKiB}
 
 // Options tune Open. The zero value uses the defaults.
 type Options struct {
@@ -78,6 +76,12 @@ type Options struct {
 	// `serve`, `search` and `export` can read a crawl while `crawl` writes it (WAL readers do not
 	// block the writer). Every write method then fails.
 	ReadOnly bool
+	// PageCacheBytes bounds the page caches of a writable store's connections together (issue
+	// 29: the page caches' share of a crawl's --memory): each connection's cache_size is its
+	// part, the defaults scaled down alike when their sum (54 MiB with 4 readers) does not fit,
+	// none under MinPageCacheKiB. 0 means the defaults. A read-only store keeps its own
+	// (search) caches.
+	PageCacheBytes int64
 	// observe, if set, is called with the text of every statement the store's connections
 	// prepare or run (observedConn): for the tests of query plans.
 	observe func(query string)
@@ -189,22 +193,23 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	if err := s.prepareSchema(ctx); err != nil {
 		return err
 	}
-	if s.read, err = openAttached(dsn(s.path, true), opts.observe, attachIndex(s.path, &crawlReaders, nil)...); err != nil {
-		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
-	}
 	readers := opts.Readers
 	if readers <= 0 {
 		readers = DefaultReaders
 	}
+	caches := pageCachesFor(opts.PageCacheBytes, readers)
+	if s.read, err = openAttached(dsn(s.path, true), opts.observe, attachIndex(s.path, &caches.reader, nil)...); err != nil {
+		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
+	}
 	s.read.SetMaxOpenConns(readers)
-	if err := tuneWriter(ctx, s.wconn, s.path, checkpoint, writerCacheKiB); err != nil {
+	if err := tuneWriter(ctx, s.wconn, s.path, checkpoint, caches.writer); err != nil {
 		return err
 	}
-	if s.iwrite, s.iconn, err = openWriter(ctx, ipath, opts.observe, checkpoint, indexCacheKiB,
-		attachSQL(s.path, crawlSchemaName, true, false), `PRAGMA `+crawlSchemaName+`.cache_size = -`+strconv.Itoa(crawlCacheKiB)); err != nil {
+	if s.iwrite, s.iconn, err = openWriter(ctx, ipath, opts.observe, checkpoint, caches.index,
+		attachSQL(s.path, crawlSchemaName, true, false), cacheSizePragma(crawlSchemaName, caches.indexCrawl)); err != nil {
 		return err
 	}
-	if s.twrite, s.tconn, err = openWriter(ctx, textPath(s.path), opts.observe, checkpoint, textCacheKiB); err != nil {
+	if s.twrite, s.tconn, err = openWriter(ctx, textPath(s.path), opts.observe, checkpoint, caches.text); err != nil {
 		return err
 	}
 	if s.stmts, err = prepare(ctx, s.wconn); err != nil {

@@ -1,0 +1,142 @@
+package budget
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Sizes of the whole memory budget of a crawl process (issue 29, `--memory`).
+const (
+	// DefaultMemory is the budget of a crawl given none: its peak RSS stays under it (issue 9's
+	// promise, "peak RSS under 256 MiB by default whatever the web does").
+	DefaultMemory = 256 << 20
+	// MinMemory is the smallest budget accepted: below it, the Go runtime, the mapped binary
+	// and one request at the smallest body limits do not fit beside each other (an idle crawl
+	// process holds about 26 MiB).
+	MinMemory = 64 << 20
+)
+
+// Consumer names a part of a crawl process that holds memory, with a share of the budget. The
+// names are those /metrics and the dashboard show (label consumer).
+type Consumer string
+
+// The consumers of a crawl's memory. Shares says how much of the budget each gets, and how it
+// keeps to it.
+const (
+	// GoHeap is the Go runtime's soft memory limit (runtime/debug.SetMemoryLimit): everything
+	// the Go heap holds, so the consumers inside it (Bodies, Connections, Frontier) too. The
+	// collector works harder as the heap nears it.
+	GoHeap Consumer = "go_heap"
+	// Bodies is the fetch client's budget: response bodies in flight or not yet released, their
+	// decoders' windows, raw copies. A request past it waits (internal/fetch), and the body
+	// limits are lowered so that the largest request fits in it.
+	Bodies Consumer = "bodies"
+	// Connections covers the requests in flight beyond their bodies (goroutines, transport
+	// buffers) and the idle keep-alive connections: the concurrency and the idle pool are sized
+	// from it.
+	Connections Consumer = "connections"
+	// Frontier covers the origins' windows of due URLs held in memory.
+	Frontier Consumer = "frontier"
+	// PageCaches is the SQLite page caches of every connection of the store, outside the Go
+	// heap: each connection's cache_size is its part of this share.
+	PageCaches Consumer = "page_caches"
+	// Reserve is what the rest of the process holds outside the Go heap's limit: the mapped
+	// binary, goroutine stacks, SQLite's other allocations, and the collector's overshoot of a
+	// soft limit on a loaded machine.
+	Reserve Consumer = "reserve"
+)
+
+// Consumers lists the consumers in the order they are shown.
+var Consumers = []Consumer{GoHeap, Bodies, Connections, Frontier, PageCaches, Reserve}
+
+// shareOf is each consumer's part of the budget, in 64ths. GoHeap, PageCaches and Reserve add up
+// to the whole; Bodies, Connections and Frontier are parts of GoHeap, and what GoHeap leaves
+// beside them (8/64) is the heap of parsing, extraction, the indexer's batches and the writer.
+//
+// At 256 MiB: a Go limit of 160 MiB (192 until issue 29, when the page caches had no bound and
+// the hostile web's crawl peaked at 243-259 MiB), 88 MiB of bodies (112 then), 24 MiB of
+// connections, 16 MiB of frontier windows, 32 MiB of page caches (54 then, if every reader was
+// open) and 64 MiB of reserve.
+var shareOf = map[Consumer]int64{
+	GoHeap:      40,
+	Bodies:      22,
+	Connections: 6,
+	Frontier:    4,
+	PageCaches:  8,
+	Reserve:     16,
+}
+
+// Shares is a memory budget divided among its consumers, in bytes. Make it with Split.
+type Shares struct {
+	Total int64
+	bytes map[Consumer]int64
+}
+
+// Split divides total bytes among the consumers (0 means DefaultMemory). A total under
+// MinMemory is an error.
+func Split(total int64) (Shares, error) {
+	if total == 0 {
+		total = DefaultMemory
+	}
+	if total < MinMemory {
+		return Shares{}, fmt.Errorf("%s is under the minimum memory budget of %s", FormatSize(total), FormatSize(MinMemory))
+	}
+	s := Shares{Total: total, bytes: make(map[Consumer]int64, len(shareOf))}
+	for c, n := range shareOf {
+		s.bytes[c] = total / 64 * n
+	}
+	return s, nil
+}
+
+// Of is consumer c's share in bytes (0 for an unknown consumer or the zero Shares).
+func (s Shares) Of(c Consumer) int64 { return s.bytes[c] }
+
+// ParseSize parses a size as an operator writes it: a number of bytes with an optional unit,
+// binary (KiB, MiB, GiB) or short (K, M, G: also powers of 1024, as GOMEMLIMIT and most memory
+// flags read them; B for bytes), case-insensitive, with optional space: "256MiB", "1GiB",
+// "512M", "1073741824". Fractions, negative numbers and other units are errors.
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsDigit(r) })
+	num, unit := t, ""
+	if i >= 0 {
+		num, unit = t[:i], strings.ToLower(strings.TrimSpace(t[i:]))
+	}
+	if num == "" {
+		return 0, fmt.Errorf("%q is not a size: want a number of bytes with an optional unit, e.g. 256MiB, 1GiB or 512M", s)
+	}
+	var shift uint
+	switch unit {
+	case "", "b":
+	case "k", "kb", "kib":
+		shift = 10
+	case "m", "mb", "mib":
+		shift = 20
+	case "g", "gb", "gib":
+		shift = 30
+	case "t", "tb", "tib":
+		shift = 40
+	default:
+		return 0, fmt.Errorf("%q is not a size: unknown unit %q (want B, KiB, MiB, GiB or TiB; K, M, G, T)", s, t[i:])
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n > (1<<62)>>shift {
+		return 0, fmt.Errorf("%q is not a size: the number is too large", s)
+	}
+	return n << shift, nil
+}
+
+// FormatSize writes n bytes in the largest binary unit that divides it ("256MiB"), or in bytes.
+func FormatSize(n int64) string {
+	for _, u := range []struct {
+		shift uint
+		name  string
+	}{{40, "TiB"}, {30, "GiB"}, {20, "MiB"}, {10, "KiB"}} {
+		if n != 0 && n%(1<<u.shift) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10) + "B"
+}

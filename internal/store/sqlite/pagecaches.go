@@ -1,0 +1,50 @@
+package sqlite
+
+import "strconv"
+
+// MinPageCacheKiB is the smallest page cache a connection of a crawl's store is given, whatever
+// Options.PageCacheBytes: SQLite works, slowly, with a few pages per connection.
+const MinPageCacheKiB = 64
+
+// pageCaches are the page caches of a writable store's connections, in KiB: the crawl writer's,
+// the index writer's (for the index database and the crawl database it reads), the text
+// writer's, and each read connection's (readerCaches, with the crawl database's).
+type pageCaches struct {
+	writer, index, indexCrawl, text int
+	reader                          readerCaches
+}
+
+// defaultPageCaches are the caches a writable store's connections are given when
+// Options.PageCacheBytes allows them (issue 8 chose each).
+var defaultPageCaches = pageCaches{
+	writer: writerCacheKiB, index: indexCacheKiB, indexCrawl: crawlCacheKiB, text: textCacheKiB,
+	reader: readerCaches{index: crawlReaderIndexCacheKiB, text: crawlReaderTextCacheKiB, crawl: readerCrawlCacheKiB},
+}
+
+// total is what every cache holds at most with readers read connections open, in KiB.
+func (p pageCaches) total(readers int) int {
+	return p.writer + p.index + p.indexCrawl + p.text + readers*(p.reader.index+p.reader.text+p.reader.crawl)
+}
+
+// pageCachesFor divides budget bytes among the page caches of a store with readers read
+// connections (issue 29, the page caches' share of --memory): the defaults when they fit, else
+// each default scaled down by the same factor, none under MinPageCacheKiB. budget <= 0 means
+// the defaults. The sum stays within budget whenever budget allows every cache its minimum.
+func pageCachesFor(budget int64, readers int) pageCaches {
+	p := defaultPageCaches
+	full := int64(p.total(readers))
+	kib := budget >> 10
+	if budget <= 0 || kib >= full {
+		return p
+	}
+	scale := func(n int) int { return max(int(int64(n)*kib/full), MinPageCacheKiB) }
+	return pageCaches{
+		writer: scale(p.writer), index: scale(p.index), indexCrawl: scale(p.indexCrawl), text: scale(p.text),
+		reader: readerCaches{index: scale(p.reader.index), text: scale(p.reader.text), crawl: scale(p.reader.crawl)},
+	}
+}
+
+// cacheSizePragma sets the page cache of schema's database on a connection to kib KiB.
+func cacheSizePragma(schema string, kib int) string {
+	return `PRAGMA ` + schema + `.cache_size = -` + strconv.Itoa(kib)
+}
