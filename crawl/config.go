@@ -9,6 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/fractle/mandelbot/internal/budget"
 	"github.com/fractle/mandelbot/internal/crawler"
 	"github.com/fractle/mandelbot/internal/frontier"
 	"github.com/fractle/mandelbot/internal/pace"
@@ -62,6 +63,9 @@ const (
 	DefaultCalendarYears     = trap.DefaultCalendarYears
 	// DefaultWARCMaxSize is the size a WARC file is rotated at (1 GiB).
 	DefaultWARCMaxSize = warc.DefaultMaxFileSize
+	// DefaultMemory and MinMemory: see Config.Memory.
+	DefaultMemory = budget.DefaultMemory
+	MinMemory     = budget.MinMemory
 	// MaxHeaderFields bounds Config.Header.
 	MaxHeaderFields = 32
 )
@@ -159,6 +163,17 @@ type Config struct {
 	// answer took, capped at MaxAdaptiveDelay; it grows after timeouts and 5xx answers and
 	// relaxes as answers come back fast. With FixedDelay, the gap is Delay alone.
 	FixedDelay bool
+	// Memory is the crawl process's memory budget in bytes (issue 29; 0: DefaultMemory, 256 MiB;
+	// at least MinMemory), divided among named consumers (see MemoryShares): the response
+	// bodies in flight (their limits are lowered until the largest fits in their share), the
+	// requests in flight and idle connections (Concurrency above what their share holds is
+	// lowered to it, and the idle pool sized from it), the SQLite page caches of a store Run
+	// opens, and the Go runtime's soft memory limit, which holds them all with the rest of the
+	// heap. Run applies every share but the last: the soft limit is the process's, and a
+	// library must not set it, so a program that wants the whole budget kept sets
+	// runtime/debug.SetMemoryLimit to MemoryShares().GoLimit itself (the mandelbot command does),
+	// and opens a store it passes in with the page caches' share.
+	Memory int64
 	// PerOrigin bounds requests in flight to one origin (0: DefaultPerOrigin, 1), Concurrency
 	// over all origins (0: DefaultConcurrency, 512; either way at most a third of the process's
 	// open-file limit, see MaxConcurrency).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/url"
+	rtmetrics "runtime/metrics"
 	"strconv"
 	"sync"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/fractle/mandelbot/internal/budget"
 	"github.com/fractle/mandelbot/internal/crawler"
 	"github.com/fractle/mandelbot/internal/fetch"
 )
@@ -41,7 +43,7 @@ type metrics struct {
 	last Stats // the previous snapshot, for the counters' increments
 }
 
-func newMetrics(reg prometheus.Registerer, clk Clock) (*metrics, error) {
+func newMetrics(reg prometheus.Registerer, clk Clock, mem budget.Shares, bodies *budget.Budget) (*metrics, error) {
 	m := &metrics{now: time.Now}
 	if clk != nil {
 		m.now = clk.Now
@@ -77,6 +79,7 @@ func newMetrics(reg prometheus.Registerer, clk Clock) (*metrics, error) {
 	m.indexLag = gauge("mandelbot_index_lag_documents", "Saved documents not yet searchable.")
 	cs := []prometheus.Collector{m.requests, m.errors, m.latency, m.size, m.robots, m.pages, m.pauses, m.givenUp, m.disallowed,
 		m.queued, m.inFlight, m.origins, m.paused, m.unreachable, m.indexLag}
+	cs = append(cs, memoryMetrics(mem, bodies)...)
 	for _, c := range cs {
 		if err := reg.Register(c); err != nil {
 			return nil, err
@@ -91,6 +94,35 @@ func newMetrics(reg prometheus.Registerer, clk Clock) (*metrics, error) {
 		}
 	}
 	return m, nil
+}
+
+// memoryMetrics are the memory budget's shares (issue 29: /metrics shows each share's use), one
+// series per consumer, and the use of those whose use is known: the bodies charged to the fetch
+// client's budget now, and the Go runtime's memory as its soft limit counts it.
+func memoryMetrics(mem budget.Shares, bodies *budget.Budget) []prometheus.Collector {
+	share := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "mandelbot_memory_share_bytes",
+		Help: "The crawl's memory budget (--memory) as divided among its consumers: each consumer's share."}, []string{"consumer"})
+	for _, c := range budget.Consumers {
+		share.WithLabelValues(string(c)).Set(float64(mem.Of(c)))
+	}
+	used := func(c budget.Consumer, fn func() float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mandelbot_memory_used_bytes",
+			Help:        "What a consumer of the memory budget holds now (bodies: charged to the body budget; go_heap: the Go runtime's memory, less what it returned to the system).",
+			ConstLabels: prometheus.Labels{"consumer": string(c)}}, fn)
+	}
+	cs := []prometheus.Collector{share, used(budget.GoHeap, goMemory)}
+	if bodies != nil {
+		cs = append(cs, used(budget.Bodies, func() float64 { return float64(bodies.Used()) }))
+	}
+	return cs
+}
+
+// goMemory is the Go runtime's memory as its soft limit counts it: everything it mapped, less
+// what it returned to the system.
+func goMemory() float64 {
+	s := []rtmetrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	rtmetrics.Read(s)
+	return float64(s[0].Value.Uint64() - s[1].Value.Uint64())
 }
 
 // wrap returns a Fetcher that records every request of next.

@@ -121,3 +121,32 @@ func TestMetricsScrapedAndParsed(t *testing.T) {
 		}
 	}
 }
+
+// issue 29 ("/metrics shows each share's use"): every consumer of the memory budget has its
+// share, and the bodies and the Go heap their use.
+func TestMetricsShowTheMemoryShares(t *testing.T) {
+	vc := clock.NewVirtual(t0)
+	web, err := testweb.Start([]testweb.Site{{Key: "a", Pages: []testweb.Page{{Path: "/", Title: "Home"}}}}, testweb.Options{Now: vc.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(web.Close)
+	reg := prometheus.NewRegistry()
+	if _, err := crawl.Run(context.Background(), crawl.Config{Seeds: web.Seeds(), Resolve: web.Resolve(), Clock: vc,
+		Delay: crawl.NoDelay, Memory: 128 << 20, Metrics: reg}); err != nil {
+		t.Fatal(err)
+	}
+	fams := scrape(t, reg)
+	for consumer, want := range map[string]float64{"go_heap": 80 << 20, "bodies": 44 << 20, "connections": 12 << 20,
+		"frontier": 8 << 20, "page_caches": 16 << 20, "reserve": 32 << 20} {
+		if got, ok := value(fams, "mandelbot_memory_share_bytes", map[string]string{"consumer": consumer}); !ok || got != want {
+			t.Errorf("share of %s: %v (%v), want %v", consumer, got, ok, want)
+		}
+	}
+	if got, ok := value(fams, "mandelbot_memory_used_bytes", map[string]string{"consumer": "bodies"}); !ok || got != 0 {
+		t.Errorf("bodies in use after the crawl: %v (%v), want 0", got, ok)
+	}
+	if got, ok := value(fams, "mandelbot_memory_used_bytes", map[string]string{"consumer": "go_heap"}); !ok || got <= 0 {
+		t.Errorf("Go heap in use: %v (%v), want a positive figure", got, ok)
+	}
+}

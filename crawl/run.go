@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/net/http/httpguts"
 
+	"github.com/fractle/mandelbot/internal/budget"
 	"github.com/fractle/mandelbot/internal/crawlctx"
 	"github.com/fractle/mandelbot/internal/crawler"
 	"github.com/fractle/mandelbot/internal/fetch"
@@ -31,8 +32,12 @@ import (
 // done, and returns the run's Stats. A cancelled ctx is not an error: what was received is
 // saved, and the error is nil with Stats.StopReason saying why the run ended. Run checks the
 // whole Config (Check) before it sends any request or opens any store.
+//
+// Run keeps to c.Memory's shares (Config.Memory) except the Go runtime's soft memory limit, which
+// it leaves to the program: see MemoryShares.
 func Run(ctx context.Context, c Config) (_ Stats, runErr error) {
-	if _, err := c.plan(); err != nil {
+	p0, err := c.plan()
+	if err != nil {
 		return Stats{}, err
 	}
 	st := crawlctx.Store(ctx)
@@ -42,7 +47,7 @@ func Run(ctx context.Context, c Config) (_ Stats, runErr error) {
 			return Stats{}, err
 		}
 		defer cleanup()
-		s, err := sqlite.Open(ctx, path, sqlite.Options{})
+		s, err := sqlite.Open(ctx, path, sqlite.Options{PageCacheBytes: p0.memory.Of(budget.PageCaches)})
 		if err != nil {
 			return Stats{}, fmt.Errorf("crawl: open the store: %w", err)
 		}
@@ -73,7 +78,7 @@ func Run(ctx context.Context, c Config) (_ Stats, runErr error) {
 	}
 	var m *metrics
 	if c.Metrics != nil {
-		m, err = newMetrics(c.Metrics, c.Clock)
+		m, err = newMetrics(c.Metrics, c.Clock, p.memory, p.fetch.Budget)
 		if err != nil {
 			return Stats{}, fmt.Errorf("crawl: metrics: %w", err)
 		}
@@ -125,8 +130,9 @@ func (c Config) Check() error {
 // internal option's own; it also resolves what it checks or bounds (Agent, Scope, UserAgent,
 // Concurrency: MaxConcurrency).
 type plan struct {
-	fetch fetch.Options
-	crawl crawler.Options
+	fetch  fetch.Options
+	crawl  crawler.Options
+	memory budget.Shares
 }
 
 func (c Config) plan() (plan, error) {
@@ -186,12 +192,23 @@ func (c Config) plan() (plan, error) {
 	if err != nil {
 		return p, err
 	}
+	if p.memory, err = c.shares(); err != nil {
+		return p, err
+	}
 	ua := c.UserAgent
 	if ua == "" {
 		ua = fetch.FormatUserAgent(agent, fetch.Version, fetch.ContactURL)
 	}
 	p.fetch = fetch.Options{UserAgent: ua, Resolve: resolve, AllowPrivate: c.AllowPrivate, RootCAs: c.RootCAs,
 		Capture: c.WARCDir != ""}
+	// The body buffers' share (issue 29): the client's budget, and body limits whose largest
+	// request fits in it; the connections' share sizes the idle pool.
+	p.fetch.Budget = budget.New(p.memory.Of(budget.Bodies))
+	p.fetch.MaxDecodedBytes = fetch.MaxDecodedFor(p.memory.Of(budget.Bodies))
+	p.fetch.MaxIdleConns = min(p.memory.MaxIdleConns(), fetch.DefaultMaxIdleConns)
+	// In flight: what was asked (or the default), at most what the connections' share holds and
+	// what the open-file limit allows (MaxConcurrency).
+	concurrency := min(cmp.Or(c.Concurrency, DefaultConcurrency), p.memory.MaxInFlight(), MaxConcurrency())
 	if c.Clock != nil {
 		p.fetch.Now = c.Clock.Now
 	}
@@ -209,7 +226,7 @@ func (c Config) plan() (plan, error) {
 	}
 	p.crawl = crawler.Options{
 		Seeds: seeds, Scope: scope, MaxDepth: c.depthLimit(), MaxPages: max(c.MaxPages, 0),
-		Concurrency: min(cmp.Or(c.Concurrency, DefaultConcurrency), MaxConcurrency()), MaxWait: c.MaxWait, RetryBackoff: c.RetryBackoff, GiveUpAfter: c.GiveUpAfter, MaxTime: c.MaxTime, Revisit: c.Revisit,
+		Concurrency: concurrency, MaxWait: c.MaxWait, RetryBackoff: c.RetryBackoff, GiveUpAfter: c.GiveUpAfter, MaxTime: c.MaxTime, Revisit: c.Revisit,
 		ApplyRevisit: c.ApplyRevisit, RecrawlAfter: c.RecrawlAfter, Recrawl: c.Recrawl,
 		CalendarYears: c.CalendarYears, // as MaxPagesPerOrigin: 0 the default, negative none
 		Frontier: frontier.Options{

@@ -18,6 +18,18 @@ const (
 	MinMemory = 64 << 20
 )
 
+// What one holder of the Connections share costs, for sizing the concurrency and the idle
+// pool from the share: half of it for requests in flight, half for idle connections.
+const (
+	// RequestBytes is a request in flight beside its body: its worker's and the transport's
+	// goroutines, the connection's read and write buffers, TLS records, the parsed URL and
+	// header.
+	RequestBytes = 64 << 10
+	// IdleConnBytes is an idle keep-alive connection (its buffers and two goroutines: issue 8
+	// measured about 35 KiB).
+	IdleConnBytes = 36 << 10
+)
+
 // Consumer names a part of a crawl process that holds memory, with a share of the budget. The
 // names are those /metrics and the dashboard show (label consumer).
 type Consumer string
@@ -92,6 +104,12 @@ func Split(total int64) (Shares, error) {
 
 // Of is consumer c's share in bytes (0 for an unknown consumer or the zero Shares).
 func (s Shares) Of(c Consumer) int64 { return s.bytes[c] }
+
+// MaxInFlight is the most requests the Connections share holds in flight at once (at least 1).
+func (s Shares) MaxInFlight() int { return int(max(s.Of(Connections)/2/RequestBytes, 1)) }
+
+// MaxIdleConns is the most idle keep-alive connections the Connections share holds (at least 1).
+func (s Shares) MaxIdleConns() int { return int(max(s.Of(Connections)/2/IdleConnBytes, 1)) }
 
 // ParseSize parses a size as an operator writes it: a number of bytes with an optional unit,
 // binary (KiB, MiB, GiB) or short (K, M, G: also powers of 1024, as GOMEMLIMIT and most memory

@@ -283,3 +283,23 @@ func (c *config) limitsFor(r Request) (limits, error) {
 	}
 	return l, nil
 }
+
+// MaxDecodedFor is the decoded body limit for a client whose memory budget is size bytes
+// (issue 29: the body buffers' share of --memory): DefaultMaxDecodedBytes when its largest
+// request fits in size, else the largest limit whose largest request does (so that New accepts
+// it, and one body never waits for more than the whole budget); 0 when not even a 64 KiB body
+// fits. It assumes no OnExchange.
+func MaxDecodedFor(size int64) int64 {
+	if largestCharge(limits{decoded: DefaultMaxDecodedBytes}, false) <= size {
+		return DefaultMaxDecodedBytes
+	}
+	fixed := largestCharge(limits{}, false) - bufferPeak(0)
+	d := (size-fixed)*2/3 - 2
+	for d > 0 && largestCharge(limits{decoded: d}, false) > size {
+		d--
+	}
+	if d < 64<<10 {
+		return 0
+	}
+	return d
+}

@@ -1,0 +1,57 @@
+package crawl
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/fractle/mandelbot/internal/fetch"
+)
+
+// issue 29 ("one memory budget"; in-flight work bounded by the budget too): Config.Memory sizes
+// the fetch client's body budget and its body limits, the idle pool, and caps the concurrency;
+// a budget under MinMemory is refused, naming Memory.
+func TestMemoryBudgetSizesTheConsumers(t *testing.T) {
+	seeds := []string{"https://example.com/"}
+	for _, tc := range []struct {
+		memory                 int64
+		concurrency, wantConc  int
+		wantBodies, wantDecode int64
+	}{
+		{0, 0, DefaultConcurrency, 88 << 20, fetch.DefaultMaxDecodedBytes},
+		{0, 1000, 192, 88 << 20, fetch.DefaultMaxDecodedBytes},
+		{128 << 20, 1000, 96, 44 << 20, fetch.MaxDecodedFor(44 << 20)},
+		{MinMemory, 1000, 48, 22 << 20, fetch.MaxDecodedFor(22 << 20)},
+	} {
+		p, err := Config{Seeds: seeds, Memory: tc.memory, Concurrency: tc.concurrency}.plan()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.crawl.Concurrency != tc.wantConc {
+			t.Errorf("Memory %d MiB, Concurrency %d: %d in flight, want %d", tc.memory>>20, tc.concurrency, p.crawl.Concurrency, tc.wantConc)
+		}
+		if got := p.fetch.Budget.Size(); got != tc.wantBodies {
+			t.Errorf("Memory %d MiB: body budget %d, want %d", tc.memory>>20, got, tc.wantBodies)
+		}
+		if p.fetch.MaxDecodedBytes != tc.wantDecode || tc.wantDecode <= 0 {
+			t.Errorf("Memory %d MiB: decoded limit %d, want %d", tc.memory>>20, p.fetch.MaxDecodedBytes, tc.wantDecode)
+		}
+		if c, err := fetch.New(p.fetch); err != nil {
+			t.Errorf("Memory %d MiB: the client refuses the options: %v", tc.memory>>20, err)
+		} else {
+			c.Close()
+		}
+		if p.fetch.MaxIdleConns <= 0 || int64(p.fetch.MaxIdleConns)*36<<10 > p.memory.Total/64*6 {
+			t.Errorf("Memory %d MiB: %d idle connections, beyond the connections' share", tc.memory>>20, p.fetch.MaxIdleConns)
+		}
+	}
+	for _, m := range []int64{MinMemory - 1, 32 << 20, -1} {
+		err := Config{Seeds: seeds, Memory: m}.Check()
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Field != "Memory" {
+			t.Errorf("Memory %d: %v, want a ConfigError naming Memory", m, err)
+		}
+	}
+	if s, _ := (Config{}).MemoryShares(); s.GoLimit != 160<<20 || s.Total != DefaultMemory {
+		t.Errorf("default shares %+v, want a 160 MiB Go limit of 256 MiB", s)
+	}
+}
