@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fractle/mandelbot/crawl"
+	"github.com/fractle/mandelbot/internal/budget"
 	"github.com/fractle/mandelbot/internal/crawlctx"
 	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/robotstxt"
@@ -30,18 +31,15 @@ import (
 const (
 	// liveRefresh is how often the dashboard of `crawl --serve` reloads: it shows a running crawl.
 	liveRefresh = 5 * time.Second
-	// defaultMemoryLimit is the Go runtime's soft memory limit during a crawl (issue 9: peak RSS
-	// under 256 MiB whatever the web does): the bodies in flight are bounded by the fetch
-	// client's budget, and this makes the collector return the rest in time. GOMEMLIMIT, when
-	// set, wins.
-	defaultMemoryLimit = 192 << 20
 )
 
-// setMemoryLimit applies defaultMemoryLimit unless the operator set GOMEMLIMIT (the runtime
-// read it at start).
-func setMemoryLimit() {
+// setMemoryLimit applies the Go runtime's soft memory limit, the Go heap's share of --memory
+// (issue 29; crawl.MemoryShares: 160 MiB of the default 256), unless the operator set GOMEMLIMIT
+// (the runtime read it at start), which wins. The library leaves it to the command: it is the
+// process's.
+func setMemoryLimit(limit int64) {
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(defaultMemoryLimit)
+		debug.SetMemoryLimit(limit)
 	}
 }
 
@@ -75,6 +73,7 @@ type crawlFlags struct {
 	headers                 []string
 	leaseTTL                time.Duration
 	leaseBatch              int
+	memory                  int64
 	// changed reports whether the user gave a flag: a setting saved with the crawl is replaced
 	// only by a flag given (issue 27).
 	changed func(name string) bool
@@ -114,7 +113,9 @@ interrupted (Ctrl-C), once everything received is saved. The summary's last line
 	f.giveUpAfter = crawl.DefaultGiveUpAfter
 	fl.Var(durationValue{d: &f.giveUpAfter, none: crawl.NoLimit}, "give-up-after", "end the run, exit 1, when no origin has answered anything this long after it started (every connection refused or timed out; a seed host that does not resolve ends it at once); none: wait as --max-wait lets it")
 	fl.IntVar(&f.perOrigin, "per-origin", crawl.DefaultPerOrigin, "requests in flight to one origin at once")
-	fl.IntVar(&f.concurrency, "concurrency", crawl.DefaultConcurrency, "requests in flight over all origins")
+	fl.IntVar(&f.concurrency, "concurrency", crawl.DefaultConcurrency, "requests in flight over all origins (at most what --memory holds: 192 at 256MiB)")
+	f.memory = crawl.DefaultMemory
+	fl.Var(sizeValue{n: &f.memory}, "memory", fmt.Sprintf("memory budget of the crawl process, e.g. 256MiB, 1GiB, 512M (at least %s), divided among response bodies, connections, SQLite page caches and the Go heap; GOMEMLIMIT, when set, overrides the Go heap's share", budget.FormatSize(crawl.MinMemory)))
 	fl.DurationVar(&f.robotsTTL, "robots-ttl", crawl.DefaultRobotsTTL, "how long a robots.txt decision is reused (a shorter max-age wins)")
 	fl.DurationVar(&f.robots5xx404, "robots-5xx-as-404-after", crawl.DefaultAs404After, "treat a robots.txt that keeps answering 5xx as 404 after this long")
 	fl.DurationVar(&f.maxPause, "max-pause", crawl.DefaultMaxPause, "cap on a pause after 503/429, whatever Retry-After asks")
@@ -183,7 +184,12 @@ func runCrawl(cmd *cobra.Command, f crawlFlags, args []string) error {
 	if err := cfg.Check(); err != nil {
 		return configUsageError(err)
 	}
-	setMemoryLimit()
+	shares, err := cfg.MemoryShares()
+	if err != nil {
+		return configUsageError(err)
+	}
+	setMemoryLimit(shares.GoLimit)
+	f.pageCacheBytes = shares.PageCaches
 
 	if len(cfg.Seeds) == 0 && !f.exists() {
 		// Nothing to resume and nothing to start from: say so without leaving an empty store.
@@ -307,6 +313,7 @@ func (f crawlFlags) config(args []string, stdin io.Reader) (crawl.Config, error)
 		Seeds: seeds, MaxTime: f.maxTime, MaxWait: f.maxWait, GiveUpAfter: f.giveUpAfter, Revisit: f.revisit,
 		UserAgent: f.userAgent, Header: header,
 		Delay: f.delay, SiteDelay: siteDelay, HonorCrawlDelay: f.honorCrawlDelay, FixedDelay: !f.adaptiveDelay,
+		Memory:    f.memory,
 		PerOrigin: f.perOrigin, CalendarYears: offIfZero(f.calendarYears), Concurrency: f.concurrency,
 		RobotsTTL: f.robotsTTL, RobotsAs404After: f.robots5xx404, MaxPause: f.maxPause,
 		AllowPrivate:  f.allowPrivate,
@@ -378,7 +385,7 @@ var flagOf = map[string]string{
 	"Seeds": "seed", "Scope": "--scope", "Resolve": "--resolve", "AllowPrivate": "--allow-private",
 	"Header": "--header", "Agent": "--agent", "MaxDepth": "--max-depth", "MaxPages": "--max-pages",
 	"MaxPagesPerOrigin": "--max-pages-per-origin", "Include": "--include", "Exclude": "--exclude",
-	"Delay": "--delay",
+	"Delay": "--delay", "Memory": "--memory",
 }
 
 // configUsageError words a crawl.ConfigError with the command's flags.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/fractle/mandelbot/internal/budget"
 	"strconv"
 	"strings"
 	"time"
@@ -91,3 +92,25 @@ func (v durationValue) Set(s string) error {
 }
 
 func (v durationValue) Type() string { return "duration|none" }
+
+// sizeValue is a flag holding a size in bytes, written as operators write sizes: "256MiB",
+// "1GiB", "512M" (budget.ParseSize).
+type sizeValue struct{ n *int64 }
+
+func (v sizeValue) String() string {
+	if v.n == nil {
+		return ""
+	}
+	return budget.FormatSize(*v.n)
+}
+
+func (v sizeValue) Set(s string) error {
+	n, err := budget.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	*v.n = n
+	return nil
+}
+
+func (sizeValue) Type() string { return "SIZE" }

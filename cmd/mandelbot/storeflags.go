@@ -22,6 +22,9 @@ const defaultDataDir = "./mandelbot-data"
 type storeFlags struct {
 	data  string
 	store string
+	// pageCacheBytes bounds a SQLite store's page caches when the command writes it (crawl: the
+	// page caches' share of --memory); 0: the store's defaults.
+	pageCacheBytes int64
 }
 
 func (f *storeFlags) register(cmd *cobra.Command) {
@@ -95,7 +98,7 @@ func (f *storeFlags) open(ctx context.Context, create bool) (store.Store, error)
 			return nil, usageErrorf("no crawl at %s (run `mandelbot crawl` first, or pass --data/--store)", path)
 		}
 		// Readers do not take the crawl's lock, so they work while a crawl runs.
-		s, err := sqlite.Open(ctx, path, sqlite.Options{ReadOnly: !create})
+		s, err := sqlite.Open(ctx, path, sqlite.Options{ReadOnly: !create, PageCacheBytes: f.pageCacheBytes})
 		if errors.Is(err, store.ErrLocked) {
 			return nil, fmt.Errorf("%w: another mandelbot command is using %s", err, path)
 		}
