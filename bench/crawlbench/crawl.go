@@ -16,6 +16,8 @@ import (
 // crawlSettings are the knobs a crawl run and its ceiling share.
 type crawlSettings struct {
 	Concurrency, PerOrigin int
+	// MandelbotFlags are more flags of `mandelbot crawl` (-mandelbot-flags), e.g. --memory 128MiB.
+	MandelbotFlags []string
 }
 
 // crawlArgs returns the arguments of `mandelbot crawl` for web: no delay, the given
@@ -23,6 +25,7 @@ type crawlSettings struct {
 func crawlArgs(web *testweb.Web, data string, s crawlSettings, extra ...string) []string {
 	args := []string{"crawl", "--data", data, "--delay", "0",
 		"--concurrency", strconv.Itoa(s.Concurrency), "--per-origin", strconv.Itoa(s.PerOrigin)}
+	args = append(args, s.MandelbotFlags...)
 	args = append(args, extra...)
 	for _, r := range web.Resolve() {
 		args = append(args, "--resolve", r)

@@ -80,6 +80,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.pages, "pages", defaultPages, "pages per origin, the home page included")
 	fs.IntVar(&cfg.settings.Concurrency, "concurrency", defaultConcurrency, "requests in flight over all origins (crawler, Colly and loop)")
 	fs.IntVar(&cfg.settings.PerOrigin, "per-origin", defaultPerOrigin, "the crawler's --per-origin and Colly's LimitRule.Parallelism")
+	fs.Func("mandelbot-flags", "more flags for `mandelbot crawl` (mandelbot and mandelbot-warc), separated by spaces, e.g. \"--memory 128MiB\"", func(v string) error {
+		cfg.settings.MandelbotFlags = strings.Fields(v)
+		return nil
+	})
 	fs.IntVar(&cfg.runs, "runs", defaultRuns, "runs of the three programs, interleaved; several give medians")
 	fs.Uint64Var(&cfg.seed, "seed", 0, "seed of the generated web")
 	fs.StringVar(&cfg.src, "src", "..", "source directory of the main module (mandelbot is built from SRC/cmd/mandelbot, the Colly peer from SRC/bench)")

@@ -25,8 +25,11 @@ var defaultOf = map[string]string{
 	"DefaultPerOrigin": fmt.Sprint(crawl.DefaultPerOrigin), "DefaultConcurrency": fmt.Sprint(crawl.DefaultConcurrency),
 	"DefaultRobotsTTL": crawl.DefaultRobotsTTL.String(), "DefaultAs404After": crawl.DefaultAs404After.String(),
 	"DefaultMaxPause": crawl.DefaultMaxPause.String(), "DefaultLeaseTTL": crawl.DefaultLeaseTTL.String(),
+	"DefaultMemory":      sizeValue{n: ptr(int64(crawl.DefaultMemory))}.String(),
 	"DefaultWARCMaxSize": fmt.Sprint(crawl.DefaultWARCMaxSize), "DefaultCalendarYears": fmt.Sprint(crawl.DefaultCalendarYears),
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func limitText(n int) string { return limitValue{n: &n}.String() }
 
