@@ -17,10 +17,11 @@ func TestMemoryBudgetSizesTheConsumers(t *testing.T) {
 		concurrency, wantConc  int
 		wantBodies, wantDecode int64
 	}{
-		{0, 0, DefaultConcurrency, 88 << 20, fetch.DefaultMaxDecodedBytes},
-		{0, 1000, 192, 88 << 20, fetch.DefaultMaxDecodedBytes},
-		{128 << 20, 1000, 96, 44 << 20, fetch.MaxDecodedFor(44 << 20)},
-		{MinMemory, 1000, 48, 22 << 20, fetch.MaxDecodedFor(22 << 20)},
+		{0, 0, min(DefaultConcurrency, 512), 64 << 20, fetch.MaxDecodedFor(64 << 20)},
+		{0, 1000, 512, 64 << 20, fetch.MaxDecodedFor(64 << 20)},
+		{1 << 30, 1000, 1000, 256 << 20, fetch.DefaultMaxDecodedBytes},
+		{128 << 20, 1000, 256, 32 << 20, fetch.MaxDecodedFor(32 << 20)},
+		{MinMemory, 1000, 192, 24 << 20, fetch.MaxDecodedFor(24 << 20)},
 	} {
 		p, err := Config{Seeds: seeds, Memory: tc.memory, Concurrency: tc.concurrency}.plan()
 		if err != nil {
@@ -40,11 +41,11 @@ func TestMemoryBudgetSizesTheConsumers(t *testing.T) {
 		} else {
 			c.Close()
 		}
-		if p.fetch.MaxIdleConns <= 0 || int64(p.fetch.MaxIdleConns)*36<<10 > p.memory.Total/64*6 {
+		if p.fetch.MaxIdleConns <= 0 || int64(p.fetch.MaxIdleConns)*36<<10 > p.memory.Total/64*12 {
 			t.Errorf("Memory %d MiB: %d idle connections, beyond the connections' share", tc.memory>>20, p.fetch.MaxIdleConns)
 		}
 	}
-	for _, m := range []int64{MinMemory - 1, 32 << 20, -1} {
+	for _, m := range []int64{MinMemory - 1, 64 << 20, -1} {
 		err := Config{Seeds: seeds, Memory: m}.Check()
 		var ce *ConfigError
 		if !errors.As(err, &ce) || ce.Field != "Memory" {

@@ -137,7 +137,7 @@ func TestMetricsShowTheMemoryShares(t *testing.T) {
 		t.Fatal(err)
 	}
 	fams := scrape(t, reg)
-	for consumer, want := range map[string]float64{"go_heap": 80 << 20, "bodies": 44 << 20, "connections": 12 << 20,
+	for consumer, want := range map[string]float64{"go_heap": 80 << 20, "bodies": 32 << 20, "connections": 24 << 20,
 		"frontier": 8 << 20, "page_caches": 16 << 20, "reserve": 32 << 20} {
 		if got, ok := value(fams, "mandelbot_memory_share_bytes", map[string]string{"consumer": consumer}); !ok || got != want {
 			t.Errorf("share of %s: %v (%v), want %v", consumer, got, ok, want)

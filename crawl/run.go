@@ -204,7 +204,9 @@ func (c Config) plan() (plan, error) {
 	// The body buffers' share (issue 29): the client's budget, and body limits whose largest
 	// request fits in it; the connections' share sizes the idle pool.
 	p.fetch.Budget = budget.New(p.memory.Of(budget.Bodies))
-	p.fetch.MaxDecodedBytes = fetch.MaxDecodedFor(p.memory.Of(budget.Bodies))
+	if p.fetch.MaxDecodedBytes = fetch.MaxDecodedFor(p.memory.Of(budget.Bodies)); p.fetch.MaxDecodedBytes == 0 {
+		return p, configErr("Memory", fmt.Sprintf("%s leaves the response bodies too little to decode one", budget.FormatSize(p.memory.Total)))
+	}
 	p.fetch.MaxIdleConns = min(p.memory.MaxIdleConns(), fetch.DefaultMaxIdleConns)
 	// In flight: what was asked (or the default), at most what the connections' share holds and
 	// what the open-file limit allows (MaxConcurrency).

@@ -113,7 +113,7 @@ interrupted (Ctrl-C), once everything received is saved. The summary's last line
 	f.giveUpAfter = crawl.DefaultGiveUpAfter
 	fl.Var(durationValue{d: &f.giveUpAfter, none: crawl.NoLimit}, "give-up-after", "end the run, exit 1, when no origin has answered anything this long after it started (every connection refused or timed out; a seed host that does not resolve ends it at once); none: wait as --max-wait lets it")
 	fl.IntVar(&f.perOrigin, "per-origin", crawl.DefaultPerOrigin, "requests in flight to one origin at once")
-	fl.IntVar(&f.concurrency, "concurrency", crawl.DefaultConcurrency, "requests in flight over all origins (at most what --memory holds: 192 at 256MiB)")
+	fl.IntVar(&f.concurrency, "concurrency", crawl.DefaultConcurrency, "requests in flight over all origins (at most what --memory holds: 512 at 256MiB)")
 	f.memory = crawl.DefaultMemory
 	fl.Var(sizeValue{n: &f.memory}, "memory", fmt.Sprintf("memory budget of the crawl process, e.g. 256MiB, 1GiB, 512M (at least %s), divided among response bodies, connections, SQLite page caches and the Go heap; GOMEMLIMIT, when set, overrides the Go heap's share", budget.FormatSize(crawl.MinMemory)))
 	fl.DurationVar(&f.robotsTTL, "robots-ttl", crawl.DefaultRobotsTTL, "how long a robots.txt decision is reused (a shorter max-age wins)")

@@ -50,7 +50,7 @@ func TestCrawlMemoryFlagRefusesBadSizes(t *testing.T) {
 	for in, want := range map[string]string{
 		"lots":  `invalid argument "lots" for "--memory" flag`,
 		"1.5GB": `invalid argument "1.5GB" for "--memory" flag`,
-		"32MiB": "--memory 32MiB is under the minimum memory budget of 64MiB",
+		"64MiB": "--memory 64MiB is under the minimum memory budget of 96MiB",
 	} {
 		code, _, errOut := runCLI(t, "", "crawl", "--data", t.TempDir(), "--memory", in, "http://example.com/")
 		if code != exitUsage || !strings.Contains(errOut, want) {

@@ -13,13 +13,16 @@ const (
 	// promise, "peak RSS under 256 MiB by default whatever the web does").
 	DefaultMemory = 256 << 20
 	// MinMemory is the smallest budget accepted: below it, the Go runtime, the mapped binary
-	// and one request at the smallest body limits do not fit beside each other (an idle crawl
-	// process holds about 26 MiB).
-	MinMemory = 64 << 20
+	// (an idle crawl process holds about 26 MiB) and one request do not fit beside each other.
+	// The bodies' share of it, 24 MiB, holds a brotli decoder's 16 MiB window beside a 5 MiB
+	// body.
+	MinMemory = 96 << 20
 )
 
 // What one holder of the Connections share costs, for sizing the concurrency and the idle
-// pool from the share: half of it for requests in flight, half for idle connections.
+// pool from the share: two thirds of it for requests in flight, a third for idle connections.
+// (crawlbench, issue 29: 1,000 requests in flight instead of 16 cost 83 MiB more, about 86 KiB
+// each with their idle connections.)
 const (
 	// RequestBytes is a request in flight beside its body: its worker's and the transport's
 	// goroutines, the connection's read and write buffers, TLS records, the parsed URL and
@@ -68,13 +71,15 @@ var Consumers = []Consumer{GoHeap, Bodies, Connections, Frontier, PageCaches, Re
 // beside them (8/64) is the heap of parsing, extraction, the indexer's batches and the writer.
 //
 // At 256 MiB: a Go limit of 160 MiB (192 until issue 29, when the page caches had no bound and
-// the hostile web's crawl peaked at 243-259 MiB), 88 MiB of bodies (112 then), 24 MiB of
-// connections, 16 MiB of frontier windows, 32 MiB of page caches (54 then, if every reader was
+// the hostile web's crawl peaked at 243-259 MiB), 64 MiB of bodies (112 then: the largest
+// request at the default body limits, 64.25 MiB, no longer fits, so the decoded limit is 31.8
+// MiB), 48 MiB of connections (512 requests in flight, crawl.DefaultConcurrency, and 455 idle
+// connections), 16 MiB of frontier windows, 32 MiB of page caches (54 then, with every reader
 // open) and 64 MiB of reserve.
 var shareOf = map[Consumer]int64{
 	GoHeap:      40,
-	Bodies:      22,
-	Connections: 6,
+	Bodies:      16,
+	Connections: 12,
 	Frontier:    4,
 	PageCaches:  8,
 	Reserve:     16,
@@ -106,10 +111,10 @@ func Split(total int64) (Shares, error) {
 func (s Shares) Of(c Consumer) int64 { return s.bytes[c] }
 
 // MaxInFlight is the most requests the Connections share holds in flight at once (at least 1).
-func (s Shares) MaxInFlight() int { return int(max(s.Of(Connections)/2/RequestBytes, 1)) }
+func (s Shares) MaxInFlight() int { return int(max(s.Of(Connections)*2/3/RequestBytes, 1)) }
 
 // MaxIdleConns is the most idle keep-alive connections the Connections share holds (at least 1).
-func (s Shares) MaxIdleConns() int { return int(max(s.Of(Connections)/2/IdleConnBytes, 1)) }
+func (s Shares) MaxIdleConns() int { return int(max(s.Of(Connections)/3/IdleConnBytes, 1)) }
 
 // ParseSize parses a size as an operator writes it: a number of bytes with an optional unit,
 // binary (KiB, MiB, GiB) or short (K, M, G: also powers of 1024, as GOMEMLIMIT and most memory

@@ -49,8 +49,8 @@ func TestSplit(t *testing.T) {
 			t.Errorf("Split(%d): bodies, connections and frontier add up to %d, not within the Go limit %d", total, in, s.Of(GoHeap))
 		}
 	}
-	if s, _ := Split(DefaultMemory); s.Of(GoHeap) != 160<<20 || s.Of(Bodies) != 88<<20 {
-		t.Errorf("at 256 MiB: Go limit %d, bodies %d; want 160 MiB and 88 MiB as documented", s.Of(GoHeap), s.Of(Bodies))
+	if s, _ := Split(DefaultMemory); s.Of(GoHeap) != 160<<20 || s.Of(Bodies) != 64<<20 || s.MaxInFlight() != 512 {
+		t.Errorf("at 256 MiB: Go limit %d, bodies %d, %d in flight; want 160 MiB, 64 MiB and 512 as documented", s.Of(GoHeap), s.Of(Bodies), s.MaxInFlight())
 	}
 	if _, err := Split(MinMemory - 1); err == nil || !strings.Contains(err.Error(), "minimum") {
 		t.Errorf("Split under MinMemory: %v, want an error naming the minimum", err)

@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fractle/mandelbot/internal/budget"
 	"github.com/fractle/mandelbot/internal/fetch"
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/store/sqlite"
 	"github.com/fractle/mandelbot/internal/testweb"
 	"github.com/fractle/mandelbot/internal/testweb/hostile"
 )
@@ -41,7 +43,11 @@ import (
 // test fails then, rightly. Headroom can only come from the product (a lower soft limit or body
 // budget, less memory outside the Go heap: issue 29), not from a looser bound here; a failure
 // names the Go runtime's peak so that it shows which side grew.
-const hostileMemoryBound = 256 << 20
+//
+// Since issue 29 the bound is the default memory budget (--memory, budget.DefaultMemory), and the
+// crawl runs with that budget's shares as the command gives them: the Go limit (160 MiB), the
+// body budget and limits, and the page caches of the store.
+const hostileMemoryBound = budget.DefaultMemory
 
 // issue 9 ("what it must show"): a crawl of the whole hostile web (hostile.Sites: every hostile
 // page behind every hostile robots.txt, and robots.txt naming the sitemap bombs) and of each
@@ -84,8 +90,17 @@ func TestHostileWebBesideANormalSite(t *testing.T) {
 		seeds = append(seeds, "{"+s.Key+"}"+hostile.PathIndex)
 	}
 	e := newEnv(t, sites)
-	// The soft memory limit the command sets (cmd/mandelbot: defaultMemoryLimit).
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(192 << 20))
+	shares, err := budget.Split(hostileMemoryBound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The store with the page caches' share, as the command opens it.
+	e.store.Close()
+	if e.store, err = sqlite.Open(context.Background(), e.path, sqlite.Options{PageCacheBytes: shares.Of(budget.PageCaches)}); err != nil {
+		t.Fatal(err)
+	}
+	// The soft memory limit the command sets (cmd/mandelbot: setMemoryLimit).
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(shares.Of(budget.GoHeap)))
 	runtime.GC()
 	resetPeakRSS := resetPeakRSS()
 	if resetPeakRSS {
@@ -101,7 +116,8 @@ func TestHostileWebBesideANormalSite(t *testing.T) {
 		resolve[hp] = addr
 	}
 	client, err := fetch.New(fetch.Options{Resolve: resolve, Now: e.clock.Now, TotalTimeout: 4 * time.Second,
-		ResponseHeaderTimeout: time.Second, BodyIdleTimeout: time.Second})
+		ResponseHeaderTimeout: time.Second, BodyIdleTimeout: time.Second,
+		MaxBufferedBytes: shares.Of(budget.Bodies), MaxDecodedBytes: fetch.MaxDecodedFor(shares.Of(budget.Bodies))})
 	if err != nil {
 		t.Fatal(err)
 	}
