@@ -25,7 +25,8 @@ func TestConcurrencyWithinOpenFileLimit(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkConcurrency(t, Config{}, min(int(n)/fdPerRequest, DefaultConcurrency))
-		checkConcurrency(t, Config{Concurrency: 100_000}, int(n)/fdPerRequest)
+		// A memory budget that holds 2,048 in flight (issue 29), so that the file limit binds.
+		checkConcurrency(t, Config{Concurrency: 100_000, Memory: 1 << 30}, int(n)/fdPerRequest)
 		checkConcurrency(t, Config{Concurrency: 20}, 20)
 		return
 	}

@@ -27,7 +27,7 @@ func TestMemoryBudgetSizesTheConsumers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.crawl.Concurrency != tc.wantConc {
+		if tc.wantConc = min(tc.wantConc, MaxConcurrency()); p.crawl.Concurrency != tc.wantConc { // and the open-file limit's
 			t.Errorf("Memory %d MiB, Concurrency %d: %d in flight, want %d", tc.memory>>20, tc.concurrency, p.crawl.Concurrency, tc.wantConc)
 		}
 		if got := p.fetch.Budget.Size(); got != tc.wantBodies {
