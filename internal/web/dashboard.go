@@ -52,6 +52,8 @@ type dashboardData struct {
 	CountsMissing bool
 	Chart         template.HTML
 	ChartCaption  string
+	// Memory is the running crawl's memory budget by consumer (issue 29); nil without one.
+	Memory []memoryRow
 }
 
 // sortLink is a column header: its label and the URL that sorts by it.
@@ -139,6 +141,7 @@ func (s *server) dashboardPage(r *http.Request) (view, error) {
 	if err != nil {
 		return view{}, fmt.Errorf("dashboard: %w", err)
 	}
+	data.Memory = liveMemory(s.crawl)
 	data.CountsMissing = !walk.complete
 	data.Chart, data.ChartCaption = fetchChart(walk.fetched)
 	kept := rows[:0]

@@ -33,6 +33,7 @@ type server struct {
 	testerFetch tester.FetchOptions
 	fetchSlots  chan struct{}
 	gaps        func() map[string]Gap // nil: none known
+	crawl       prometheus.Gatherer   // the running crawl's metrics (Options.Gatherer); nil: none
 }
 
 // New returns the site's handler over opts.Store. It fails only on a missing store or a
@@ -49,7 +50,8 @@ func New(opts Options) (http.Handler, error) {
 	}
 	s := &server{store: opts.Store, agent: opts.Agent, now: opts.Now, log: opts.Log, timeout: opts.Timeout,
 		maxOrigins: opts.MaxOrigins, maxURLs: opts.MaxTesterURLs, refresh: opts.Refresh, pages: p,
-		testerFetch: opts.TesterFetch, fetchSlots: make(chan struct{}, opts.MaxTesterFetches), gaps: opts.Gaps}
+		testerFetch: opts.TesterFetch, fetchSlots: make(chan struct{}, opts.MaxTesterFetches), gaps: opts.Gaps,
+		crawl: opts.Gatherer}
 
 	reg := prometheus.NewRegistry()
 	if err := reg.Register(newCollector(opts.Store, opts.Now, opts.Timeout)); err != nil {
