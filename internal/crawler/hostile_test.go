@@ -46,7 +46,10 @@ import (
 //
 // Since issue 29 the bound is the default memory budget (--memory, budget.DefaultMemory), and the
 // crawl runs with that budget's shares as the command gives them: the Go limit (160 MiB), the
-// body budget and limits, and the page caches of the store.
+// body budget (64 MiB) and limits, and the page caches of the store (32 MiB). Measured on
+// 2026-11-27 at load 3.3-4.8 (same binary build, five runs): peak RSS 199, 199, 203, 205 and 211
+// MiB, the Go runtime's peak 149-160 MiB; main before it (be0b340), alternated with it at load
+// 4.1-7.5: 245, 251, 252 MiB.
 const hostileMemoryBound = budget.DefaultMemory
 
 // issue 9 ("what it must show"): a crawl of the whole hostile web (hostile.Sites: every hostile
