@@ -36,7 +36,7 @@ import (
 // Run keeps to c.Memory's shares (Config.Memory) except the Go runtime's soft memory limit, which
 // it leaves to the program: see MemoryShares.
 func Run(ctx context.Context, c Config) (_ Stats, runErr error) {
-	p0, err := c.plan()
+	checked, err := c.plan()
 	if err != nil {
 		return Stats{}, err
 	}
@@ -47,7 +47,7 @@ func Run(ctx context.Context, c Config) (_ Stats, runErr error) {
 			return Stats{}, err
 		}
 		defer cleanup()
-		s, err := sqlite.Open(ctx, path, sqlite.Options{PageCacheBytes: p0.memory.Of(budget.PageCaches)})
+		s, err := sqlite.Open(ctx, path, sqlite.Options{PageCacheBytes: checked.memory.Of(budget.PageCaches)})
 		if err != nil {
 			return Stats{}, fmt.Errorf("crawl: open the store: %w", err)
 		}

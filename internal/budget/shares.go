@@ -52,7 +52,9 @@ const (
 	// buffers) and the idle keep-alive connections: the concurrency and the idle pool are sized
 	// from it.
 	Connections Consumer = "connections"
-	// Frontier covers the origins' windows of due URLs held in memory.
+	// Frontier is set aside for the origins' windows of due URLs held in memory. Not enforced
+	// yet: a window is bounded per origin (frontier.DefaultWindow), not over all origins, and
+	// the seen set grows with the URLs known (issue 29 leaves both to the store layout's issue).
 	Frontier Consumer = "frontier"
 	// PageCaches is the SQLite page caches of every connection of the store, outside the Go
 	// heap: each connection's cache_size is its part of this share.
