@@ -128,7 +128,8 @@ func (c Config) Check() error {
 // internal option's zero means something else (the frontier's Delay 0: no gap), plan resolves
 // the default itself and translates Config's "none" (NoDelay, NoLimit, SeedsOnly) into the
 // internal option's own; it also resolves what it checks or bounds (Agent, Scope, UserAgent,
-// Concurrency: MaxConcurrency).
+// Concurrency: MaxConcurrency and the memory budget's MaxInFlight), and the memory budget's shares
+// (Memory: the body budget and limits, the idle pool).
 type plan struct {
 	fetch  fetch.Options
 	crawl  crawler.Options
