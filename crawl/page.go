@@ -28,7 +28,7 @@ var (
 	// error carries).
 	ErrNotFollowed = crawler.ErrNotFollowed
 	// ErrPageNoFollow: the page's robot tags (meta robots or X-Robots-Tag) say nofollow, so no
-	// URL reached from it enters the crawl (robots-semantics.md rule 26).
+	// URL reached from it enters the crawl (docs/robots-rules.md rule 26).
 	ErrPageNoFollow = crawler.ErrPageNoFollow
 	// ErrTooManyVisits: more than MaxVisitsPerPage URLs added from one page.
 	ErrTooManyVisits = crawler.ErrTooManyAdded

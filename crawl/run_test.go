@@ -20,7 +20,7 @@ import (
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-// The library keeps the crawler's manners (robots-semantics.md rule 23 and the robots.txt
+// The library keeps the crawler's manners (docs/robots-rules.md rule 23 and the robots.txt
 // rules): no request before robots.txt, none during a 503 pause, the paused page asked again
 // afterwards; the 503 itself is not a Document, its retry is.
 func TestRunKeepsRobotsAndPausesRule23(t *testing.T) {

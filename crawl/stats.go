@@ -139,7 +139,7 @@ func (r StopReason) String() string {
 }
 
 // RobotsOutcome is what one robots.txt request decided for its origin
-// (robots-semantics.md, section C).
+// (docs/robots-rules.md, section C).
 type RobotsOutcome uint8
 
 const (

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// robots-semantics.md rule 26 (unavailable_after: DATE) and brief: RFC 850,
+// docs/robots-rules.md rule 26 (unavailable_after: DATE) and brief: RFC 850,
 // RFC 1123, RFC 3339 and ISO 8601 dates are read leniently.
 func TestParseDateAccepts(t *testing.T) {
 	utc := func(y int, mo time.Month, d, h, mi, s int) time.Time {
@@ -63,7 +63,7 @@ func TestParseDateAccepts(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 26 / brief: an unparsable date is ignored
+// docs/robots-rules.md rule 26 / brief: an unparsable date is ignored
 // rather than guessed.
 func TestParseDateRejects(t *testing.T) {
 	for _, in := range []string{

@@ -13,7 +13,7 @@ import (
 // links followed, a snippet shown and a copy archived. Every field can only
 // add a restriction; nothing in a Directives value ever lifts one, which is
 // why the directives of several tags combine with Merge and the most
-// restrictive wins (robots-semantics.md rule 24).
+// restrictive wins (docs/robots-rules.md rule 24).
 //
 // A Directives value is safe for concurrent reads. Merge mutates its
 // receiver and must not run concurrently with other uses of that value.
@@ -98,7 +98,7 @@ func (d Directives) String() string {
 }
 
 // Merge adds the restrictions of o to d; the result is the most restrictive
-// combination of both (robots-semantics.md rules 24 and 25): a flag set in
+// combination of both (docs/robots-rules.md rules 24 and 25): a flag set in
 // either is set, and the earlier of two UnavailableAfter dates is kept.
 // o's Sources and Notes are appended after d's. Merge never writes into
 // the backing arrays d shared before the call, so a Directives copied

@@ -1,6 +1,6 @@
 // Package robotstag turns robot meta tags and X-Robots-Tag headers into
 // indexing directives for one crawler, as Mandelbot's spec defines them
-// (spec/robots-semantics.md rules 24-28 and seed 002).
+// (docs/robots-rules.md rules 24-28 and seed 002).
 //
 // A response speaks to crawlers in two places:
 //

@@ -14,7 +14,7 @@ func For(contentType string, h http.Header, body io.Reader, agent string) (Direc
 }
 
 // For applies the whole robot-tag rule to one response: the X-Robots-Tag
-// headers of h always count (robots-semantics.md rule 25); the meta tags
+// headers of h always count (docs/robots-rules.md rule 25); the meta tags
 // of body count only when contentType, the response's Content-Type header
 // value, has the media type text/html, compared with ASCII case folding
 // and ignoring parameters such as charset (rule 24, seed 002: "This only
@@ -39,7 +39,7 @@ func (p Parser) For(contentType string, h http.Header, body io.Reader) (Directiv
 }
 
 // IsHTML reports whether a Content-Type header value has the media type
-// text/html, the only type whose meta tags count (robots-semantics.md
+// text/html, the only type whose meta tags count (docs/robots-rules.md
 // rule 24). The comparison uses ASCII case folding and ignores parameters.
 func IsHTML(contentType string) bool {
 	mediaType, _, _ := strings.Cut(contentType, ";")

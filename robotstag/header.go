@@ -16,7 +16,7 @@ func FromHeader(h http.Header, agent string) Directives {
 
 // FromHeader returns the directives the X-Robots-Tag headers of one
 // response give p.Agent, whatever the response's content type
-// (robots-semantics.md rule 25, seed 002).
+// (docs/robots-rules.md rule 25, seed 002).
 //
 // Every header line counts, and so does every value of a line that a
 // server or proxy combined with commas. A value is a comma-separated

@@ -29,7 +29,7 @@ func FromHTML(r io.Reader, agent string, maxBytes int64) (Directives, error) {
 // every later meta into body; a head-only reader would then index pages
 // whose owners wrote noindex. Honouring the tag wherever it is errs toward
 // what the owner wrote, and a wrong noindex is undone on the next crawl
-// (robots-semantics.md rule 27). What is not a meta element does not count:
+// (docs/robots-rules.md rule 27). What is not a meta element does not count:
 // text inside comments, <script>, <style>, <textarea>, <title> and the
 // other raw-text elements, and the inert content of <template>. The
 // content of <noscript> does count: Mandelbot runs no scripts, so that is

@@ -8,7 +8,7 @@ import (
 )
 
 // Limit MaxTags: that many applicable metas are read in full; later ones
-// only for noindex, none and nofollow (robots-semantics.md rule 24: a limit
+// only for noindex, none and nofollow (docs/robots-rules.md rule 24: a limit
 // never drops a restriction), and the cut is noted. Metas for other agents
 // do not use up the budget.
 func TestLimitMaxTagsMeta(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 )
 
 // Directive names, lower case. The first group is what this package
-// understands (robots-semantics.md rule 26); "all", "index" and "follow"
+// understands (docs/robots-rules.md rule 26); "all", "index" and "follow"
 // are accepted no-ops that never lift a restriction. The second group are
 // directives other crawlers define: they are ignored like any unknown
 // directive, but knowing their names keeps "max-snippet: 20" in a header
@@ -66,7 +66,7 @@ func cutScope(elem string) (agent, rest string, ok bool) {
 // The first MaxValueBytes bytes of the value, cut back to the last comma
 // so that no element is read half, and of those the first MaxDirectives
 // elements, are read in full. The rest is only searched for noindex, none
-// and nofollow (robots-semantics.md rule 24), scopes still applying, and
+// and nofollow (docs/robots-rules.md rule 24), scopes still applying, and
 // the cut is noted.
 func (r *reader) value(where, value string, header bool) {
 	p := r.p

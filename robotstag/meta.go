@@ -17,7 +17,7 @@ func FromMeta(metas []Meta, agent string) Directives {
 }
 
 // FromMeta returns the directives the meta elements of one HTML document
-// give p.Agent (robots-semantics.md rule 24, seed 002).
+// give p.Agent (docs/robots-rules.md rule 24, seed 002).
 //
 // A meta applies when its name, trimmed of ASCII whitespace, is "robots",
 // or when its agent token (robotstxt.AgentToken) is p.Agent's, compared

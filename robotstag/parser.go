@@ -5,7 +5,7 @@ import "github.com/fractle/mandelbot/robotstxt"
 // Limits. Robot tags are small: a real content attribute or header value
 // is a few dozen bytes and a page carries one or two of them. The limits
 // bound the work a hostile response can cause, but never drop a
-// restriction (robots-semantics.md rule 24): past the tag, directive or
+// restriction (docs/robots-rules.md rule 24): past the tag, directive or
 // value-length limit the rest is only searched for noindex, none and
 // nofollow, and a note says so. Each can be changed through the Parser
 // field of the same name.
@@ -39,7 +39,7 @@ const (
 // it is safe for concurrent use.
 type Parser struct {
 	// Agent names the crawler, such as "Mandelbot" or a whole User-Agent
-	// string. Its agent token (robotstxt.AgentToken, robots-semantics.md
+	// string. Its agent token (robotstxt.AgentToken, docs/robots-rules.md
 	// rule 6) selects the meta tags and "agent:"-scoped header values whose
 	// name has the same token, compared with ASCII case folding. Empty, or
 	// a value with no token, means only the tags for every crawler apply.
@@ -100,7 +100,7 @@ func (p Parser) maxValueBytes() int {
 
 // isAgent reports whether name names p's agent: both have the same
 // non-empty agent token (robotstxt.AgentToken, the one definition of
-// robots-semantics.md rule 6), compared with ASCII case folding.
+// docs/robots-rules.md rule 6), compared with ASCII case folding.
 func (p Parser) isAgent(name string) bool {
 	tok := robotstxt.AgentToken(p.Agent)
 	return tok != "" && equalFold(robotstxt.AgentToken(name), tok)

@@ -34,7 +34,7 @@ func (r *reader) note(s string) {
 // noteLimit records that a limit was reached. The first note of each
 // limit (*noted false) is always kept, whatever MaxNotes says: it explains
 // why part of a response was only searched for restrictions
-// (robots-semantics.md rule 24). Later ones count against MaxNotes.
+// (docs/robots-rules.md rule 24). Later ones count against MaxNotes.
 func (r *reader) noteLimit(noted *bool, s string) {
 	if *noted {
 		r.note(s)
@@ -76,7 +76,7 @@ func (r *reader) result() Directives {
 const pastLimitDirectives = "noindex, none and nofollow"
 
 // restrictions reads the part of a directive list that lies past a limit
-// (robots-semantics.md rule 24: a limit never drops a restriction): it
+// (docs/robots-rules.md rule 24: a limit never drops a restriction): it
 // honours noindex, none and nofollow and nothing else, follows "agent:"
 // scopes in a header value (applies says whether the text before s was in
 // a scope for p's agent), and writes no notes. It returns the

@@ -9,10 +9,10 @@ import (
 	"github.com/fractle/mandelbot/robotstxt"
 )
 
-// Tests for the revised text of robots-semantics.md rules 6, 24, 25 and 26
+// Tests for the revised text of docs/robots-rules.md rules 6, 24, 25 and 26
 // (issue 7), each with the example the rule gives.
 
-// robots-semantics.md rule 24 (revised): limits on how many tags are read
+// docs/robots-rules.md rule 24 (revised): limits on how many tags are read
 // never drop a restriction. The issue's example: 70 applicable
 // <meta name="robots" content="index"> tags, then noindex; past the 64th
 // tag noindex, none and nofollow still count, and the cut is noted.
@@ -49,7 +49,7 @@ func TestRule24TagLimitNeverDropsARestriction(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 24 (revised), headers: past the 64th
+// docs/robots-rules.md rule 24 (revised), headers: past the 64th
 // X-Robots-Tag value a noindex still counts, scopes still apply, and the
 // cut is noted.
 func TestRule24HeaderLimitNeverDropsARestriction(t *testing.T) {
@@ -67,7 +67,7 @@ func TestRule24HeaderLimitNeverDropsARestriction(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 24 (revised), directives: past the 64th
+// docs/robots-rules.md rule 24 (revised), directives: past the 64th
 // directive of one value, and past the byte limit of a value, noindex,
 // none and nofollow still count; other directives do not.
 func TestRule24DirectiveLimitNeverDropsARestriction(t *testing.T) {
@@ -95,7 +95,7 @@ func TestRule24DirectiveLimitNeverDropsARestriction(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 24 (revised): a meta tag in <body> counts.
+// docs/robots-rules.md rule 24 (revised): a meta tag in <body> counts.
 func TestRule24MetaInBodyCounts(t *testing.T) {
 	doc := `<!doctype html><html><head><title>t</title></head><body><p>text</p>` +
 		`<meta name="robots" content="noindex"></body></html>`
@@ -104,7 +104,7 @@ func TestRule24MetaInBodyCounts(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 25 (revised): an "agent:" prefix inside a list
+// docs/robots-rules.md rule 25 (revised): an "agent:" prefix inside a list
 // starts a new scope. The rule's example: "otherbot: nofollow, mandelbot:
 // noindex" means noindex for us.
 func TestRule25AgentPrefixInsideValueStartsScope(t *testing.T) {
@@ -115,7 +115,7 @@ func TestRule25AgentPrefixInsideValueStartsScope(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 26 (revised): after the unavailable_after date
+// docs/robots-rules.md rule 26 (revised): after the unavailable_after date
 // the page leaves search; before it, the page is indexed as usual.
 func TestRule26UnavailableAfterPastAndFuture(t *testing.T) {
 	now := testNow()
@@ -132,7 +132,7 @@ func TestRule26UnavailableAfterPastAndFuture(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 6 (revised), applied to robot tags: meta names,
+// docs/robots-rules.md rule 6 (revised), applied to robot tags: meta names,
 // header scopes and Parser.Agent are compared by their agent token, the
 // definition robotstxt.AgentToken gives.
 func TestRule06AgentTokenInRobotTags(t *testing.T) {
@@ -193,7 +193,7 @@ func TestNotesBoundedWhenEveryValueIsCut(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 6 (revised) names the robots.txt * group: "*"
+// docs/robots-rules.md rule 6 (revised) names the robots.txt * group: "*"
 // alone or followed by whitespace. Robot tags have no such group: rules 24
 // and 25 give the meta name "robots" and an unscoped X-Robots-Tag value as
 // the ways to address every crawler, so a meta named "*" and a header

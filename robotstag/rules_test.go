@@ -9,7 +9,7 @@ import (
 
 const noindexMeta = `<meta name="robots" content="noindex">`
 
-// robots-semantics.md rule 24: meta tags count only for text/html; the
+// docs/robots-rules.md rule 24: meta tags count only for text/html; the
 // media type is compared case-insensitively and parameters are ignored.
 func TestRule24MetaCountsOnlyForTextHTML(t *testing.T) {
 	tests := []struct {
@@ -38,7 +38,7 @@ func TestRule24MetaCountsOnlyForTextHTML(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 24: the media type is compared with ASCII
+// docs/robots-rules.md rule 24: the media type is compared with ASCII
 // folding and trimming only: a no-break space is not whitespace.
 func TestRule24IsHTMLASCIIOnly(t *testing.T) {
 	if !IsHTML("TEXT/HTML") {
@@ -51,7 +51,7 @@ func TestRule24IsHTMLASCIIOnly(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 24: a meta for another agent does not apply;
+// docs/robots-rules.md rule 24: a meta for another agent does not apply;
 // one for "robots" or for our token (any case) does.
 func TestRule24MetaNameSelectsAgent(t *testing.T) {
 	tests := []struct {
@@ -82,7 +82,7 @@ func TestRule24MetaNameSelectsAgent(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 6 (applied to tags) and common.md: the agent
+// docs/robots-rules.md rule 6 (applied to tags) and common.md: the agent
 // token is compared with ASCII folding only.
 func TestRule24AgentASCIIFolding(t *testing.T) {
 	metas := []Meta{{Name: "\u212abot", Content: "noindex"}} // KELVIN SIGN + "bot"
@@ -98,7 +98,7 @@ func TestRule24AgentASCIIFolding(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 24: with an empty agent only the tags for every
+// docs/robots-rules.md rule 24: with an empty agent only the tags for every
 // crawler apply; an empty name or scope never matches it.
 func TestRule24EmptyAgentOnlyGeneric(t *testing.T) {
 	var p Parser
@@ -112,7 +112,7 @@ func TestRule24EmptyAgentOnlyGeneric(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 24: every applicable tag counts and directives
+// docs/robots-rules.md rule 24: every applicable tag counts and directives
 // combine; the most restrictive wins whatever the order.
 func TestRule24SeveralMetasCombine(t *testing.T) {
 	tests := []struct {
@@ -135,7 +135,7 @@ func TestRule24SeveralMetasCombine(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 25: X-Robots-Tag counts for every content type,
+// docs/robots-rules.md rule 25: X-Robots-Tag counts for every content type,
 // including a PDF whose body is never parsed.
 func TestRule25HeaderAppliesToPDF(t *testing.T) {
 	d := forResponse(t, response{
@@ -151,7 +151,7 @@ func TestRule25HeaderAppliesToPDF(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 25: a value scoped to another agent is ignored;
+// docs/robots-rules.md rule 25: a value scoped to another agent is ignored;
 // one scoped to us applies (any case); unscoped values apply to everyone.
 func TestRule25HeaderAgentScope(t *testing.T) {
 	tests := []struct {
@@ -188,7 +188,7 @@ func TestRule25HeaderAgentScope(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 25: a note says which scoped values were skipped,
+// docs/robots-rules.md rule 25: a note says which scoped values were skipped,
 // for the "why is this page indexed" UI.
 func TestRule25OtherAgentNoted(t *testing.T) {
 	d := FromHeader(http.Header{"X-Robots-Tag": {"otherbot: noindex"}}, agent)
@@ -200,7 +200,7 @@ func TestRule25OtherAgentNoted(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 25 and brief: "unavailable_after: 25 Jun 2010
+// docs/robots-rules.md rule 25 and brief: "unavailable_after: 25 Jun 2010
 // 15:00:00 PST" contains a colon but is a directive, not an agent scope;
 // neither is "max-snippet: 20", so the scope before it still runs.
 func TestRule25ColonDirectiveIsNotAScope(t *testing.T) {
@@ -225,7 +225,7 @@ func TestRule25ColonDirectiveIsNotAScope(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 25: several header lines combine, and so do the
+// docs/robots-rules.md rule 25: several header lines combine, and so do the
 // header and the metas of one HTML response.
 func TestRule25SeveralHeadersCombine(t *testing.T) {
 	d := forResponse(t, response{
@@ -258,7 +258,7 @@ func TestRule25SeveralHeadersCombine(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 25: header keys that are not canonical (a map
+// docs/robots-rules.md rule 25: header keys that are not canonical (a map
 // built by hand) are read too, after the canonical key.
 func TestRule25OddCaseHeaderKeys(t *testing.T) {
 	h := http.Header{
@@ -280,7 +280,7 @@ func TestRule25OddCaseHeaderKeys(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 26: none is noindex + nofollow, in metas and
+// docs/robots-rules.md rule 26: none is noindex + nofollow, in metas and
 // headers.
 func TestRule26None(t *testing.T) {
 	for _, d := range []Directives{
@@ -294,7 +294,7 @@ func TestRule26None(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 26 and seed 002: unknown directives are
+// docs/robots-rules.md rule 26 and seed 002: unknown directives are
 // ignored, both alone and next to known ones.
 func TestRule26UnknownDirectivesIgnored(t *testing.T) {
 	tests := []struct {
@@ -325,7 +325,7 @@ func TestRule26UnknownDirectivesIgnored(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 26: directives are case-insensitive, trimmed of
+// docs/robots-rules.md rule 26: directives are case-insensitive, trimmed of
 // ASCII whitespace only (a no-break space is not trimmed, and the long s
 // does not fold to "s").
 func TestRule26CaseInsensitiveASCII(t *testing.T) {
@@ -349,7 +349,7 @@ func TestRule26CaseInsensitiveASCII(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 26: nofollow alone (and nosnippet, noarchive)
+// docs/robots-rules.md rule 26: nofollow alone (and nosnippet, noarchive)
 // keeps the page indexable; only its links are withheld.
 func TestRule26NofollowAloneKeepsIndexable(t *testing.T) {
 	for _, content := range []string{"nofollow", "nosnippet", "noarchive", "nofollow, nosnippet, noarchive", "index, follow", "all"} {
@@ -363,7 +363,7 @@ func TestRule26NofollowAloneKeepsIndexable(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 26: all, index and follow are no-ops that never
+// docs/robots-rules.md rule 26: all, index and follow are no-ops that never
 // override a restriction, wherever they appear.
 func TestRule26NoOpsNeverLift(t *testing.T) {
 	h := http.Header{"X-Robots-Tag": {"none", "all", "index, follow", "mandelbot: all"}}
@@ -377,7 +377,7 @@ func TestRule26NoOpsNeverLift(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 26: unavailable_after makes a page unindexable
+// docs/robots-rules.md rule 26: unavailable_after makes a page unindexable
 // from the given instant on; before it the page is indexable. A page with
 // an unparsable date is not affected (noted).
 func TestRule26UnavailableAfter(t *testing.T) {
@@ -414,7 +414,7 @@ func TestRule26UnavailableAfter(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 26 (most restrictive wins): of several
+// docs/robots-rules.md rule 26 (most restrictive wins): of several
 // unavailable_after dates the earliest counts.
 func TestRule26EarliestUnavailableAfter(t *testing.T) {
 	d := FromHeader(http.Header{"X-Robots-Tag": {

@@ -8,7 +8,7 @@ type Agent struct {
 
 // AgentToken returns the agent token of a User-agent value, of a
 // crawler's User-Agent string or of any other place that names a crawler
-// (robots-semantics.md rule 6): after leading spaces and tabs, the leading
+// (docs/robots-rules.md rule 6): after leading spaces and tabs, the leading
 // run of ASCII letters, digits, "_" and "-"; whatever follows is dropped.
 // "Mandelbot/2.1", "Mandelbot (+https://x)" and "mandelbot*" all give
 // "Mandelbot" (or "mandelbot"); "Mandelbot-Image" stays whole and
@@ -36,7 +36,7 @@ func AgentToken(v string) string {
 }
 
 // IsStarAgent reports whether a User-agent value names the * group, the
-// fallback for crawlers no group names (robots-semantics.md rule 6,
+// fallback for crawlers no group names (docs/robots-rules.md rule 6,
 // revised): after leading spaces and tabs, a "*" that ends the value or is
 // followed by whitespace, whatever comes after it. "*",
 // "* (+http://example.com/bot)" and "* Disallow: /x" name the * group, as

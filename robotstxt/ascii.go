@@ -3,7 +3,7 @@ package robotstxt
 // This file holds the ASCII-only text helpers. robots.txt is protocol text:
 // the standard library's strings.EqualFold, ToLower and TrimSpace follow
 // Unicode rules (the Kelvin sign folds to "k", NBSP is trimmed), which the
-// spec does not allow (robots-semantics.md rules 2 and 6).
+// spec does not allow (docs/robots-rules.md rules 2 and 6).
 
 // isBlank reports whether b is whitespace that robots.txt ignores around
 // elements: space or horizontal tab (rule 2).

@@ -66,7 +66,7 @@ var corpusAgents = []string{ourAgent, "Googlebot", "Googlebot-Image", "bingbot",
 
 // Parse and the fast matcher agree with the reference parser and matcher
 // on every URL of the corpus, for each of corpusAgents, and on paths built
-// from every rule (robots-semantics.md rules 1-7 and 12-18; the brief's
+// from every rule (docs/robots-rules.md rules 1-7 and 12-18; the brief's
 // differential check): same verdict, same deciding line.
 func TestCorpus_MatchAgreesWithReference(t *testing.T) {
 	sites := loadCorpus(t)
@@ -123,7 +123,7 @@ func TestCorpus_MatchAgreesWithReference(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rules 1, 10 and 11 on real files: BOMs, CRLF,
+// docs/robots-rules.md rules 1, 10 and 11 on real files: BOMs, CRLF,
 // CR-only, HTML, empty files; parsing never fails and notes stay sane.
 func TestCorpus_ParsingNeverFails(t *testing.T) {
 	sites := loadCorpus(t)
@@ -175,7 +175,7 @@ func TestCorpus_ParsingNeverFails(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 19 on real data: no Test of any corpus URL
+// docs/robots-rules.md rule 19 on real data: no Test of any corpus URL
 // allocates, with each site's own group.
 func TestCorpus_TestDoesNotAllocate(t *testing.T) {
 	sites := loadCorpus(t)

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// robots-semantics.md rule 19: Test allocates nothing, for plain paths and
+// docs/robots-rules.md rule 19: Test allocates nothing, for plain paths and
 // for paths that need normalising (non-ASCII, lower-case or unreserved
 // escapes, spaces, a missing leading "/"), with small and bucketed groups.
 func TestRule19_TestDoesNotAllocate(t *testing.T) {
@@ -47,7 +47,7 @@ func TestRule19_TestDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 19: matching is linear in target x pattern at
+// docs/robots-rules.md rule 19: matching is linear in target x pattern at
 // worst, with no backtracking blow-up: 200 rules "/*a*a*...*a*b" against a
 // 16 KiB target of "a"s (which none of them matches) take well under a
 // millisecond on average. The bound is generous so a loaded CI machine
@@ -84,7 +84,7 @@ func TestRule19_MatchingIsLinear(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rules 10 and 11: parsing never fails, and never
+// docs/robots-rules.md rules 10 and 11: parsing never fails, and never
 // takes more than linear time either, whatever the shape of the input.
 // Each body is parsed at 32 KB and at 512 KB: sixteen times the input
 // takes 16 to 40 times as long (sorting, caches and the garbage collector

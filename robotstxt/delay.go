@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// parseDelay parses a Crawl-delay value (robots-semantics.md rule 9): a
+// parseDelay parses a Crawl-delay value (docs/robots-rules.md rule 9): a
 // non-negative decimal number of seconds, with an optional fraction
 // ("10", "0.5", "2.", ".25"). Signs, exponents, units and inner spaces are
 // invalid. Digits beyond nanoseconds are dropped; a value too large for a

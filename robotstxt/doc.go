@@ -1,7 +1,7 @@
 // Package robotstxt parses robots.txt files and decides which URLs a
 // crawler may fetch, exactly as Mandelbot's spec says: the seed document
 // 000 ("Mandelbot's support of robots.txt"), RFC 9309 where the seed is
-// silent, and the decisions recorded in spec/robots-semantics.md, sections
+// silent, and the decisions recorded in docs/robots-rules.md, sections
 // A and B, whose rule numbers the documentation and tests cite.
 //
 // # Use
@@ -36,7 +36,7 @@
 // "*" alone or "*" followed by whitespace and anything else (IsStarAgent:
 // "* (+http://example.com/bot)" does, "*foo" names nobody).
 //
-// Where robots-semantics.md is silent, this package decides: the first
+// Where docs/robots-rules.md is silent, this package decides: the first
 // valid Crawl-delay of a group counts; a Sitemap
 // value must be an absolute URL with a host; a "%" that starts no escape is
 // the literal percent, %25.

@@ -6,7 +6,7 @@ import (
 )
 
 // Group is the set of rules that applies to one crawler: the merged group
-// that names it, or the * group (robots-semantics.md rules 4-7). A Group is
+// that names it, or the * group (docs/robots-rules.md rules 4-7). A Group is
 // immutable once Parse has returned it and safe for concurrent use; its
 // matcher is compiled on the first Test.
 //

@@ -6,7 +6,7 @@ import (
 )
 
 // lineScanner splits text into lines ending at CR, LF or CRLF, in any mix
-// (robots-semantics.md rule 1), and in the same pass finds where each
+// (docs/robots-rules.md rule 1), and in the same pass finds where each
 // line's comment starts and the colon before it (rule 2). Unlike
 // bufio.Scanner it has no line length limit and splits on a lone CR. It
 // reads eight octets at a time and runs in linear time. The zero value is

@@ -7,7 +7,7 @@ import (
 )
 
 // This file is the compiled form of a group's rules and the matcher
-// (robots-semantics.md rules 12-19). A pattern is literal segments split by
+// (docs/robots-rules.md rules 12-19). A pattern is literal segments split by
 // wildcards; each segment is found leftmost with strings.Index and an
 // anchored pattern ends with a suffix check, so a test costs at most
 // O(len(target) x len(pattern)) per rule: no regular expressions, no

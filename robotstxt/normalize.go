@@ -3,7 +3,7 @@ package robotstxt
 import "strings"
 
 // This file implements the one normalisation that patterns and match
-// targets share (robots-semantics.md rule 13, RFC 9309 §2.2.2):
+// targets share (docs/robots-rules.md rule 13, RFC 9309 §2.2.2):
 //
 //   - octets outside US-ASCII, space, and the other control octets
 //     (0x00-0x20, 0x7F-0xFF) are percent-encoded;

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// robots-semantics.md rule 13: the fast path of Test skips normalisation
+// docs/robots-rules.md rule 13: the fast path of Test skips normalisation
 // only for targets that normalisation would not change. isMatchForm must
 // say so exactly, whatever the octet and its position in an 8-octet word.
 func TestRule13_FastPathOnlyForNormalisedTargets(t *testing.T) {
@@ -43,7 +43,7 @@ func TestRule13_FastPathOnlyForNormalisedTargets(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 13: the display form of a pattern.
+// docs/robots-rules.md rule 13: the display form of a pattern.
 func TestRule13_PatternDisplayForm(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"/a", "/a"},

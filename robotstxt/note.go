@@ -11,7 +11,7 @@ const MaxNoteText = 200
 
 // Note reports something about one line of a robots.txt body: a line that
 // was ignored and why, or a valid line whose effect a site owner may not
-// expect (robots-semantics.md rule 11). Notes are for testers and UIs; they
+// expect (docs/robots-rules.md rule 11). Notes are for testers and UIs; they
 // never change a verdict beyond what the rules already say.
 type Note struct {
 	Line int      // 1-based line number

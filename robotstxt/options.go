@@ -1,7 +1,7 @@
 package robotstxt
 
 // DefaultMaxBytes is how many octets of a body Parse reads by default, and
-// the least it can be told to read: 500 KiB (robots-semantics.md rule 10,
+// the least it can be told to read: 500 KiB (docs/robots-rules.md rule 10,
 // RFC 9309 §2.5).
 const DefaultMaxBytes = 512000
 

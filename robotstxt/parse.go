@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Parse parses a robots.txt body (robots-semantics.md section A). It never
+// Parse parses a robots.txt body (docs/robots-rules.md section A). It never
 // fails (rule 11): any byte sequence gives a rule set, possibly empty, and
 // the lines it ignored or found suspicious are reported by Robots.Notes.
 // Only the first DefaultMaxBytes octets are read unless MaxBytes says

@@ -12,7 +12,7 @@ import (
 var ErrNotHTTPURL = errors.New("not an absolute http(s) URL with a host")
 
 // PathAndQuery returns the match target of an absolute http or https URL
-// (robots-semantics.md rule 12): its path and "?query" exactly as written,
+// (docs/robots-rules.md rule 12): its path and "?query" exactly as written,
 // percent-escapes untouched and fragment dropped; "/" stands for an empty
 // path. A URL that does not parse, or is not an absolute http(s) URL with a
 // host, is an error: such a URL must never silently become allowed or

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// A slow reference matcher written straight from robots-semantics.md
+// A slow reference matcher written straight from docs/robots-rules.md
 // rules 12-18 (and, below it, a slow reference parser for rules 1-7), sharing no code with the fast one: it normalises with
 // fmt and strings.Builder, reads a pattern as tokens, and matches by plain
 // recursion in which "*" tries every split. The fast matcher must agree
@@ -190,7 +190,7 @@ func (rg *refGroup) verdict(target string) Verdict {
 	return Verdict{Allowed: rules[best].Allow, Rule: rules[best], Reason: ReasonRule}
 }
 
-// A slow reference parser written straight from robots-semantics.md
+// A slow reference parser written straight from docs/robots-rules.md
 // rules 1-7 and 10, sharing no code with Parse: it splits lines by hand,
 // keeps every written group as a list, and chooses the rules of an agent
 // by scanning all of them. It yields the rules an agent follows, which the

@@ -5,10 +5,10 @@ import (
 	"time"
 )
 
-// Tests for the revised text of robots-semantics.md rules 1, 4 and 6
+// Tests for the revised text of docs/robots-rules.md rules 1, 4 and 6
 // (issue 7), each with the example the rule gives.
 
-// robots-semantics.md rule 1 (revised): a truncated UTF-8 BOM ("EF BB" or
+// docs/robots-rules.md rule 1 (revised): a truncated UTF-8 BOM ("EF BB" or
 // "EF" followed by anything but the rest of the BOM) loses only those
 // octets and the first line is read; "EF 11 BF" is no BOM prefix, so the
 // first line is garbled and ignored.
@@ -43,7 +43,7 @@ func TestRule01_TruncatedBOM(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 4 (revised): a group without rules (User-agent
+// docs/robots-rules.md rule 4 (revised): a group without rules (User-agent
 // lines at the end of the file, or followed only by Crawl-delay or
 // Sitemap) is still a group: it names its agents and allows them
 // everything, so they do not fall back to *. The examples of the rule:
@@ -110,7 +110,7 @@ func TestRule04_GroupWithoutRules(t *testing.T) {
 	})
 }
 
-// robots-semantics.md rule 4 (revised) on the two corpus files the issue
+// docs/robots-rules.md rule 4 (revised) on the two corpus files the issue
 // names: www.trademe.co.nz ends with a bare "User-agent: Googlebot" and
 // www.abc.net.au has Googlebot groups holding only Crawl-delay. Every URL
 // of theirs is allowed to Googlebot.
@@ -142,7 +142,7 @@ func TestRule04_CorpusGroupsWithoutRules(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 6 (revised): the token of a User-agent value is
+// docs/robots-rules.md rule 6 (revised): the token of a User-agent value is
 // its leading run of ASCII letters, digits, "_" and "-"; whatever follows
 // is dropped. The rule's examples: "Mandelbot/2.1", "Mandelbot (+url)" and
 // "mandelbot*" all name Mandelbot; "Mandelbot-Image" does not; "MJ12bot"

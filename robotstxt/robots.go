@@ -24,7 +24,7 @@ type agentName struct {
 	group *Group
 }
 
-// For returns the group the crawler named agent follows (robots-semantics.md
+// For returns the group the crawler named agent follows (docs/robots-rules.md
 // rules 6 and 7): the merged group naming its agent token, else the *
 // group, else the zero Group, which allows everything. agent may be a
 // product token ("Mandelbot") or a whole User-Agent string

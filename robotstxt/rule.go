@@ -5,7 +5,7 @@ import "strconv"
 // Rule is one Allow or Disallow line of a group.
 type Rule struct {
 	Allow bool // an Allow line; otherwise a Disallow line
-	// Pattern is the value normalised as robots-semantics.md rule 13 says
+	// Pattern is the value normalised as docs/robots-rules.md rule 13 says
 	// (percent-encoding upper-cased, unreserved escapes decoded, non-ASCII
 	// and control octets encoded). A "*" is a wildcard and a final "$" the
 	// end anchor; the literal characters are written %2A and %24. Its

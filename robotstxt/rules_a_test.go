@@ -6,9 +6,9 @@ import (
 	"time"
 )
 
-// Tests for robots-semantics.md section A (parsing), one function per rule.
+// Tests for docs/robots-rules.md section A (parsing), one function per rule.
 
-// robots-semantics.md rule 1: lines end at CR, LF or CRLF in any mix; a
+// docs/robots-rules.md rule 1: lines end at CR, LF or CRLF in any mix; a
 // UTF-8 BOM is skipped; no line length limit.
 func TestRule01_LineEndsAndBOM(t *testing.T) {
 	lines := []string{"User-agent: Mandelbot", "Disallow: /a", "Allow: /a/b", "Disallow: /c"}
@@ -62,7 +62,7 @@ func TestRule01_LineEndsAndBOM(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 2: <field>:<value>[#comment]; the field is
+// docs/robots-rules.md rule 2: <field>:<value>[#comment]; the field is
 // case-insensitive; spaces and tabs around elements are ignored; no
 // whitespace is required.
 func TestRule02_LineSyntax(t *testing.T) {
@@ -98,7 +98,7 @@ func TestRule02_LineSyntax(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 3: lines without a colon and unknown or
+// docs/robots-rules.md rule 3: lines without a colon and unknown or
 // misspelled fields are ignored and do not change grouping (unlike
 // Google's parser).
 func TestRule03_InvalidLinesIgnored(t *testing.T) {
@@ -141,7 +141,7 @@ func TestRule03_InvalidLinesIgnored(t *testing.T) {
 	checkAgent(t, body, ourAgent, allow("/a"), allow("/b"))
 }
 
-// robots-semantics.md rule 4: only a User-agent line that follows a rule
+// docs/robots-rules.md rule 4: only a User-agent line that follows a rule
 // line starts a group; blank lines, comments, Sitemap, Crawl-delay and
 // unknown lines never start or end one; rules before the first User-agent
 // are ignored.
@@ -199,7 +199,7 @@ func TestRule04_Grouping(t *testing.T) {
 	})
 }
 
-// robots-semantics.md rule 5: groups naming the same agent are merged.
+// docs/robots-rules.md rule 5: groups naming the same agent are merged.
 func TestRule05_SameAgentGroupsMerged(t *testing.T) {
 	body := robotsOf(
 		"User-agent: Mandelbot",   // 1
@@ -261,7 +261,7 @@ func TestRule05_SameAgentGroupsMerged(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 6: the agent token is compared ASCII
+// docs/robots-rules.md rule 6: the agent token is compared ASCII
 // case-insensitively after dropping whatever follows the leading run of
 // letters, digits, "_" and "-"; digits are kept; "*" alone or followed by
 // whitespace is the default group. The revised examples are in
@@ -323,7 +323,7 @@ func TestRule06_AgentMatching(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 7: the group naming the crawler, else the *
+// docs/robots-rules.md rule 7: the group naming the crawler, else the *
 // group, else everything is allowed.
 func TestRule07_GroupSelection(t *testing.T) {
 	named := robotsOf("User-agent: *", "Disallow: /star", "User-agent: Mandelbot", "Disallow: /named")
@@ -368,7 +368,7 @@ func TestRule07_GroupSelection(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 8: Sitemap lines are global wherever they are;
+// docs/robots-rules.md rule 8: Sitemap lines are global wherever they are;
 // values are absolute URLs; kept in order, de-duplicated.
 func TestRule08_Sitemaps(t *testing.T) {
 	body := robotsOf(
@@ -424,7 +424,7 @@ func TestRule08_Sitemaps(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 9: Crawl-delay is parsed and exposed per group,
+// docs/robots-rules.md rule 9: Crawl-delay is parsed and exposed per group,
 // never obeyed by the library.
 func TestRule09_CrawlDelay(t *testing.T) {
 	for _, tc := range []struct {
@@ -474,7 +474,7 @@ func TestRule09_CrawlDelay(t *testing.T) {
 	checkAgent(t, body, ourAgent, allow("/"), block("/x"))
 }
 
-// robots-semantics.md rule 10: only the first 512,000 octets are parsed; a
+// docs/robots-rules.md rule 10: only the first 512,000 octets are parsed; a
 // line cut by the limit is dropped; the limit is configurable, never below
 // 500 KiB.
 func TestRule10_SizeLimit(t *testing.T) {
@@ -515,7 +515,7 @@ func TestRule10_SizeLimit(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 11: parsing never fails; ignored lines are
+// docs/robots-rules.md rule 11: parsing never fails; ignored lines are
 // reported as notes.
 func TestRule11_ParsingNeverFails(t *testing.T) {
 	junk := make([]byte, 4096)

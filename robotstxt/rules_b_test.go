@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// Tests for robots-semantics.md section B (matching), one function per rule.
+// Tests for docs/robots-rules.md section B (matching), one function per rule.
 
-// robots-semantics.md rule 12: the match target is the path plus ?query as
+// docs/robots-rules.md rule 12: the match target is the path plus ?query as
 // requested, without fragment; an empty path is "/".
 func TestRule12_MatchTarget(t *testing.T) {
 	for _, tc := range []struct {
@@ -60,7 +60,7 @@ func TestRule12_MatchTarget(t *testing.T) {
 		block("http://e.com/a?session=1"), allow("http://e.com/a#?session=1"))
 }
 
-// robots-semantics.md rule 13: patterns and targets are normalised alike.
+// docs/robots-rules.md rule 13: patterns and targets are normalised alike.
 func TestRule13_Normalisation(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -106,7 +106,7 @@ func TestRule13_Normalisation(t *testing.T) {
 	checkAgent(t, robotsOf("User-agent: *", "Disallow: /%41%42", "Allow: /AB"), ourAgent, allow("/AB").byLine(3))
 }
 
-// robots-semantics.md rule 14: a pattern matches a prefix of the path,
+// docs/robots-rules.md rule 14: a pattern matches a prefix of the path,
 // case-sensitively; a pattern not starting with "/" or "*" matches nothing,
 // is kept and noted.
 func TestRule14_PrefixCaseSensitive(t *testing.T) {
@@ -130,7 +130,7 @@ func TestRule14_PrefixCaseSensitive(t *testing.T) {
 	checkAgent(t, robotsOf("User-agent: *", "Disallow: *.gif"), ourAgent, block("/a/b.gif"), allow("/a/b.png"))
 }
 
-// robots-semantics.md rule 15: "*" matches any sequence of octets,
+// docs/robots-rules.md rule 15: "*" matches any sequence of octets,
 // including none; "$" is special only as the last character.
 func TestRule15_WildcardsAndAnchor(t *testing.T) {
 	for _, tc := range []struct {
@@ -166,7 +166,7 @@ func TestRule15_WildcardsAndAnchor(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 16: the longest matching pattern wins, length
+// docs/robots-rules.md rule 16: the longest matching pattern wins, length
 // in octets of the normalised pattern including every "*"; Allow wins a
 // tie; no match means allowed.
 func TestRule16_LongestPatternWins(t *testing.T) {
@@ -199,7 +199,7 @@ func TestRule16_LongestPatternWins(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 17: an empty Disallow or Allow is no rule; a
+// docs/robots-rules.md rule 17: an empty Disallow or Allow is no rule; a
 // group of its own with only "Disallow:" allows everything and overrides *.
 func TestRule17_EmptyValueIsNoRule(t *testing.T) {
 	r := Parse(robotsOf("User-agent: *", "Disallow: /x", "Disallow:", "Allow:", "Allow: # comment only"))
@@ -216,7 +216,7 @@ func TestRule17_EmptyValueIsNoRule(t *testing.T) {
 	checkAgent(t, robotsOf("User-agent: Mandelbot", "Allow:", "User-agent: *", "Disallow: /"), ourAgent, allow("/y"))
 }
 
-// robots-semantics.md rule 18: /robots.txt itself is always allowed.
+// docs/robots-rules.md rule 18: /robots.txt itself is always allowed.
 func TestRule18_RobotsTxtAlwaysAllowed(t *testing.T) {
 	g := Parse(robotsOf("User-agent: *", "Disallow: /", "Disallow: /robots.txt")).For(ourAgent)
 	for _, target := range []string{"/robots.txt", "/robots%2Etxt", "/%72obots.txt"} {
@@ -231,7 +231,7 @@ func TestRule18_RobotsTxtAlwaysAllowed(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 19: matching is safe for concurrent use and a
+// docs/robots-rules.md rule 19: matching is safe for concurrent use and a
 // compiled rule set is immutable (run with -race to check the first).
 // Linearity and allocations have tests of their own.
 func TestRule19_ConcurrentTests(t *testing.T) {

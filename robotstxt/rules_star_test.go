@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The tests of robots-semantics.md rule 6 (revised 2026-11-27, issue 33):
+// The tests of docs/robots-rules.md rule 6 (revised 2026-11-27, issue 33):
 // a User-agent value that is "*" alone, or "*" followed by whitespace and
 // anything else, names the * (fallback) group; "**", "*foo" and "*/1.0"
 // name nobody.

@@ -115,7 +115,7 @@ func isIPv4(host string) bool {
 }
 
 // normEscapes normalises the percent-escapes of an already WHATWG-encoded
-// path or query as RFC 3986 §6.2.2 and robots-semantics.md rule 13 ask:
+// path or query as RFC 3986 §6.2.2 and docs/robots-rules.md rule 13 ask:
 // an escape of an unreserved character (A-Z a-z 0-9 - . _ ~) is decoded,
 // every other escape is kept with its hex digits upper-cased (so %2F stays
 // %2F and %2b becomes %2B).

@@ -7,7 +7,7 @@ import (
 )
 
 // TestParseCanonical has one block of cases per rule of the canonical form
-// (doc.go, URL.String). Percent-escape cases are robots-semantics.md rule 13.
+// (doc.go, URL.String). Percent-escape cases are docs/robots-rules.md rule 13.
 func TestParseCanonical(t *testing.T) {
 	tests := []struct {
 		name, in, want string

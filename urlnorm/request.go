@@ -9,7 +9,7 @@ import "net/url"
 // Building the request from String() instead would let net/url decode the
 // path and encode it again its own way: "|", "^", "[" and "]" would go out as
 // "%7C", "%5E", "%5B", "%5D", so the server would be asked for a target other
-// than the one robots.txt was matched against (robots-semantics.md rule 12).
+// than the one robots.txt was matched against (docs/robots-rules.md rule 12).
 // The returned URL carries the target in Opaque, which net/http sends as it
 // is (see the Opaque field of net/url.URL); its own String() therefore reads
 // "http:/path", so log u.String() instead. It is meant for direct requests:

@@ -8,7 +8,7 @@ import (
 
 // TestRequestURLOnTheWire: a request built from RequestURL reaches a real
 // server on loopback with exactly PathAndQuery as its target, the string
-// robots.txt was matched against (robots-semantics.md rule 12), and the
+// robots.txt was matched against (docs/robots-rules.md rule 12), and the
 // canonical authority as Host. The paths are ones net/url would otherwise
 // re-escape ("|", "^", "[", "]") or refuse ("%zz", here "%25zz").
 func TestRequestURLOnTheWire(t *testing.T) {

@@ -29,7 +29,7 @@ func TestRegistrableDomain(t *testing.T) {
 	}
 }
 
-// TestSameScope: the three values of `crawl --scope` (DESIGN.md).
+// TestSameScope: the three values of `crawl --scope` (docs/design.md).
 func TestSameScope(t *testing.T) {
 	tests := []struct {
 		a, b              string

@@ -76,7 +76,7 @@ func (u *URL) HostPort() string { return net.JoinHostPort(u.Host(), u.Port()) }
 // the value of the HTTP Host header.
 func (u *URL) authority() string { return u.s[u.hostStart:u.pathStart] }
 
-// Origin returns the origin key of robots-semantics.md rule 20: scheme, host
+// Origin returns the origin key of docs/robots-rules.md rule 20: scheme, host
 // and port, the default port left out, no trailing slash:
 // "http://example.com", "https://example.com:8443", "http://[::1]:8080".
 // Two URLs have the same robots.txt exactly when their Origins are equal.
@@ -88,7 +88,7 @@ func (u *URL) RobotsURL() string { return u.Origin() + "/robots.txt" }
 
 // PathAndQuery returns the escaped path plus "?" and the query when there is
 // one: the request target the crawler sends and the string robots.txt rules
-// are matched against (robots-semantics.md rules 12 and 13). It always starts
+// are matched against (docs/robots-rules.md rules 12 and 13). It always starts
 // with "/" and has no fragment. It is a request target, not a relative
 // reference: a path such as "//h/x" would be read as host "h" by Resolve.
 func (u *URL) PathAndQuery() string { return u.s[u.pathStart:] }

@@ -2,7 +2,7 @@ package urlnorm
 
 import "testing"
 
-// TestOriginSeedExamples: robots-semantics.md rule 20 and seed 000's
+// TestOriginSeedExamples: docs/robots-rules.md rule 20 and seed 000's
 // examples. "The robots.txt file at http://www.example.com/robots.txt only
 // applies to urls starting with http://www.example.com/. It will not apply to
 // any urls starting with: https://www.example.com/, http://subdomain.example.com/,

@@ -147,7 +147,7 @@ func (rec *recorder) add(r testweb.Request) {
 }
 
 // settles reports whether a robots.txt answer with this status lets crawling start
-// (robots-semantics.md rule 21: 2xx, 304, 4xx other than 429).
+// (docs/robots-rules.md rule 21: 2xx, 304, 4xx other than 429).
 func settles(status int) bool {
 	return status/100 == 2 || status == 304 || (status/100 == 4 && status != 429)
 }

@@ -116,7 +116,7 @@ func TestRecorderURLs(t *testing.T) {
 	}
 }
 
-// Rule 20 (robots-semantics.md): no URL of an origin before its robots.txt decision is known.
+// Rule 20 (docs/robots-rules.md): no URL of an origin before its robots.txt decision is known.
 // A robots.txt answered 200 or 404 settles its origin; 503 (rule 21: retry) does not.
 func TestTallyRule20(t *testing.T) {
 	log := []testweb.Request{

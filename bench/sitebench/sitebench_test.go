@@ -30,7 +30,7 @@ func line(status int, uri string) logEntry {
 }
 
 // The tally counts HTML pages, robots.txt, errors, repeats, and requests under the directory
-// robots.txt disallows, which mandelbot must never make (robots-semantics.md: a disallowed URL
+// robots.txt disallows, which mandelbot must never make (docs/robots-rules.md: a disallowed URL
 // is not fetched).
 func TestTallyLog(t *testing.T) {
 	got := tallyLog([]logEntry{

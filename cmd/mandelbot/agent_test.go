@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// robots-semantics.md rule 4 (revised): `robots test --explain` on a file ending in a bare
+// docs/robots-rules.md rule 4 (revised): `robots test --explain` on a file ending in a bare
 // "User-agent: Mandelbot" says that the group applies and allows everything, rather than
 // falling back to the * group.
 func TestRule04_RobotsTestExplainGroupWithoutRules(t *testing.T) {
@@ -27,7 +27,7 @@ func TestRule04_RobotsTestExplainGroupWithoutRules(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 6 (revised): --agent is checked with the same agent-token definition
+// docs/robots-rules.md rule 6 (revised): --agent is checked with the same agent-token definition
 // robots.txt matching uses (robotstxt.AgentToken): a value must be exactly a token, so that the
 // crawler names itself in robots.txt exactly as it was told. `robots test` also accepts a
 // "/version", which robots.txt matching drops.

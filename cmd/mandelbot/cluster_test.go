@@ -71,7 +71,7 @@ func generatedPages(n int) []string {
 // holding at most --lease-batch origins, so that all three take part. One origin answers 503
 // with Retry-After once. The servers' request log must show the promises of the spec kept
 // across processes:
-//   - robots.txt fetched exactly once per origin (robots-semantics.md rule 20: the decision is
+//   - robots.txt fetched exactly once per origin (docs/robots-rules.md rule 20: the decision is
 //     cached, and the cache is the shared store);
 //   - between any two requests to one origin, whichever processes sent them, at least --delay
 //     (rule 22's per-origin politeness, with --per-origin 1: answers take a few milliseconds, so

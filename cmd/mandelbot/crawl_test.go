@@ -48,7 +48,7 @@ func exportLines(t *testing.T, args ...string) []map[string]any {
 	return lines
 }
 
-// The DESIGN.md contract of crawl and export, end to end on the fake web: the export has one
+// The docs/design.md contract of crawl and export, end to end on the fake web: the export has one
 // object per known URL with the contract's fields, and robots.txt decisions per origin.
 func TestCrawlThenExport(t *testing.T) {
 	web := startWeb(t, testweb.RobotsOK())

@@ -22,7 +22,7 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]|\r`)
 
 // Issue 10, "progress that tells the truth": under a real pseudo-terminal, while an origin is
-// paused by a 503 (robots-semantics.md rule 23), the status line shows the page already fetched
+// paused by a 503 (docs/robots-rules.md rule 23), the status line shows the page already fetched
 // and the paused origin, and the pause is announced above it. The crawl is stopped as soon as
 // the line is seen: nothing waits out the pause.
 func TestProgressLineDuringPauseOnTerminal(t *testing.T) {

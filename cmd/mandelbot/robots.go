@@ -117,7 +117,7 @@ func runRobotsTest(cmd *cobra.Command, f robotsTestFlags, source string, urls []
 }
 
 // loadRobots reads ROBOTS: a file, standard input, or an http(s) URL fetched with the crawler's
-// status semantics (robots-semantics.md rule 21). A file or standard input is read only up to the
+// status semantics (docs/robots-rules.md rule 21). A file or standard input is read only up to the
 // parse limit (plus one byte, so the parser sees that it was cut).
 func loadRobots(cmd *cobra.Command, source string) (robots.Decision, error) {
 	if strings.HasPrefix(source, "http://") || strings.HasPrefix(source, "https://") {

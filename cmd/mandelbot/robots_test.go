@@ -173,7 +173,7 @@ func TestRobotsTest_JunkAndHTMLAreParsedNotCrashes(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 21, through the CLI: a fetched robots.txt follows the crawler's status
+// docs/robots-rules.md rule 21, through the CLI: a fetched robots.txt follows the crawler's status
 // rules.
 func TestRule21_RobotsTestFetchesWithCrawlerSemantics(t *testing.T) {
 	mux := http.NewServeMux()

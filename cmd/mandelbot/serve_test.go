@@ -88,7 +88,7 @@ func httpGet(t *testing.T, u string) (int, string) {
 }
 
 // `mandelbot serve --addr 127.0.0.1:0` prints the address it really bound, serves GET
-// /api/search with exactly what `mandelbot search --json` prints (DESIGN.md: one JSON shape for
+// /api/search with exactly what `mandelbot search --json` prints (docs/design.md: one JSON shape for
 // CLI and API), and stops cleanly when its context ends.
 func TestServeAPIMatchesSearchJSONAndStops(t *testing.T) {
 	data, _ := crawlHostile(t)
@@ -213,7 +213,7 @@ func TestServeExposureWarning(t *testing.T) {
 	}
 }
 
-// net/http sets no timeouts by default (DESIGN.md traps); serve sets every one.
+// net/http sets no timeouts by default (docs/design.md traps); serve sets every one.
 func TestServeHTTPServerLimits(t *testing.T) {
 	s := newHTTPServer(http.NotFoundHandler(), slog.New(slog.DiscardHandler))
 	if s.ReadHeaderTimeout <= 0 || s.ReadTimeout <= 0 || s.WriteTimeout <= 0 || s.IdleTimeout <= 0 || s.MaxHeaderBytes <= 0 {

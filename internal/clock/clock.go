@@ -1,5 +1,5 @@
 // Package clock is the crawl's source of time, so that tests and the demo can run pauses and
-// cache lifetimes of hours without waiting for them (DESIGN.md: time is a parameter).
+// cache lifetimes of hours without waiting for them (docs/design.md: time is a parameter).
 package clock
 
 import (

@@ -57,7 +57,7 @@ func TestMaxTimeIsADeadline(t *testing.T) {
 	}
 }
 
-// issue 9 and robots-semantics.md rule 21: a robots.txt request cancelled at the deadline is
+// issue 9 and docs/robots-rules.md rule 21: a robots.txt request cancelled at the deadline is
 // not an answer: the origin is not recorded as failing (no failure counted), and its robots.txt
 // is asked for again by the next run.
 func TestMaxTimeCancelsRobotsWithoutAFailure(t *testing.T) {

@@ -32,7 +32,7 @@ func (f sentFetcher) Get(ctx context.Context, req fetch.Request) (*fetch.Respons
 	return resp, err
 }
 
-// Issue 8 and DESIGN.md (an origin's next URL is dispatched as soon as its politeness rules
+// Issue 8 and docs/design.md (an origin's next URL is dispatched as soon as its politeness rules
 // allow): with --per-origin 1 and no delay, the origin's next request leaves once the previous
 // answer has been read, while that page is still being processed (its extraction, links and
 // document; here an OnDocument callback that holds it). Per-origin concurrency counts requests
@@ -83,7 +83,7 @@ func TestIssue8_NextRequestLeavesWhileThePreviousPageIsProcessed(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 23 with issue 8: while a page of the origin is being processed, the
+// docs/robots-rules.md rule 23 with issue 8: while a page of the origin is being processed, the
 // next request may leave, but a 503 answer to it still pauses the origin before any further
 // request: the URL after it waits out the pause (at least the one-minute minimum; checkGate
 // reads the request log), and the answered URL is asked again as the probe.

@@ -119,7 +119,7 @@ func splitRef(ref string) (key, path string) {
 	return key, path
 }
 
-// checkGate asserts DESIGN.md's invariant from the request log: on every origin, no page is
+// checkGate asserts docs/design.md's invariant from the request log: on every origin, no page is
 // requested before that origin's robots.txt (rule 20), and nothing is requested while the
 // origin is paused by a 503 or 429 (rule 23: at least the one-minute minimum pause).
 func (e *env) checkGate() {

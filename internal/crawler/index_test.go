@@ -73,7 +73,7 @@ func robotTagSite() []testweb.Site {
 
 func ptr[T any](v T) *T { return &v }
 
-// Seed 002 and robots-semantics.md rules 24-26, end to end: every example is fetched (robot tags
+// Seed 002 and docs/robots-rules.md rules 24-26, end to end: every example is fetched (robot tags
 // control indexing, not crawling) and indexed or not as the spec says.
 func TestSeed002_RobotTagsDecideIndexing(t *testing.T) {
 	e := newEnv(t, robotTagSite())

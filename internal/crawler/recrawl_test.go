@@ -58,7 +58,7 @@ func (e *env) archivePass(dir string, seeds []string, tune func(*Options)) {
 // requests; the 304 pages are not downloaded again (the server log shows 304 answers) and stay
 // searchable, archived as revisit records that refer to the first capture; the noindex page is
 // fetched again; a page deleted between the passes is gone from search; a page that now says
-// noindex leaves the index (robots-semantics.md rule 27).
+// noindex leaves the index (docs/robots-rules.md rule 27).
 func TestRecrawlTwoPasses(t *testing.T) {
 	e := newEnv(t, recrawlSite())
 	dir := t.TempDir()
@@ -186,7 +186,7 @@ func TestRevisitChangeAndForcedRecrawl(t *testing.T) {
 }
 
 // Issue 13: "each origin's robots.txt is revalidated under its own TTL, independently"
-// (robots-semantics.md rule 22). Two hours on, a recrawl revalidates the robots.txt of the
+// (docs/robots-rules.md rule 22). Two hours on, a recrawl revalidates the robots.txt of the
 // origin whose copy lived one hour (max-age=3600), with its ETag, and archives the 304 as a
 // revisit; the other origin's copy is still fresh (48 h) and is not asked for.
 func TestRecrawlRevalidatesRobotsPerOrigin(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/fractle/mandelbot/internal/testweb"
 )
 
-// issue 9 ("failures that end") and robots-semantics.md rule 23: on a site whose one section
+// issue 9 ("failures that end") and docs/robots-rules.md rule 23: on a site whose one section
 // answers 503 for good, each broken URL is given up after MaxRefusals answers (state error, the
 // reason saying so), the next probe after the pause is another URL of the origin, the pauses grow
 // (exponential backoff, at least a minute: checkGate), and every good page is fetched.

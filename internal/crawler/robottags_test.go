@@ -38,7 +38,7 @@ func (e *env) explainReason(path string) string {
 	return x.Reason
 }
 
-// robots-semantics.md rules 24-26 (revised, issue 7), end to end through a crawl of a loopback
+// docs/robots-rules.md rules 24-26 (revised, issue 7), end to end through a crawl of a loopback
 // site on a virtual clock: limits never drop a restriction and the cut reaches the export reason
 // and the explain page; a meta tag in <body> counts; an "agent:" prefix inside one header value
 // starts a new scope; unavailable_after in the past removes the page from search and in the

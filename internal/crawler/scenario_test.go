@@ -9,7 +9,7 @@ import (
 	"github.com/fractle/mandelbot/internal/testweb"
 )
 
-// TestScenarios runs every fetching scenario of robots-semantics.md sections C and D (each names
+// TestScenarios runs every fetching scenario of docs/robots-rules.md sections C and D (each names
 // its rule) against the real crawler and checks, from the web's request log, what was and was
 // not requested, and that nothing ever bypassed the origin gate.
 func TestScenarios(t *testing.T) {
@@ -37,7 +37,7 @@ func TestScenarios(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 23: after a 503 with Retry-After: 120, nothing reaches the origin for
+// docs/robots-rules.md rule 23: after a 503 with Retry-After: 120, nothing reaches the origin for
 // 120 s; then the paused URL is asked again as the single probe.
 func TestRule23_PauseHonoursRetryAfterThenProbes(t *testing.T) {
 	e := newEnv(t, testweb.PagePaused(503, testweb.RetrySeconds))
@@ -63,7 +63,7 @@ func TestRule23_PauseHonoursRetryAfterThenProbes(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 23: once the probe gets an answer that is not a 503 or 429, the
+// docs/robots-rules.md rule 23: once the probe gets an answer that is not a 503 or 429, the
 // pause is over, and the store says so too (issue 10: the dashboard showed "probing after a
 // pause" long after it had ended): no probing, no pause reason, the backoff reset.
 func TestRule23_ProbeAnsweredEndsThePauseInTheStore(t *testing.T) {
@@ -82,7 +82,7 @@ func TestRule23_ProbeAnsweredEndsThePauseInTheStore(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 22: within 48 h a second crawl reuses the stored robots.txt decision;
+// docs/robots-rules.md rule 22: within 48 h a second crawl reuses the stored robots.txt decision;
 // after 48 h it asks again.
 func TestRule22_RobotsCacheSurvivesRunsFor48Hours(t *testing.T) {
 	e := newEnv(t, testweb.RobotsOK())
@@ -116,7 +116,7 @@ func TestDecisionsRecordedPerURL(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 23: a 503 pauses the origin even when its body cannot be decoded.
+// docs/robots-rules.md rule 23: a 503 pauses the origin even when its body cannot be decoded.
 func TestRule23_CorruptBody503StillPauses(t *testing.T) {
 	site := testweb.Site{Key: "a", Pages: []testweb.Page{
 		{Path: "/", Links: []string{"/bad", "/next"}},

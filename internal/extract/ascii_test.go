@@ -2,8 +2,8 @@ package extract
 
 import "testing"
 
-// Protocol text is matched with ASCII rules only (common rules; DESIGN.md
-// "Known Go traps"): Unicode spaces are not separators and are not trimmed.
+// Protocol text is matched with ASCII rules only (common rules; docs/design.md
+// "Known traps"): Unicode spaces are not separators and are not trimmed.
 func TestHasTokenASCIIOnly(t *testing.T) {
 	tests := []struct {
 		list, tok string

@@ -8,7 +8,7 @@ import (
 )
 
 func TestHTMLMetasForRobots(t *testing.T) {
-	// robots-semantics.md rule 24 (seed 002): robotstag.FromMeta needs every
+	// docs/robots-rules.md rule 24 (seed 002): robotstag.FromMeta needs every
 	// <meta name=... content=...>, for name=robots and name=mandelbot alike,
 	// with name and content as written (it folds case itself).
 	body := `<html><head>

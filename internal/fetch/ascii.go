@@ -1,7 +1,7 @@
 package fetch
 
 // ASCII-only helpers for protocol text: strings.ToLower and TrimSpace follow
-// Unicode rules, which HTTP field values must not (DESIGN.md, "Known Go traps").
+// Unicode rules, which HTTP field values must not (docs/design.md, "Known traps").
 
 // lowerASCII lower-cases A-Z and leaves every other byte alone.
 func lowerASCII(s string) string {

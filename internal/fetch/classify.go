@@ -12,7 +12,7 @@ import (
 )
 
 // ErrorKind sorts fetch errors into the cases the crawler's policy tells
-// apart: robots-semantics.md rule 21 treats "network errors (DNS, refused,
+// apart: docs/robots-rules.md rule 21 treats "network errors (DNS, refused,
 // reset, timeout)" as an unreachable origin. The zero value is KindNone.
 //
 // There is no kind for a body over a limit: that is not an error

@@ -17,7 +17,7 @@ import (
 )
 
 // Network failures against real loopback peers, sorted into the kinds of
-// robots-semantics.md rule 21 ("network errors (DNS, refused, reset,
+// docs/robots-rules.md rule 21 ("network errors (DNS, refused, reset,
 // timeout)"). DNS and timeouts have their own tests (dial_test.go,
 // timeout_test.go).
 func TestClassifyNetworkFailures(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 )
 
 // The User-Agent is Mandelbot's product token with version and contact
-// (robots-semantics.md rule 6 matches on the token before "/"), or the
+// (docs/robots-rules.md rule 6 matches on the token before "/"), or the
 // operator's own; Accept-Encoding lists exactly the codings we decode.
 func TestGetSendsUserAgentAndAcceptEncoding(t *testing.T) {
 	type seen struct{ ua, ae string }
@@ -60,7 +60,7 @@ func TestFormatUserAgent(t *testing.T) {
 }
 
 // The caller's validators go out as given, and a 304 is a result, not an
-// error (robots-semantics.md rule 22 revalidates robots.txt this way).
+// error (docs/robots-rules.md rule 22 revalidates robots.txt this way).
 func TestGetConditionalRequest(t *testing.T) {
 	const etag = `"v1"`
 	const lastMod = "Wed, 21 Oct 2015 07:28:00 GMT"
@@ -90,8 +90,8 @@ func TestGetConditionalRequest(t *testing.T) {
 	}
 }
 
-// Redirects are not followed: each hop must pass the robots check (DESIGN.md
-// "The pipeline"; robots-semantics.md rule 21 counts robots.txt hops). The
+// Redirects are not followed: each hop must pass the robots check (docs/design.md
+// "The pipeline"; docs/robots-rules.md rule 21 counts robots.txt hops). The
 // 3xx comes back with Location resolved against the request URL.
 func TestGetDoesNotFollowRedirects(t *testing.T) {
 	var targetHits atomic.Int32
@@ -132,7 +132,7 @@ func TestGetDoesNotFollowRedirects(t *testing.T) {
 	}
 }
 
-// HTTP/2 survives the custom Transport (DESIGN.md "Known net/http traps").
+// HTTP/2 survives the custom Transport (docs/design.md "Known traps").
 // The server's certificate names example.com, reached through Resolve, so
 // this also checks that TLS verifies the URL's host, not the pinned address.
 func TestGetHTTP2(t *testing.T) {
@@ -305,7 +305,7 @@ func TestGetInvalidURL(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 12: the request target is exactly the path and query that robots.txt
+// docs/robots-rules.md rule 12: the request target is exactly the path and query that robots.txt
 // was matched against; net/url would re-encode "|", "^", "[" and "]".
 func TestGetSendsTheCanonicalTargetAsIs(t *testing.T) {
 	got := make(chan string, 1)

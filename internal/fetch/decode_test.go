@@ -221,7 +221,7 @@ func TestParseContentEncoding(t *testing.T) {
 		{[]string{"\tdeflate\t"}, codingDeflate, "deflate"},
 		{[]string{"gzip", "gzip"}, codingUnknown, "gzip, gzip"},
 		{[]string{"x-compress"}, codingUnknown, "x-compress"},
-		// ASCII-only folding (DESIGN.md "Known Go traps"): U+017F LATIN
+		// ASCII-only folding (docs/design.md "Known traps"): U+017F LATIN
 		// SMALL LETTER LONG S folds to "s" in Unicode, but this is not zstd.
 		{[]string{"z\u017Ftd"}, codingUnknown, "z\u017Ftd"},
 	} {

@@ -72,7 +72,7 @@ func TestResolvePinsHostToLoopback(t *testing.T) {
 
 // The address is checked where it is dialled, after DNS: a public-looking
 // name that resolves to loopback (DNS rebinding) is refused. A name that
-// does not resolve is a DNS error (robots-semantics.md rule 21).
+// does not resolve is a DNS error (docs/robots-rules.md rule 21).
 func TestDialChecksResolvedAddress(t *testing.T) {
 	url, hits := countingServer(t)
 	port := url[strings.LastIndexByte(url, ':')+1:]

@@ -5,9 +5,9 @@
 // or pace origins and does not follow redirects: a 3xx comes back as a
 // [Response] whose Location is already resolved to an absolute URL, so the
 // crawler can send the target through the frontier and the robots check like
-// any other URL (DESIGN.md, "The pipeline").
+// any other URL (docs/design.md, "The road a URL takes").
 //
-// What fetch does own is the list of net/http traps in DESIGN.md:
+// What fetch does own is the list of net/http traps in docs/design.md:
 //
 //   - HTTP/2 stays on although the Transport is custom;
 //   - connect, TLS handshake, response header and total timeouts, each with a

@@ -11,7 +11,7 @@ import (
 
 // The raw limit cuts the body as received; at the limit exactly nothing is
 // cut. Hitting it is a result, not an error: robots.txt is parsed up to its
-// limit (robots-semantics.md rule 10).
+// limit (docs/robots-rules.md rule 10).
 func TestRawLimit(t *testing.T) {
 	const limit = 10 << 10
 	plain := text(100 << 10)

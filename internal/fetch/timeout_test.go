@@ -19,7 +19,7 @@ const (
 )
 
 // A server that never sends its header hits the response header timeout
-// (a network error for robots.txt, robots-semantics.md rule 21).
+// (a network error for robots.txt, docs/robots-rules.md rule 21).
 func TestResponseHeaderTimeout(t *testing.T) {
 	block := newBlocker(t)
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) { block.wait(r) })

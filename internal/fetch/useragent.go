@@ -3,7 +3,7 @@ package fetch
 import "fmt"
 
 // The parts of the default User-Agent header. Product is the token that
-// robots.txt groups name (robots-semantics.md rule 6).
+// robots.txt groups name (docs/robots-rules.md rule 6).
 const (
 	Product    = "Mandelbot"
 	Version    = "0.1.0"

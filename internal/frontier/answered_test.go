@@ -72,7 +72,7 @@ func TestIssue8_NoRefillWhileAPageIsProcessed(t *testing.T) {
 	h.expect(StepFetch)
 }
 
-// robots-semantics.md rule 23: a 503 or 429 pauses the origin before any further request to it,
+// docs/robots-rules.md rule 23: a 503 or 429 pauses the origin before any further request to it,
 // and the pause is durable first. Answered does not free the slot for such an answer: the next
 // request waits for Processed, the write, and the pause.
 func TestRule23_PausingAnswerKeepsTheSlotUntilProcessed(t *testing.T) {
@@ -100,7 +100,7 @@ func TestRule23_PausingAnswerKeepsTheSlotUntilProcessed(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 23 (single probe) with issue 8: the probe's answer ends the probing
+// docs/robots-rules.md rule 23 (single probe) with issue 8: the probe's answer ends the probing
 // when it is read, and Processed reports that the pause ended, so that the caller writes the
 // origin's record with the probe's.
 func TestRule23_ProbeAnsweredEndsThePauseAndProcessedReportsIt(t *testing.T) {

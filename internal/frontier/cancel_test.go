@@ -8,7 +8,7 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// issue 9 ("--max-time is a deadline") and robots-semantics.md rule 21: a robots.txt request
+// issue 9 ("--max-time is a deadline") and docs/robots-rules.md rule 21: a robots.txt request
 // cancelled by the run stopping is no answer: nothing is in flight afterwards (the run can end),
 // no failure is counted, and robots.txt is the next step again, at once.
 func TestRobotsCanceledIsNoAnswer(t *testing.T) {
@@ -22,7 +22,7 @@ func TestRobotsCanceledIsNoAnswer(t *testing.T) {
 	h.expect(StepRobots)
 }
 
-// issue 9 and robots-semantics.md rule 23: a URL the caller gave up after a 503 (its record no
+// issue 9 and docs/robots-rules.md rule 23: a URL the caller gave up after a 503 (its record no
 // longer queued) still pauses the origin, but is not asked again: after the pause, the next URL
 // of the origin is the single probe.
 func TestRule23_GivenUpURLIsNotTheProbe(t *testing.T) {

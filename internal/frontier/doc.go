@@ -1,5 +1,5 @@
 // Package frontier decides what the crawler may request next. It holds the per-origin queues
-// and is the origin gate of DESIGN.md: a request is only ever handed out for an origin whose
+// and is the origin gate of docs/design.md: a request is only ever handed out for an origin whose
 // robots.txt decision is known and usable, that is not paused (rule 23), that is under its
 // concurrency cap (requests on the wire: an answer being processed no longer counts), and whose
 // politeness delay has passed. URLs that robots.txt disallows are

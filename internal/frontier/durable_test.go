@@ -24,7 +24,7 @@ func TestRobotsDecisionDurableBeforeGate(t *testing.T) {
 	h.expect(StepFetch)
 }
 
-// issue 8 and robots-semantics.md rule 23: a 503 pause is durable before the probe that ends
+// issue 8 and docs/robots-rules.md rule 23: a 503 pause is durable before the probe that ends
 // it: a crash must not forget a pause that the crawl has already acted on.
 func TestPauseDurableBeforeProbe(t *testing.T) {
 	h := newHarness(t, Options{}, "/1", "/2")

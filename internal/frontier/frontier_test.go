@@ -93,7 +93,7 @@ func (h *harness) done(st Step, out Outcome) {
 	h.f.Persisted(st.Origin, h.now)
 }
 
-// robots-semantics.md rule 20 and DESIGN.md's invariant: no URL of an origin is requested before
+// docs/robots-rules.md rule 20 and docs/design.md's invariant: no URL of an origin is requested before
 // its robots.txt decision is known.
 func TestRule20_RobotsFirst(t *testing.T) {
 	h := newHarness(t, Options{}, "/a", "/b")
@@ -116,14 +116,14 @@ func TestRule16_DisallowedURLsAreSkippedWithTheirRule(t *testing.T) {
 	h.expect(StepFetch)
 }
 
-// robots-semantics.md rule 21: 4xx means no robots.txt; everything is allowed.
+// docs/robots-rules.md rule 21: 4xx means no robots.txt; everything is allowed.
 func TestRule21_NotFoundAllowsAll(t *testing.T) {
 	h := newHarness(t, Options{}, "/anything")
 	h.robots(404, "", nil)
 	h.expect(StepFetch)
 }
 
-// robots-semantics.md rule 21: 5xx makes the origin unreachable: nothing is requested, and
+// docs/robots-rules.md rule 21: 5xx makes the origin unreachable: nothing is requested, and
 // robots.txt is retried later with backoff. Rule 23: a 503 on robots.txt pauses the origin.
 func TestRule21_UnreachableRobotsBlocksTheOrigin(t *testing.T) {
 	h := newHarness(t, Options{}, "/a")
@@ -142,7 +142,7 @@ func TestRule21_UnreachableRobotsBlocksTheOrigin(t *testing.T) {
 	h.expect(StepFetch)
 }
 
-// robots-semantics.md rule 21: with a good copy cached, an unreachable robots.txt does not stop
+// docs/robots-rules.md rule 21: with a good copy cached, an unreachable robots.txt does not stop
 // the crawl: the good copy is used while retrying.
 func TestRule21_GoodCopyUsedWhileRetrying(t *testing.T) {
 	h := newHarness(t, Options{}, "/a", "/secret", "/b")
@@ -158,7 +158,7 @@ func TestRule21_GoodCopyUsedWhileRetrying(t *testing.T) {
 	h.expect(StepFetch)
 }
 
-// robots-semantics.md rule 21: a robots.txt that answers 5xx for longer than the window is treated
+// docs/robots-rules.md rule 21: a robots.txt that answers 5xx for longer than the window is treated
 // as 404, and the switch is recorded.
 func TestRule21_FiveXXTreatedAs404AfterWindow(t *testing.T) {
 	h := newHarness(t, Options{Robots: robots.Policy{As404After: 3 * time.Hour, RetryMax: time.Hour}}, "/a")
@@ -176,7 +176,7 @@ func TestRule21_FiveXXTreatedAs404AfterWindow(t *testing.T) {
 	h.expect(StepFetch)
 }
 
-// robots-semantics.md rule 22: a decision is reused for 48 hours, then revalidated with the
+// docs/robots-rules.md rule 22: a decision is reused for 48 hours, then revalidated with the
 // validators the server gave.
 func TestRule22_CachedFor48HoursThenRevalidated(t *testing.T) {
 	h := newHarness(t, Options{}, "/1", "/2", "/3")
@@ -201,7 +201,7 @@ func TestRule22_CachedFor48HoursThenRevalidated(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 22: a shorter Cache-Control max-age is honoured.
+// docs/robots-rules.md rule 22: a shorter Cache-Control max-age is honoured.
 func TestRule22_ShorterMaxAgeHonoured(t *testing.T) {
 	h := newHarness(t, Options{}, "/1", "/2")
 	st := h.expect(StepRobots)
@@ -214,7 +214,7 @@ func TestRule22_ShorterMaxAgeHonoured(t *testing.T) {
 	h.expect(StepRobots)
 }
 
-// robots-semantics.md rule 23: a 503 pauses the whole origin until Retry-After; then a single
+// docs/robots-rules.md rule 23: a 503 pauses the whole origin until Retry-After; then a single
 // probe request goes first, and normal concurrency resumes only after it succeeds.
 func TestRule23_PauseThenSingleProbe(t *testing.T) {
 	h := newHarness(t, Options{PerOrigin: 3}, "/1", "/2", "/3", "/4", "/5")
@@ -247,7 +247,7 @@ func TestRule23_PauseThenSingleProbe(t *testing.T) {
 	h.expect(StepFetch) // back to 3 in flight
 }
 
-// robots-semantics.md rule 23: without Retry-After, exponential backoff from 1 minute; 429 pauses
+// docs/robots-rules.md rule 23: without Retry-After, exponential backoff from 1 minute; 429 pauses
 // the same way.
 func TestRule23_BackoffWithoutRetryAfterAnd429(t *testing.T) {
 	h := newHarness(t, Options{}, "/1")
@@ -264,7 +264,7 @@ func TestRule23_BackoffWithoutRetryAfterAnd429(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 23: a 503 on robots.txt pauses the origin too.
+// docs/robots-rules.md rule 23: a 503 on robots.txt pauses the origin too.
 func TestRule23_RobotsTxt503PausesOrigin(t *testing.T) {
 	h := newHarness(t, Options{}, "/1")
 	h.robots(503, "", http.Header{"Retry-After": {"600"}})

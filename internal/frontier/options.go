@@ -31,7 +31,7 @@ type Options struct {
 	Delay     time.Duration            // --delay: gap between requests to one origin
 	SiteDelay map[string]time.Duration // --site-delay: per host name, overrides Delay
 	// HonorCrawlDelay makes a robots.txt Crawl-delay raise the gap (capped by
-	// MaxHonoredCrawlDelay); off by default (robots-semantics.md rule 9).
+	// MaxHonoredCrawlDelay); off by default (docs/robots-rules.md rule 9).
 	HonorCrawlDelay bool
 	PerOrigin       int // --per-origin
 	// MaxPagesPerOrigin bounds the distinct pages of one origin requested over every run

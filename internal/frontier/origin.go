@@ -214,7 +214,7 @@ func hostOf(key string) string {
 	return key
 }
 
-// pathAndQuery returns the request target of a canonical absolute URL (robots-semantics.md
+// pathAndQuery returns the request target of a canonical absolute URL (docs/robots-rules.md
 // rule 12): everything from the first '/' after the authority, without a fragment.
 func pathAndQuery(u string) string {
 	rest := u

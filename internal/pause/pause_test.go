@@ -8,7 +8,7 @@ import (
 
 var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
-// robots-semantics.md rule 23: Retry-After in seconds or as an HTTP date sets the pause.
+// docs/robots-rules.md rule 23: Retry-After in seconds or as an HTTP date sets the pause.
 func TestRule23_RetryAfterForms(t *testing.T) {
 	tests := []struct {
 		value string
@@ -36,7 +36,7 @@ func TestRule23_RetryAfterForms(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 23: without Retry-After, exponential backoff from 1 minute, capped.
+// docs/robots-rules.md rule 23: without Retry-After, exponential backoff from 1 minute, capped.
 func TestRule23_BackoffDoublesAndIsCapped(t *testing.T) {
 	var p Policy
 	want := []time.Duration{time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute}
@@ -54,7 +54,7 @@ func TestRule23_BackoffDoublesAndIsCapped(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 23: Retry-After sets the pause, capped (default 24 h).
+// docs/robots-rules.md rule 23: Retry-After sets the pause, capped (default 24 h).
 func TestRule23_RetryAfterWinsAndIsCapped(t *testing.T) {
 	var p Policy
 	if got := p.Duration(3, 30*time.Second, true); got != 30*time.Second {

@@ -8,7 +8,7 @@ import (
 	"github.com/fractle/mandelbot/robotstxt"
 )
 
-// Kind is what a robots.txt response means for crawling its origin (robots-semantics.md rule 21).
+// Kind is what a robots.txt response means for crawling its origin (docs/robots-rules.md rule 21).
 type Kind uint8
 
 const (

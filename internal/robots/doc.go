@@ -1,5 +1,5 @@
 // Package robots turns an origin's /robots.txt response into a crawl decision, following the HTTP
-// status rules of robots-semantics.md section C (rule 21): 2xx is parsed, 3xx is followed up to
+// status rules of docs/robots-rules.md section C (rule 21): 2xx is parsed, 3xx is followed up to
 // MaxRedirects hops to any origin, 4xx (but 429) means "no robots.txt, everything allowed", and 5xx,
 // 429 or a network error means the origin is unreachable and none of it may be crawled.
 //

@@ -16,7 +16,7 @@ import (
 )
 
 // MaxRedirects is how many redirects a robots.txt fetch follows; a longer chain counts as 4xx
-// (robots-semantics.md rule 21, RFC 9309 §2.3.1.2).
+// (docs/robots-rules.md rule 21, RFC 9309 §2.3.1.2).
 const MaxRedirects = 5
 
 // Getter performs one HTTP GET without following redirects. *fetch.Client implements it.
@@ -40,7 +40,7 @@ type FetchOptions struct {
 var ErrRedirectWithoutLocation = errors.New("redirect without a usable Location")
 
 // Fetch asks for robotsURL and decides what it means for its origin, following the status rules
-// of robots-semantics.md rule 21. It never returns an error: a failure is a Decision of
+// of docs/robots-rules.md rule 21. It never returns an error: a failure is a Decision of
 // KindUnreachable with Err set, because to the crawler an unreadable robots.txt is a result
 // ("crawl none of it, try later"), not a reason to stop. Redirects are followed to any origin;
 // the final answer counts as the robots.txt of the origin of robotsURL.

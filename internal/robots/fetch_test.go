@@ -31,7 +31,7 @@ func fetchAt(t *testing.T, url string) Decision {
 	return Fetch(context.Background(), newClient(t), url, FetchOptions{Now: func() time.Time { return clock }})
 }
 
-// robots-semantics.md rule 21: every status class of a robots.txt answer, on a real server.
+// docs/robots-rules.md rule 21: every status class of a robots.txt answer, on a real server.
 func TestRule21_StatusClasses(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
@@ -67,7 +67,7 @@ func TestRule21_StatusClasses(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 21: follow up to 5 redirects, to any origin, and the final answer
+// docs/robots-rules.md rule 21: follow up to 5 redirects, to any origin, and the final answer
 // counts; more than 5 hops is treated as 4xx.
 func TestRule21_RedirectChains(t *testing.T) {
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -110,7 +110,7 @@ func TestRule21_RedirectChains(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 21: network errors make the origin unreachable; Fetch reports, never fails.
+// docs/robots-rules.md rule 21: network errors make the origin unreachable; Fetch reports, never fails.
 func TestRule21_NetworkErrorIsUnreachable(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -135,7 +135,7 @@ func TestRule21_RedirectWithoutLocationIsUnreachable(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 22: a shorter Cache-Control max-age is recorded, with validators for
+// docs/robots-rules.md rule 22: a shorter Cache-Control max-age is recorded, with validators for
 // revalidation.
 func TestRule22_CacheHeadersRecorded(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -12,7 +12,7 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// issue 9 ("failures that end"), robots-semantics.md rule 21: the retry of an unreachable
+// issue 9 ("failures that end"), docs/robots-rules.md rule 21: the retry of an unreachable
 // robots.txt is timed from the end of the failed attempt. The server here takes 60 s of the
 // virtual clock and then drops the connection; the first retry (1 minute) is due 1 minute after
 // it gave up, not at once.

@@ -9,7 +9,7 @@ import (
 	"github.com/fractle/mandelbot/robotstxt"
 )
 
-// Defaults of Policy, each from robots-semantics.md section C.
+// Defaults of Policy, each from docs/robots-rules.md section C.
 const (
 	DefaultTTL        = 48 * time.Hour      // rule 22: a decision is reused for 48 hours
 	DefaultMinTTL     = time.Minute         // floor for a max-age of 0 or no-cache: never a fetch per page

@@ -17,7 +17,7 @@ type Origin struct {
 	Sitemaps []string // sitemap URLs named by its robots.txt, in order
 }
 
-// RobotsRecord persists an origin's robots.txt decision (robots-semantics.md section C) so that a
+// RobotsRecord persists an origin's robots.txt decision (docs/robots-rules.md section C) so that a
 // resumed or later crawl reuses it for its lifetime, and revalidates it after.
 type RobotsRecord struct {
 	Kind      uint8  // robots.Kind; 0: never fetched

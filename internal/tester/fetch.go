@@ -31,7 +31,7 @@ var ErrNotRobotsURL = errors.New("not an absolute http(s) URL")
 // RobotsURL checks raw, the location of a robots.txt a person typed, and returns the URL to
 // fetch: raw itself, or, when raw names only a site ("https://example.com" or
 // "https://example.com/"), that origin's /robots.txt, the one file a crawler reads
-// (robots-semantics.md rule 20). Anything else that is not an absolute http(s) URL is an error
+// (docs/robots-rules.md rule 20). Anything else that is not an absolute http(s) URL is an error
 // wrapping ErrNotRobotsURL; a bare host name gets the URL it probably meant as a suggestion.
 func RobotsURL(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
@@ -52,7 +52,7 @@ func RobotsURL(raw string) (string, error) {
 }
 
 // Fetch reads the robots.txt at robotsURL with the crawler's own status rules (robots.Fetch,
-// robots-semantics.md rule 21) and its address protections (opts), as `mandelbot robots test
+// docs/robots-rules.md rule 21) and its address protections (opts), as `mandelbot robots test
 // URL` and the web tester both do. A robots.txt that gave no answer at all (a refused address, a
 // name that does not resolve, a timeout) is an error: the person asked about a file that could
 // not be read. Any answer, a 5xx or 429 included, is a Decision.

@@ -6,7 +6,7 @@ import (
 )
 
 // Issue 27: a robots.txt named by a site's address is that origin's /robots.txt
-// (robots-semantics.md rule 20); what is not an http(s) URL is refused, with the likely URL.
+// (docs/robots-rules.md rule 20); what is not an http(s) URL is refused, with the likely URL.
 func TestRobotsURL(t *testing.T) {
 	for _, tt := range []struct{ in, want, err string }{
 		{"https://example.com/robots.txt", "https://example.com/robots.txt", ""},

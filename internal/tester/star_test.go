@@ -27,7 +27,7 @@ func explain(t *testing.T, body string, urls ...string) (verdicts, summary strin
 	return out.String(), errOut.String()
 }
 
-// robots-semantics.md rule 6 (revised, issue 33), explained: a "*" followed by whitespace and
+// docs/robots-rules.md rule 6 (revised, issue 33), explained: a "*" followed by whitespace and
 // more text is the * group, so the tester says the * group applies, decides by its rules, and
 // tells the site owner that the text after "*" was not read.
 func TestRule06_ExplainStarThenText(t *testing.T) {

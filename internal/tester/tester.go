@@ -26,7 +26,7 @@ type Report struct {
 // Result is the verdict for one URL.
 type Result struct {
 	URL     string
-	Target  string // the path and query that was matched (robots-semantics.md rule 12)
+	Target  string // the path and query that was matched (docs/robots-rules.md rule 12)
 	Allowed bool
 	Verdict robotstxt.Verdict // meaningful when Decision.Kind is KindRules
 }
@@ -60,7 +60,7 @@ var ErrNotURL = errors.New("not an absolute http(s) URL or a path starting with 
 
 // Check decides every URL against dec for agent. urls may be absolute http(s) URLs or paths
 // starting with "/". When any URL cannot be checked, Check returns no report and an error
-// joining one *URLError per bad URL, so that no verdict is ever printed for a guess (DESIGN.md:
+// joining one *URLError per bad URL, so that no verdict is ever printed for a guess (docs/design.md:
 // a URL that fails to parse must not silently become allowed or disallowed).
 func Check(dec robots.Decision, source, agent string, urls []string) (Report, error) {
 	rep := Report{Agent: agent, Source: source, Decision: dec, Group: dec.Robots.For(agent)}
@@ -112,7 +112,7 @@ func target(u string) (string, error) {
 	return t, nil
 }
 
-// originOf returns the origin of an absolute http(s) URL (robots-semantics.md rule 20), or ""
+// originOf returns the origin of an absolute http(s) URL (docs/robots-rules.md rule 20), or ""
 // for a path or anything else. It is only used for warnings.
 func originOf(raw string) string {
 	u, err := urlnorm.Parse(raw)

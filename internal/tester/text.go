@@ -10,7 +10,7 @@ import (
 )
 
 // WriteVerdicts writes one line per URL, in input order: "ALLOWED<TAB>URL" or
-// "DISALLOWED<TAB>URL" (DESIGN.md contract); with explain, a third tab-separated field says why.
+// "DISALLOWED<TAB>URL" (docs/design.md contract); with explain, a third tab-separated field says why.
 func (r Report) WriteVerdicts(w io.Writer, explain bool) error {
 	var b strings.Builder
 	for _, res := range r.Results {

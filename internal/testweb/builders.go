@@ -149,7 +149,7 @@ func SitemapText(path string, locs ...string) Page {
 }
 
 // RobotsParseLimit is the number of robots.txt bytes a crawler must parse, 500 KiB
-// (robots-semantics.md rule 10).
+// (docs/robots-rules.md rule 10).
 const RobotsParseLimit = 512_000
 
 // The paths LargeRobotsTxt places around the parse limit.

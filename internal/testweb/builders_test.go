@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// robots-semantics.md rule 10: only the first 512,000 bytes count and a line cut by the
+// docs/robots-rules.md rule 10: only the first 512,000 bytes count and a line cut by the
 // limit is dropped. The large robots.txt puts a rule across the limit so that a parser
 // keeping the cut "Disallow: /stra" would block /straddle-limit.
 func TestLargeRobotsTxtLayout(t *testing.T) {

@@ -14,7 +14,7 @@
 // through its --resolve flag (see [Web.Resolve]); a plain net/http client can use
 // [Web.DialContext].
 //
-// Ready scenarios of robots-semantics.md sections C and D are built by the Robots*,
+// Ready scenarios of docs/robots-rules.md sections C and D are built by the Robots*,
 // PagePaused and related functions and listed with their expected outcome by
 // [Scenarios]; [Sample] is the small demo web and [Generate] a large synthetic one.
 // [Web.BeforeRobots] and [Web.DuringPause] check rules 20 and 23 on the log.

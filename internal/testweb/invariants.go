@@ -8,7 +8,7 @@ import (
 )
 
 // MaxRobotsRedirects is how many redirects a robots.txt fetch follows before it counts
-// as 4xx (robots-semantics.md rule 21).
+// as 4xx (docs/robots-rules.md rule 21).
 const MaxRobotsRedirects = 5
 
 // DefaultMaxPause caps the pause a Retry-After can ask for (rule 23) when DuringPause is

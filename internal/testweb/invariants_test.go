@@ -18,7 +18,7 @@ func paths(rs []Request) []string {
 	return out
 }
 
-// robots-semantics.md rule 20: no URL of an origin before its robots.txt decision. Each
+// docs/robots-rules.md rule 20: no URL of an origin before its robots.txt decision. Each
 // case replays a request sequence through a plain client and lists what BeforeRobots
 // must report.
 func TestBeforeRobots(t *testing.T) {
@@ -67,7 +67,7 @@ func TestBeforeRobots(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 23: after a 503 or 429, no request to the origin until the
+// docs/robots-rules.md rule 23: after a 503 or 429, no request to the origin until the
 // pause ends: Retry-After seconds or date, capped; the backoff without Retry-After.
 func TestDuringPause(t *testing.T) {
 	tests := []struct {

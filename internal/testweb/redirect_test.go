@@ -80,7 +80,7 @@ func follow(t *testing.T, c *http.Client, u string, limit int) ([]string, answer
 	}
 }
 
-// robots-semantics.md rule 21 (3xx): a robots.txt reached after 1..6 redirects, the first
+// docs/robots-rules.md rule 21 (3xx): a robots.txt reached after 1..6 redirects, the first
 // to another origin. Five are followed; the sixth is one too many.
 func TestRobotsRedirectChains(t *testing.T) {
 	for hops := 1; hops <= 6; hops++ {
@@ -130,7 +130,7 @@ func TestRobotsRedirectChains(t *testing.T) {
 	}
 }
 
-// DESIGN.md pipeline: a page may redirect into a disallowed path; the target must get
+// docs/design.md, the road a URL takes: a page may redirect into a disallowed path; the target must get
 // its own robots check.
 func TestRedirectIntoDisallowedPath(t *testing.T) {
 	w := start(t, RedirectIntoDisallowed(), Options{})

@@ -165,7 +165,7 @@ func TestSamplePagesShowTheirRule(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 28 and 001: blocked pages are linked with anchor text;
+// docs/robots-rules.md rule 28 and 001: blocked pages are linked with anchor text;
 // sitemap-only and nofollow-only pages are reachable as documented.
 func TestSampleDiscoveryPaths(t *testing.T) {
 	w := start(t, Sample(), Options{})

@@ -33,7 +33,7 @@ func scenarioSite(key string, robots *Page, extra ...Page) Site {
 func robotsPage(p Page) *Page { return &p }
 
 // RobotsOK returns a web whose site "a" answers robots.txt 200 with [ScenarioRules]
-// (robots-semantics.md rule 21, 2xx).
+// (docs/robots-rules.md rule 21, 2xx).
 func RobotsOK() []Site {
 	return []Site{scenarioSite("a", robotsPage(RobotsTxt(ScenarioRules)))}
 }
@@ -150,7 +150,7 @@ func SameHostOrigins() []Site {
 
 // RedirectIntoDisallowed returns a web whose site "a" (robots [ScenarioRules]) links
 // only to "/public" and "/go/secret", which answers 302 to "/private/secret": the
-// redirect target needs its own robots check, so it is never requested (DESIGN.md, the
+// redirect target needs its own robots check, so it is never requested (docs/design.md, the
 // pipeline).
 func RedirectIntoDisallowed() []Site {
 	s := scenarioSite("a", robotsPage(RobotsTxt(ScenarioRules)), Redirect("/go/secret", http.StatusFound, "/private/secret"))
@@ -203,7 +203,7 @@ func Sitemaps() []Site {
 	return []Site{s}
 }
 
-// Scenario is a ready web with what a crawler that follows robots-semantics.md does to
+// Scenario is a ready web with what a crawler that follows docs/robots-rules.md does to
 // it when it runs until nothing is due, its clock moving past every pause and retry.
 // References are "{key}/path".
 type Scenario struct {
@@ -217,7 +217,7 @@ type Scenario struct {
 	NotFetched []string // never requested
 }
 
-// Scenarios returns the fetching scenarios of robots-semantics.md sections C and D with
+// Scenarios returns the fetching scenarios of docs/robots-rules.md sections C and D with
 // their expected outcome, in a stable order. Each call builds fresh sites.
 func Scenarios() []Scenario {
 	all := func() []string { return []string{"{a}/", "{a}/public", "{a}/private/secret"} }
@@ -228,23 +228,23 @@ func Scenarios() []Scenario {
 	add := func(sc Scenario) { out = append(out, sc) }
 
 	f, nf := obeyed()
-	add(Scenario{Name: "robots-200", Rule: "robots-semantics.md rule 21 (2xx)", Sites: RobotsOK(), Fetched: f, NotFetched: nf})
+	add(Scenario{Name: "robots-200", Rule: "docs/robots-rules.md rule 21 (2xx)", Sites: RobotsOK(), Fetched: f, NotFetched: nf})
 	for _, code := range []int{404, 401, 403, 410} {
 		add(Scenario{
-			Name: fmt.Sprintf("robots-%d", code), Rule: "robots-semantics.md rule 21 (4xx, even 401 and 403)",
+			Name: fmt.Sprintf("robots-%d", code), Rule: "docs/robots-rules.md rule 21 (4xx, even 401 and 403)",
 			Sites: RobotsAnswering(code), Fetched: append([]string{"{a}/robots.txt"}, all()...),
 		})
 	}
 	for _, code := range []int{429, 500, 503} {
 		add(Scenario{
-			Name: fmt.Sprintf("robots-%d", code), Rule: "robots-semantics.md rule 21 (5xx; 429 as 5xx)",
+			Name: fmt.Sprintf("robots-%d", code), Rule: "docs/robots-rules.md rule 21 (5xx; 429 as 5xx)",
 			Note:  "robots.txt is retried later with backoff; no page of a is ever requested",
 			Sites: RobotsAnswering(code), Fetched: []string{"{a}/robots.txt"}, NotFetched: all(),
 		})
 	}
 	for hops := 1; hops <= 6; hops++ {
 		sc := Scenario{
-			Name: fmt.Sprintf("robots-redirect-%d", hops), Rule: "robots-semantics.md rule 21 (3xx: up to 5 redirects, to any origin)",
+			Name: fmt.Sprintf("robots-redirect-%d", hops), Rule: "docs/robots-rules.md rule 21 (3xx: up to 5 redirects, to any origin)",
 			Sites: RobotsRedirects(hops),
 		}
 		if hops <= 5 {
@@ -258,36 +258,36 @@ func Scenarios() []Scenario {
 		add(sc)
 	}
 	add(Scenario{
-		Name: "robots-reset", Rule: "robots-semantics.md rule 21 (network errors)", Note: "the reset is a fetch error, never an empty robots.txt",
+		Name: "robots-reset", Rule: "docs/robots-rules.md rule 21 (network errors)", Note: "the reset is a fetch error, never an empty robots.txt",
 		Sites: RobotsReset(), Fetched: []string{"{a}/robots.txt"}, NotFetched: all(),
 	})
 	add(Scenario{
-		Name: "robots-timeout", Rule: "robots-semantics.md rule 21 (network errors)", Note: "needs a client timeout; the request stays open until it",
+		Name: "robots-timeout", Rule: "docs/robots-rules.md rule 21 (network errors)", Note: "needs a client timeout; the request stays open until it",
 		Sites: RobotsHang(), Fetched: []string{"{a}/robots.txt"}, NotFetched: all(),
 	})
 	add(Scenario{
-		Name: "robots-refused", Rule: "robots-semantics.md rule 21 (network errors)", Note: "the web logs nothing: the connection is refused",
+		Name: "robots-refused", Rule: "docs/robots-rules.md rule 21 (network errors)", Note: "the web logs nothing: the connection is refused",
 		Sites: RobotsRefused(), NotFetched: append([]string{"{a}/robots.txt"}, all()...),
 	})
 	f, nf = obeyed()
 	add(Scenario{
-		Name: "robots-5xx-then-200", Rule: "robots-semantics.md rule 21 (5xx, retry later)",
+		Name: "robots-5xx-then-200", Rule: "docs/robots-rules.md rule 21 (5xx, retry later)",
 		Note:  "robots.txt answers 500 twice, then 200: pages are requested only after the 200",
 		Sites: RobotsRecovering(2), Fetched: f, NotFetched: nf,
 	})
 	f, nf = obeyed()
 	add(Scenario{
-		Name: "robots-large", Rule: "robots-semantics.md rule 10 (500 KiB)",
+		Name: "robots-large", Rule: "docs/robots-rules.md rule 10 (500 KiB)",
 		Sites: RobotsLarge(), Fetched: append(f, "{a}"+LargeRobotsStraddle, "{a}"+LargeRobotsBeyond), NotFetched: nf,
 	})
 	f, nf = obeyed()
 	add(Scenario{
-		Name: "robots-revalidate", Rule: "robots-semantics.md rule 22 (max-age, If-None-Match)",
+		Name: "robots-revalidate", Rule: "docs/robots-rules.md rule 22 (max-age, If-None-Match)",
 		Note:  `after max-age=3600 has passed, robots.txt is revalidated with If-None-Match: "v1" and answered 304`,
 		Sites: RobotsCacheable(), Fetched: f, NotFetched: nf,
 	})
 	add(Scenario{
-		Name: "same-host-origins", Rule: "robots-semantics.md rule 20 (scheme, host and port make an origin)",
+		Name: "same-host-origins", Rule: "docs/robots-rules.md rule 20 (scheme, host and port make an origin)",
 		Sites: SameHostOrigins(), Seeds: []string{"{plain}/"},
 		Fetched: []string{
 			"{plain}/robots.txt", "{alt}/robots.txt", "{secure}/robots.txt",
@@ -296,7 +296,7 @@ func Scenarios() []Scenario {
 		NotFetched: []string{"{plain}/only-plain", "{alt}/only-alt", "{secure}/only-secure"},
 	})
 	add(Scenario{
-		Name: "redirect-into-disallowed", Rule: "DESIGN.md pipeline: every redirect hop passes the robots check",
+		Name: "redirect-into-disallowed", Rule: "docs/design.md, the road a URL takes: every redirect hop passes the robots check",
 		Sites: RedirectIntoDisallowed(), Fetched: []string{"{a}/robots.txt", "{a}/", "{a}/public", "{a}/go/secret"}, NotFetched: []string{"{a}/private/secret"},
 	})
 	for _, p := range []struct {
@@ -314,7 +314,7 @@ func Scenarios() []Scenario {
 			note = "after the first answer of /busy, no request reaches a for the backoff (1 minute); then one probe"
 		}
 		add(Scenario{
-			Name: p.name, Rule: "robots-semantics.md rule 23 (pausing a site)", Note: note,
+			Name: p.name, Rule: "docs/robots-rules.md rule 23 (pausing a site)", Note: note,
 			Sites:      PagePaused(p.status, p.form),
 			Fetched:    []string{"{a}/robots.txt", "{a}/", "{a}/busy", "{a}/public"},
 			NotFetched: []string{"{a}/private/secret"},
@@ -322,7 +322,7 @@ func Scenarios() []Scenario {
 	}
 	f, _ = obeyed()
 	add(Scenario{
-		Name: "sitemaps", Rule: "robots-semantics.md rule 8 (Sitemap lines); sitemap index, gzip and text sitemaps",
+		Name: "sitemaps", Rule: "docs/robots-rules.md rule 8 (Sitemap lines); sitemap index, gzip and text sitemaps",
 		Note:  "the from-* pages are reachable only through the sitemaps",
 		Sites: Sitemaps(),
 		Fetched: append(f, "{a}/sitemap-index.xml", "{a}/sitemap.txt", "{a}/sitemaps/main.xml", "{a}/sitemaps/more.xml.gz",

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// refRobot is the smallest crawler that follows robots-semantics.md sections C and D as
+// refRobot is the smallest crawler that follows docs/robots-rules.md sections C and D as
 // far as the scenarios exercise them. It exists to check that each Scenario's expected
 // outcome is what its sites actually produce; the real crawler is tested elsewhere.
 type refRobot struct {

@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// robots-semantics.md rule 21: the statuses a robots.txt answers, each to be read by its
+// docs/robots-rules.md rule 21: the statuses a robots.txt answers, each to be read by its
 // class (2xx rules, 4xx none, 429 and 5xx unreachable).
 func TestRobotsAnsweringStatuses(t *testing.T) {
 	for _, code := range []int{200, 401, 403, 404, 410, 429, 500, 503} {
@@ -92,7 +92,7 @@ func TestStepAndPageStatusesServeContent(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 21: a connection reset is a network error. A fresh
+// docs/robots-rules.md rule 21: a connection reset is a network error. A fresh
 // connection: the client sees ECONNRESET, never a response.
 func TestResetIsSeenAsConnectionReset(t *testing.T) {
 	w := start(t, RobotsReset(), Options{})
@@ -127,7 +127,7 @@ func TestResetOnReusedConnectionIsReplayedByTransport(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 21: a timeout is a network error. Hang holds the request
+// docs/robots-rules.md rule 21: a timeout is a network error. Hang holds the request
 // until the client's 100 ms timeout; the handler is then released (WaitIdle returns)
 // and the request was logged even though it was never answered.
 func TestHangIsReleasedByClientTimeout(t *testing.T) {
@@ -208,7 +208,7 @@ func TestDropIsSeenAsEOF(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 23: Retry-After in seconds and as an HTTP-date; the date form
+// docs/robots-rules.md rule 23: Retry-After in seconds and as an HTTP-date; the date form
 // and the Date header follow the injected clock.
 func TestRetryAfterForms(t *testing.T) {
 	clock := newFakeClock()
@@ -245,7 +245,7 @@ func TestRetryAfterForms(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 22: revalidation with If-None-Match / If-Modified-Since.
+// docs/robots-rules.md rule 22: revalidation with If-None-Match / If-Modified-Since.
 func TestConditionalRequests(t *testing.T) {
 	w := start(t, RobotsCacheable(), Options{})
 	c := newClient(t, w, 0)
@@ -326,7 +326,7 @@ func TestCompressAndGzipFile(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 25: several X-Robots-Tag headers combine, so the web sends
+// docs/robots-rules.md rule 25: several X-Robots-Tag headers combine, so the web sends
 // repeated fields; rule 24 needs a page whose Content-Type is absent.
 func TestHeadersRepeatAndContentTypeCanBeAbsent(t *testing.T) {
 	w := start(t, []Site{{Key: "a", Pages: []Page{

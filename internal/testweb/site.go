@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// RobotsPath is the only place a site serves its robots.txt (robots-semantics.md rule 20).
+// RobotsPath is the only place a site serves its robots.txt (docs/robots-rules.md rule 20).
 const RobotsPath = "/robots.txt"
 
 // NoContentType as a Page's ContentType sends no Content-Type header at all (net/http
@@ -98,7 +98,7 @@ type Page struct {
 
 	// Header is added to the response whenever the page's content is served, after
 	// reference expansion of the values. Repeated values are sent as repeated fields
-	// (several X-Robots-Tag headers, robots-semantics.md rule 25).
+	// (several X-Robots-Tag headers, docs/robots-rules.md rule 25).
 	Header http.Header
 
 	// ETag (sent as given, so include the quotes) and LastModified are validators. When

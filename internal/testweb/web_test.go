@@ -48,7 +48,7 @@ func TestStartRejectsBrokenScenarios(t *testing.T) {
 	}
 }
 
-// Pages are looked up by the exact request target: robots-semantics.md rule 12 matches on
+// Pages are looked up by the exact request target: docs/robots-rules.md rule 12 matches on
 // the path and query as requested, so tests of normalisation need byte-exact pages.
 func TestPagesMatchExactPathAndQuery(t *testing.T) {
 	w := start(t, []Site{{Key: "a", Pages: []Page{
@@ -80,7 +80,7 @@ func TestPagesMatchExactPathAndQuery(t *testing.T) {
 	}
 }
 
-// robots-semantics.md rule 20: each origin has its own robots.txt at /robots.txt; a site
+// docs/robots-rules.md rule 20: each origin has its own robots.txt at /robots.txt; a site
 // without one answers 404, which a crawler reads as "no robots.txt" (rule 21, 4xx).
 func TestMissingRobotsAnswers404(t *testing.T) {
 	w := start(t, []Site{{Key: "a", Pages: []Page{{Path: "/"}}}}, Options{})
@@ -149,7 +149,7 @@ func TestDialContextOnlyReachesSites(t *testing.T) {
 	c.Close()
 }
 
-// robots-semantics.md rule 21: "connection refused" is a network error.
+// docs/robots-rules.md rule 21: "connection refused" is a network error.
 func TestRefusedSiteRefusesConnections(t *testing.T) {
 	w := start(t, RobotsRefused(), Options{})
 	_, err := tryGet(newClient(t, w, 0), w.URL("a", RobotsPath))

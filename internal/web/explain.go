@@ -20,7 +20,7 @@ type explainData struct {
 }
 
 // explainPage is GET /explain?url=: why a URL is in the index, or why it is missing, from the
-// crawl's recorded decisions (seed 001; robots-semantics.md rules 27 and 28).
+// crawl's recorded decisions (seed 001; docs/robots-rules.md rules 27 and 28).
 func (s *server) explainPage(r *http.Request) (view, error) {
 	data := &explainData{Input: r.URL.Query().Get("url")}
 	v := view{name: "explain", title: "Why is this URL here, or missing?", nav: "search", data: data}

@@ -26,7 +26,7 @@ var hostilePages = []page{
 
 var hostileBlocks = []blocked{{URL: "http://a.test/vault/plans", Reason: "Disallow: /vault (robots.txt line 2)", Line: 2}}
 
-// Issue 4, DESIGN.md: page content is hostile. Titles, snippets and URLs reach the page only as
+// Issue 4, docs/design.md: page content is hostile. Titles, snippets and URLs reach the page only as
 // escaped text; only http(s) URLs become links, and those carry rel="noopener noreferrer
 // nofollow"; matched words are the only <mark> elements.
 func TestSearchEscapesHostileContent(t *testing.T) {

@@ -311,7 +311,7 @@ func reportOf(rep tester.Report, size int) *testerReport {
 	return out
 }
 
-// selection says which group applies to agent and how it was chosen (robots-semantics.md
+// selection says which group applies to agent and how it was chosen (docs/robots-rules.md
 // rules 6 and 7), and that a group without rules allows everything (rule 4).
 func selection(g *robotstxt.Group, agent string) string {
 	lines := make([]string, 0, len(g.Agents()))

@@ -38,7 +38,7 @@ func robotsSite(key string, pages ...testweb.Page) testweb.Site {
 }
 
 // Issue 27, part 5: the tester fetches a robots.txt by its URL with the crawler's own status rules
-// (robots-semantics.md rule 21): 2xx parsed, redirects followed, 4xx allows everything, 5xx makes
+// (docs/robots-rules.md rule 21): 2xx parsed, redirects followed, 4xx allows everything, 5xx makes
 // the origin unreachable (nothing allowed). Each check is one request to robots.txt, sent with
 // the configured User-Agent; the URLs checked are never requested.
 func TestTesterFetchesByURL(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"github.com/fractle/mandelbot/robotstxt"
 )
 
-// robots-semantics.md rule 6 (revised, issue 33) through the web tester: "*" followed by
+// docs/robots-rules.md rule 6 (revised, issue 33) through the web tester: "*" followed by
 // whitespace and more text is the * group, and "*" joined to text names nobody; the page says
 // which group applies and notes the line, as `robots test --explain` does.
 func TestRule06_WebTesterStarValues(t *testing.T) {

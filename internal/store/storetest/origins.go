@@ -56,7 +56,7 @@ func testOriginUnknown(t *testing.T, s store.Store) {
 }
 
 // store.Store.Commit creates the origins of new URLs "as needed": discovering more URLs of an
-// origin never resets its robots.txt decision or its pause (robots-semantics.md rules 22, 23:
+// origin never resets its robots.txt decision or its pause (docs/robots-rules.md rules 22, 23:
 // both are persistent).
 func testOriginNotReset(t *testing.T, s store.Store) {
 	commit(t, s, store.Batch{Origins: []store.Origin{fullOrigin("http://a.test")}})

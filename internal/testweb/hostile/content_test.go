@@ -103,7 +103,7 @@ func TestDeepNesting(t *testing.T) {
 	h.check(t, 64*MiB, 10*time.Second)
 }
 
-// issue 9 (robots-semantics.md rule 10): a 5 MB robots.txt is parsed up to 500 KiB; its rule
+// issue 9 (docs/robots-rules.md rule 10): a 5 MB robots.txt is parsed up to 500 KiB; its rule
 // past 4 MB does not apply. A binary robots.txt has no rules; an HTML one (a soft 404 answered
 // 200) has no rules either: its text is not a directive.
 func TestOddRobotsTxt(t *testing.T) {
