@@ -1,6 +1,10 @@
 package crawler
 
-import "time"
+import (
+	"time"
+
+	"github.com/fractle/mandelbot/internal/pause"
+)
 
 // Retries of a request that got no answer (issue 29): a timeout, a connection error, a body
 // that stalled or dripped until the timeout. Such a URL is asked again at most MaxAttempts-1
@@ -19,8 +23,5 @@ func (o Options) retryBackoff(attempts int) time.Duration {
 	if d <= 0 {
 		d = DefaultRetryBackoff
 	}
-	for i := 1; i < attempts && d < MaxRetryBackoff; i++ {
-		d *= 2
-	}
-	return min(d, MaxRetryBackoff)
+	return pause.Doubling(d, attempts, MaxRetryBackoff)
 }

@@ -34,8 +34,16 @@ func (p Policy) Duration(strike int, retryAfter time.Duration, ok bool) time.Dur
 	if d <= 0 {
 		d = DefaultFirstBackoff
 	}
-	for i := 1; i < strike && d < maxPause; i++ {
+	return Doubling(d, strike, maxPause)
+}
+
+// Doubling is the n-th wait of a backoff that starts at first and doubles each time, capped at
+// ceiling: first for n <= 1, then 2×first, 4×first, ... It is the one backoff of the crawl: a
+// pause's without Retry-After, and a retry's after a request got no answer.
+func Doubling(first time.Duration, n int, ceiling time.Duration) time.Duration {
+	d := first
+	for i := 1; i < n && d < ceiling; i++ {
 		d *= 2
 	}
-	return min(d, maxPause)
+	return min(d, ceiling)
 }
