@@ -183,8 +183,11 @@ func report(out io.Writer, web *latencyWeb, delay time.Duration, results []resul
 		pages := r.gate.Pages
 		wall := r.run.Wall.Seconds()
 		rate := float64(pages) / wall
-		cpu := "-"
-		if pages > 0 {
+		cpu, rss := "-", "-" // a child stopped at -timeout reports neither
+		if r.run.PeakRSS() > 0 {
+			rss = fmt.Sprintf("%.0f", float64(r.run.PeakRSS())/(1<<20))
+		}
+		if pages > 0 && r.run.CPU > 0 {
 			cpu = fmt.Sprintf("%.0f", float64(r.run.CPU.Microseconds())/float64(pages))
 		}
 		gap := "-"
@@ -192,7 +195,7 @@ func report(out io.Writer, web *latencyWeb, delay time.Duration, results []resul
 			gap = r.gate.ShortestGap.Round(time.Millisecond).String()
 		}
 		t.Add(r.name, strconv.Itoa(pages), fmt.Sprintf("%.1f", wall), fmt.Sprintf("%.0f", rate),
-			fmt.Sprintf("%.0f%%", 100*rate/limit), cpu, fmt.Sprintf("%.0f", float64(r.run.PeakRSS())/(1<<20)), gap)
+			fmt.Sprintf("%.0f%%", 100*rate/limit), cpu, rss, gap)
 		problems := r.gate.problems()
 		if r.err != nil {
 			problems = append([]string{r.err.Error()}, problems...)
