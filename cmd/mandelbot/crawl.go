@@ -90,8 +90,9 @@ func newCrawlCommand() *cobra.Command {
 command (seeds may be omitted) resumes the crawl from the store.
 
 Exit status: 0 done; 1 nothing could be fetched (no origin answered within --give-up-after, or
-the seeds' hosts do not resolve; the reason is printed once, as the last line); 3 stopped at --max-time or --max-pages with work left (re-run to resume); 130
-interrupted (Ctrl-C), once everything received is saved. The summary's last line says which.`,
+the seeds' hosts do not resolve; the reason is printed once, as the last line);
+3 stopped at --max-time or --max-pages with work left (re-run to resume); 130 interrupted
+(Ctrl-C), once everything received is saved. The summary's last line says which.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.revisitChanged = cmd.Flags().Changed("revisit")
 			f.changed = cmd.Flags().Changed
