@@ -211,7 +211,8 @@ type Config struct {
 	// several processes share (0: DefaultLeaseTTL, 30 s; at least MinLeaseTTL): it is renewed every
 	// third of it, requests to an origin stop a third of it before its lease would lapse, and a
 	// dead process's origins are taken over after it. LeaseBatch bounds the origins the process
-	// holds at once there (0: 4 per request of Concurrency, at most DefaultLeaseBatch).
+	// holds at once there (0: as many as Concurrency requests keep busy behind Delay, about
+	// Concurrency × (Delay + 250 ms) / 250 ms, at most DefaultLeaseBatch).
 	LeaseTTL   time.Duration
 	LeaseBatch int
 

@@ -18,12 +18,16 @@ import (
 // process took it over after this one failed to renew in time), or a fenced commit is refused
 // (store.ErrLeaseLost). Either way the origin's work must be dropped locally.
 const (
-	// DefaultLeaseBatch is the most origins a process holds at once (Options.LeaseBatch, and
-	// newLeaseKeeper's batch 0); by default a crawl holds leaseBatchPerRequest origins per
-	// request of its concurrency, up to this: enough to keep its requests busy behind
-	// per-origin delays, few enough that the other processes of a cluster find origins to take.
-	DefaultLeaseBatch    = 256
-	leaseBatchPerRequest = 4
+	// DefaultLeaseBatch is the most origins a process holds at once by default (Options.LeaseBatch
+	// 0, and newLeaseKeeper's batch 0). Under it, a crawl holds as many origins as it can keep
+	// busy (issue 31): each origin has a request out for about leaseAnswerTime of every
+	// delay + leaseAnswerTime, so Concurrency requests in flight need Concurrency × (delay +
+	// leaseAnswerTime) / leaseAnswerTime origins (defaultLeaseBatch). Holding more would only
+	// keep them from the other processes of the cluster; holding fewer leaves requests idle
+	// behind the delay.
+	DefaultLeaseBatch = 4096
+	// leaseAnswerTime is the answer time the default batch is sized for: a typical web page's.
+	leaseAnswerTime = 250 * time.Millisecond
 	// MinLeaseTTL is the shortest lease a crawl accepts (Options.LeaseTTL, --lease-ttl): the
 	// renewal runs every TTL/leaseRenewDivisor, and must have time to reach the database.
 	MinLeaseTTL = time.Second
@@ -32,6 +36,14 @@ const (
 	// crawl stops sending to an origin TTL/leaseRenewDivisor before its lease would lapse.
 	leaseRenewDivisor = 3
 )
+
+// defaultLeaseBatch is the origins concurrency requests in flight keep busy when each origin
+// waits delay after an answer of about leaseAnswerTime (DefaultLeaseBatch), at least
+// concurrency and at most DefaultLeaseBatch.
+func defaultLeaseBatch(concurrency int, delay time.Duration) int {
+	perRequest := int((max(delay, 0) + leaseAnswerTime + leaseAnswerTime - 1) / leaseAnswerTime)
+	return min(max(concurrency, 1)*perRequest, DefaultLeaseBatch)
+}
 
 // leaseKeeper tracks the origins this process holds and keeps their leases. It is safe for
 // concurrent use: the scheduler (or the loader) reports grants and releases, its run goroutine

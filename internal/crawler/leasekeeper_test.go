@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fractle/mandelbot/internal/clock"
+	"github.com/fractle/mandelbot/internal/frontier"
 	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/internal/store/postgres/pgtest"
 	"github.com/fractle/mandelbot/internal/store/sqlite"
@@ -255,5 +256,30 @@ func TestLeaseKeeperStopsBeforeALeaseLapses(t *testing.T) {
 			t.Fatal("the keeper never reported the lapsing lease")
 		case <-time.After(time.Millisecond):
 		}
+	}
+}
+
+// Issue 31: the default lease batch follows from the delay and the concurrency, so that a
+// worker holds the origins its requests keep busy at the politeness limit, and no more.
+func TestDefaultLeaseBatchFollowsDelayAndConcurrency(t *testing.T) {
+	for _, c := range []struct {
+		concurrency int
+		delay       time.Duration
+		want        int
+	}{
+		{16, 0, 16},                        // no gap: one origin per request in flight
+		{16, time.Second, 80},              // 1 s + 250 ms answers: 5 origins per request
+		{16, 2 * time.Second, 144},         // 2 s: 9
+		{100, 100 * time.Millisecond, 200}, // part of an answer time still needs a second origin
+		{512, time.Second, 2560},
+		{512, 2 * time.Second, DefaultLeaseBatch}, // 4,608: capped
+	} {
+		if got := defaultLeaseBatch(c.concurrency, c.delay); got != c.want {
+			t.Errorf("defaultLeaseBatch(%d, %v) = %d, want %d", c.concurrency, c.delay, got, c.want)
+		}
+	}
+	o := Options{Concurrency: 16, Frontier: frontier.Options{Delay: 2 * time.Second}}.withDefaults()
+	if o.LeaseBatch != 144 {
+		t.Errorf("Options.withDefaults: LeaseBatch %d at concurrency 16 and a 2 s delay, want 144", o.LeaseBatch)
 	}
 }

@@ -111,7 +111,8 @@ type Options struct {
 	Owner string
 	// LeaseTTL is how long an origin's lease lasts unless renewed (0: DefaultLeaseTTL; at
 	// least MinLeaseTTL). LeaseBatch bounds the origins a process holds at once on a shared
-	// store (0: leaseBatchPerRequest per request of Concurrency, at most DefaultLeaseBatch).
+	// store (0: what Concurrency requests keep busy behind Frontier.Delay, at most
+	// DefaultLeaseBatch: see there).
 	LeaseTTL   time.Duration
 	LeaseBatch int
 	// OnProgress, if set, is called on the scheduler goroutine after events, at most every
@@ -192,7 +193,7 @@ func (o Options) withDefaults() Options {
 	}
 	o.LeaseTTL = max(o.LeaseTTL, MinLeaseTTL)
 	if o.LeaseBatch <= 0 {
-		o.LeaseBatch = min(leaseBatchPerRequest*o.Concurrency, DefaultLeaseBatch)
+		o.LeaseBatch = defaultLeaseBatch(o.Concurrency, o.Frontier.Delay)
 	}
 	if o.Frontier.Agent == "" {
 		o.Frontier.Agent = frontier.DefaultAgent
