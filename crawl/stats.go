@@ -85,7 +85,7 @@ func (s Stats) Rate() float64 {
 // the address policy); Failure then says
 // why. A resumed run with nothing due fetched nothing either, but found nothing failing.
 func (s Stats) FetchedNothing() bool {
-	return s.Pages == 0 && (s.OriginsBlocked > 0 || s.Errors > 0 || s.Refused > 0 || s.GaveUp)
+	return crawler.NothingFetched(s.Pages, s.OriginsBlocked, s.Errors, s.Refused, s.GaveUp)
 }
 
 // StopReason is why a run stopped. Each reason's figures are elsewhere: the Config's limits,

@@ -73,22 +73,20 @@ type OriginGap struct {
 	Reason string
 }
 
-// Rate is pages per second of crawl-clock time.
-func (s Stats) Rate() float64 {
-	d := s.Now.Sub(s.Started).Seconds()
-	if d <= 0 {
-		return 0
-	}
-	return float64(s.Pages) / d
-}
-
 // FetchedNothing reports whether the run answered no page and found the seeds' origins
 // unreachable (robots.txt unreachable, URLs given up without an answer, or origins refused by
 // the address policy): issue 9's exit
 // status 1, with Failure as its reason. A resumed run with nothing due fetched nothing either,
 // but found nothing failing: it did what was asked.
 func (s Stats) FetchedNothing() bool {
-	return s.Pages == 0 && (s.OriginsBlocked > 0 || s.Errors > 0 || s.Refused > 0 || s.GaveUp)
+	return NothingFetched(s.Pages, s.OriginsBlocked, s.Errors, s.Refused, s.GaveUp)
+}
+
+// NothingFetched is the one decision behind Stats.FetchedNothing and the public crawl.Stats':
+// no page answered, and something failing (origins blocked, URLs given up or refused, or the
+// run gave up).
+func NothingFetched(pages, originsBlocked, errors, refused int, gaveUp bool) bool {
+	return pages == 0 && (originsBlocked > 0 || errors > 0 || refused > 0 || gaveUp)
 }
 
 // StopReason is why a run stopped; each has its own figures in Stats (NextDue, AtLimit) and
