@@ -54,13 +54,7 @@ func datedYears(path, query string) []int {
 	for i, s := range segs {
 		if y, ok := digits(s, 4); ok && i+1 < len(segs) && isMonth(segs[i+1]) {
 			out = append(out, y)
-			continue
-		}
-		if y, ok := datePrefix(s); ok {
-			out = append(out, y)
-			continue
-		}
-		if y, ok := compactDate(s); ok {
+		} else if y, ok := dateYear(s); ok {
 			out = append(out, y)
 		}
 	}
@@ -75,17 +69,19 @@ func datedYears(path, query string) []int {
 		k = strings.ToLower(k)
 		if y, ok := digits(v, 4); ok && (k == "year" || k == "yr") {
 			out = append(out, y)
-			continue
-		}
-		if y, ok := datePrefix(v); ok {
-			out = append(out, y)
-			continue
-		}
-		if y, ok := compactDate(v); ok {
+		} else if y, ok := dateYear(v); ok {
 			out = append(out, y)
 		}
 	}
 	return out
+}
+
+// dateYear is the year of s when s is a date on its own: "2026-11..." or "20261127".
+func dateYear(s string) (int, bool) {
+	if y, ok := datePrefix(s); ok {
+		return y, true
+	}
+	return compactDate(s)
 }
 
 // digits reads s as exactly n ASCII digits.
