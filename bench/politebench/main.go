@@ -25,13 +25,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fractle/mandelbot/bench/internal/gobuild"
 	"github.com/fractle/mandelbot/bench/internal/host"
 	"github.com/fractle/mandelbot/bench/internal/mandelbotcli"
 	"github.com/fractle/mandelbot/bench/internal/mdtable"
+	"github.com/fractle/mandelbot/bench/internal/pgschema"
 	"github.com/fractle/mandelbot/bench/internal/spawn"
+	"github.com/fractle/mandelbot/internal/testweb/latencyweb"
 )
 
 // Defaults of the flags: the web of issue 31's first measurement.
@@ -44,10 +47,16 @@ const (
 	defaultTimeout = 15 * time.Minute // per child
 	// defaultMaxRSSMiB stops a child whose RSS passes it.
 	defaultMaxRSSMiB = 4096
+	// defaultPG is the PostgreSQL database of the pgN programs; each run makes a schema of its
+	// own in it and drops it afterwards.
+	defaultPG = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+	// maxWorkers bounds N in pgN.
+	maxWorkers = 16
 )
 
 type config struct {
-	web           webOptions
+	web           latencyweb.Options
+	pg            string
 	delay         time.Duration
 	timeout       time.Duration
 	src           string
@@ -75,7 +84,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.delay, "delay", defaultDelay, "the crawlers' delay between an origin's answer and its next request")
 	fs.DurationVar(&cfg.timeout, "timeout", defaultTimeout, "stop a crawler that has not finished after this long")
 	fs.StringVar(&cfg.src, "src", "..", "the main module's source directory (mandelbot is built from it)")
-	programs := fs.String("programs", "mandelbot,colly", "comma-separated: mandelbot, colly")
+	programs := fs.String("programs", "mandelbot,colly", "comma-separated: mandelbot (one process, SQLite), pgN (N workers on one PostgreSQL store, e.g. pg3), colly")
+	fs.StringVar(&cfg.pg, "pg", defaultPG, "the PostgreSQL database of the pgN programs")
 	extra := fs.String("mandelbot-flags", "", "more flags for `mandelbot crawl`, space-separated")
 	fs.Uint64Var(&cfg.web.Seed, "seed", 1, "seed of the latencies")
 	if err := fs.Parse(args); err != nil {
@@ -83,8 +93,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg.programs = strings.Split(*programs, ",")
 	for _, p := range cfg.programs {
-		if p != "mandelbot" && p != "colly" {
-			fmt.Fprintf(stderr, "politebench: -programs: unknown program %q (want mandelbot, colly)\n", p)
+		if _, err := workersOf(p); err != nil {
+			fmt.Fprintf(stderr, "politebench: -programs: %v\n", err)
 			return 2
 		}
 	}
@@ -100,22 +110,36 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// result is one crawler's run.
+// workersOf says how many PostgreSQL workers program p runs: 0 for mandelbot (SQLite) and
+// colly, N for pgN.
+func workersOf(p string) (int, error) {
+	switch p {
+	case "mandelbot", "colly":
+		return 0, nil
+	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(p, "pg")); err == nil && strings.HasPrefix(p, "pg") && n >= 1 && n <= maxWorkers {
+		return n, nil
+	}
+	return 0, fmt.Errorf("unknown program %q (want mandelbot, pg1 ... pg%d, colly)", p, maxWorkers)
+}
+
+// result is one crawler's run: for N workers, the longest wall time, the sum of their CPU and
+// the largest peak RSS.
 type result struct {
 	name string
 	run  spawn.Run
-	gate gateReport
+	gate latencyweb.Report
 	err  error
 }
 
 func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
-	web, err := startWeb(cfg.web)
+	web, err := latencyweb.Start(cfg.web)
 	if err != nil {
 		return false, err
 	}
 	defer web.Close()
 	fmt.Fprintf(out, "politebench: %d origins x %d pages on 127.10.0.0/16 port %d, answers in %v ± %.0f%%, delay %v\n",
-		cfg.web.Origins, cfg.web.Pages, web.port, cfg.web.Latency, cfg.web.Jitter*100, cfg.delay)
+		cfg.web.Origins, cfg.web.Pages, web.Port(), cfg.web.Latency, cfg.web.Jitter*100, cfg.delay)
 	fmt.Fprintf(out, "politeness limit: %d / (%v + %v) = %.0f pages/s\n", cfg.web.Origins, cfg.delay, cfg.web.Latency, web.Limit(cfg.delay))
 	startLoad := host.LoadAverage()
 	fmt.Fprintf(out, "load average at start: %s\n", startLoad)
@@ -130,20 +154,28 @@ func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 		return false, fmt.Errorf("find this program for the launcher: %w", err)
 	}
 	var results []result
-	for _, p := range cfg.programs {
+	for i, p := range cfg.programs {
 		r := result{name: p}
 		var argv []string
-		switch p {
-		case "mandelbot":
+		workers, _ := workersOf(p)
+		switch {
+		case p == "mandelbot" || workers > 0:
 			var bin string
 			if bin, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
 				return false, err
 			}
-			argv = append([]string{bin, "crawl", "--data", filepath.Join(tmp, "data"), "--allow-private",
-				"--delay", cfg.delay.String()}, cfg.mandelbotArgs...)
+			store := []string{"--data", filepath.Join(tmp, fmt.Sprintf("data-%d", i))}
+			r.name = "mandelbot --delay " + cfg.delay.String()
+			if workers > 0 {
+				schema := fmt.Sprintf("politebench_%d_%d", os.Getpid(), i)
+				defer pgschema.Drop(context.Background(), cfg.pg, schema) //nolint:errcheck // best effort
+				store = []string{"--store", withSchema(cfg.pg, schema)}
+				r.name = fmt.Sprintf("%d x mandelbot on PostgreSQL --delay %s", workers, cfg.delay)
+			}
+			argv = append(append([]string{bin, "crawl", "--allow-private", "--delay", cfg.delay.String()}, store...), cfg.mandelbotArgs...)
 			argv = append(argv, web.Seeds()...)
-			r.name = strings.Join(append([]string{"mandelbot --delay " + cfg.delay.String()}, cfg.mandelbotArgs...), " ")
-		case "colly":
+			r.name = strings.Join(append([]string{r.name}, cfg.mandelbotArgs...), " ")
+		case p == "colly":
 			var bin string
 			if bin, err = gobuild.Binary(ctx, filepath.Join(cfg.src, "bench"), "./crawlbench/collypeer", tmp); err != nil {
 				return false, err
@@ -158,20 +190,52 @@ func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 			r.name = "Colly v2.3.0, Parallelism 1, Delay " + cfg.delay.String()
 		}
 		cctx, cancel := context.WithTimeout(ctx, cfg.timeout)
-		r.run, r.err = spawn.Measure(cctx, opts, argv[0], argv[1:]...)
+		r.run, r.err = measureAll(cctx, opts, max(workers, 1), argv)
 		cancel()
 		if r.err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
 			r.err = fmt.Errorf("did not finish within %v", cfg.timeout)
 		}
-		r.gate = web.gate(cfg.delay)
+		r.gate = web.Gate(cfg.delay)
 		results = append(results, r)
 	}
 	fmt.Fprintf(out, "load average at start: %s; at end: %s\n\n", startLoad, host.LoadAverage())
 	return report(out, web, cfg.delay, results)
 }
 
+// measureAll runs n copies of argv at once (the workers of a cluster) and returns one Run: the
+// longest wall time, the sum of the CPU times, the largest peaks; the first error.
+func measureAll(ctx context.Context, opts spawn.Options, n int, argv []string) (spawn.Run, error) {
+	runs := make([]spawn.Run, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { runs[i], errs[i] = spawn.Measure(ctx, opts, argv[0], argv[1:]...) })
+	}
+	wg.Wait()
+	all := runs[0]
+	for i, r := range runs[1:] {
+		all.Wall = max(all.Wall, r.Wall)
+		all.CPU += r.CPU
+		all.RusageRSS = max(all.RusageRSS, r.RusageRSS)
+		all.SampledHWM = max(all.SampledHWM, r.SampledHWM)
+		if errs[0] == nil && errs[i+1] != nil {
+			errs[0] = fmt.Errorf("worker %d: %w", i+1, errs[i+1])
+		}
+	}
+	return all, errs[0]
+}
+
+// withSchema returns the PostgreSQL url with its schema parameter set.
+func withSchema(url, schema string) string {
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	return url + sep + "schema=" + schema
+}
+
 // report prints one row per crawler and the gate's failures; it says whether all passed.
-func report(out io.Writer, web *latencyWeb, delay time.Duration, results []result) (bool, error) {
+func report(out io.Writer, web *latencyweb.Web, delay time.Duration, results []result) (bool, error) {
 	t := mdtable.Table{
 		Header: []string{"crawler", "pages", "wall s", "pages/s", "of limit", "CPU us/page", "peak RSS MiB", "shortest gap"},
 		Right:  []bool{false, true, true, true, true, true, true, true},
@@ -196,7 +260,7 @@ func report(out io.Writer, web *latencyWeb, delay time.Duration, results []resul
 		}
 		t.Add(r.name, strconv.Itoa(pages), fmt.Sprintf("%.1f", wall), fmt.Sprintf("%.0f", rate),
 			fmt.Sprintf("%.0f%%", 100*rate/limit), cpu, rss, gap)
-		problems := r.gate.problems()
+		problems := r.gate.Problems()
 		if r.err != nil {
 			problems = append([]string{r.err.Error()}, problems...)
 		}
@@ -209,7 +273,7 @@ func report(out io.Writer, web *latencyWeb, delay time.Duration, results []resul
 		return false, err
 	}
 	fmt.Fprintf(out, "\npages/s is pages fetched over the crawler's whole run (start to exit); the limit is %.0f pages/s (%d pages need at least %.1f s).\n",
-		limit, web.Pages(), float64(web.opts.Pages+1)*(delay+web.opts.Latency).Seconds())
+		limit, web.Pages(), web.MinDuration(delay).Seconds())
 	for _, n := range notes {
 		fmt.Fprintln(out, "\n"+n)
 	}

@@ -1,4 +1,4 @@
-package main
+package latencyweb
 
 import (
 	"io"
@@ -9,9 +9,9 @@ import (
 )
 
 // The web holds every answer back at least Latency×(1-Jitter), serves robots.txt and links
-// the home page to every page.
+// the home page to every page (issue 31: a latency web).
 func TestLatencyWebAnswersLate(t *testing.T) {
-	web, err := startWeb(webOptions{Origins: 3, Pages: 4, Latency: 40 * time.Millisecond, Jitter: 0.5, Seed: 7})
+	web, err := Start(Options{Origins: 3, Pages: 4, Latency: 40 * time.Millisecond, Jitter: 0.5, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,9 +38,9 @@ func TestLatencyWebAnswersLate(t *testing.T) {
 			t.Errorf("home page links no /p/3: %s", body)
 		}
 	}
-	g := web.gate(0)
-	if g.Robots != 1 || g.Pages != 2 || g.Missing != 3*4-2 {
-		t.Errorf("gate = %+v, want 1 robots.txt, 2 pages, 10 missing", g)
+	g := web.Gate(0)
+	if g.Robots != 1 || g.Pages != 2 || g.Missing != 3*4-2 || g.ByAgent["Go-http-client/1.1"] != 3 {
+		t.Errorf("gate = %+v, want 1 robots.txt, 2 pages, 10 missing, 3 requests by Go-http-client/1.1", g)
 	}
 }
 
@@ -49,24 +49,24 @@ func TestLatencyWebAnswersLate(t *testing.T) {
 func TestGateCatchesImpoliteness(t *testing.T) {
 	t0 := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	web := &latencyWeb{opts: webOptions{Origins: 1, Pages: 2}}
+	h := func(path string, start, end int) hit { return hit{path: path, start: at(start), end: at(end)} }
 	delay := 100 * time.Millisecond
 	cases := []struct {
 		name string
 		hits []hit
 		want string
 	}{
-		{"polite", []hit{{"/robots.txt", at(0), at(10)}, {"/", at(110), at(120)}, {"/p/1", at(220), at(230)}}, ""},
-		{"overlap", []hit{{"/robots.txt", at(0), at(10)}, {"/", at(110), at(150)}, {"/p/1", at(120), at(130)}}, "in flight"},
-		{"short gap", []hit{{"/robots.txt", at(0), at(10)}, {"/", at(110), at(120)}, {"/p/1", at(150), at(160)}}, "sooner than the delay"},
-		{"robots.txt late", []hit{{"/", at(0), at(10)}, {"/robots.txt", at(110), at(120)}, {"/p/1", at(220), at(230)}}, "before the origin's robots.txt"},
-		{"disallowed", []hit{{"/robots.txt", at(0), at(10)}, {"/", at(110), at(120)}, {"/p/1", at(220), at(230)}, {"/private/x", at(330), at(340)}}, "disallows"},
-		{"repeated", []hit{{"/robots.txt", at(0), at(10)}, {"/", at(110), at(120)}, {"/p/1", at(220), at(230)}, {"/p/1", at(330), at(340)}}, "repeated"},
-		{"missing", []hit{{"/robots.txt", at(0), at(10)}, {"/", at(110), at(120)}}, "never requested"},
+		{"polite", []hit{h("/robots.txt", 0, 10), h("/", 110, 120), h("/p/1", 220, 230)}, ""},
+		{"overlap", []hit{h("/robots.txt", 0, 10), h("/", 110, 150), h("/p/1", 120, 130)}, "in flight"},
+		{"short gap", []hit{h("/robots.txt", 0, 10), h("/", 110, 120), h("/p/1", 150, 160)}, "sooner than the delay"},
+		{"robots.txt late", []hit{h("/", 0, 10), h("/robots.txt", 110, 120), h("/p/1", 220, 230)}, "before the origin's robots.txt"},
+		{"robots.txt twice", []hit{h("/robots.txt", 0, 10), h("/", 110, 120), h("/robots.txt", 220, 230), h("/p/1", 330, 340)}, "after the origin's first"},
+		{"disallowed", []hit{h("/robots.txt", 0, 10), h("/", 110, 120), h("/p/1", 220, 230), h("/private/x", 330, 340)}, "disallows"},
+		{"repeated", []hit{h("/robots.txt", 0, 10), h("/", 110, 120), h("/p/1", 220, 230), h("/p/1", 330, 340)}, "repeated"},
+		{"missing", []hit{h("/robots.txt", 0, 10), h("/", 110, 120)}, "never requested"},
 	}
 	for _, c := range cases {
-		web.log = map[int][]hit{0: c.hits}
-		got := strings.Join(web.gate(delay).problems(), "; ")
+		got := strings.Join(gate(map[int][]hit{0: c.hits}, 1, 2, delay).Problems(), "; ")
 		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
 			t.Errorf("%s: problems %q, want %q", c.name, got, c.want)
 		}
