@@ -17,6 +17,7 @@ type collyReport struct {
 	Errors        int     `json:"errors"`
 	RobotsBlocked int     `json:"robots_blocked"`
 	Selected      int64   `json:"selected"`
+	Indexed       int64   `json:"indexed"` // pages stored in the -bleve index
 	Seconds       float64 `json:"seconds"`
 	FirstErr      string  `json:"first_err"`
 }

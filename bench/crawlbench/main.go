@@ -94,7 +94,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cfg.programs = allPrograms()
 	fs.StringVar(&cfg.lib, "lib", "", "use this library peer binary (bench/crawlbench/libpeer) instead of building one")
 	fs.StringVar(&cfg.selector, "select", defaultSelector, "the CSS selector the DOM programs (lib-dom, colly-dom) select on every page")
-	fs.Func("programs", "comma-separated programs to run: mandelbot, mandelbot-warc (the crawl with --warc), colly, ceiling, and issue 28's lib (crawl.Run, no callback), lib-dom (crawl.Run with an OnPage DOM callback), colly-dom (Colly with OnHTML(-select)) (default mandelbot, colly, ceiling)", func(v string) error {
+	fs.Func("programs", "comma-separated programs to run: mandelbot, mandelbot-warc (the crawl with --warc), colly, ceiling, and issue 28's lib (crawl.Run, no callback), lib-dom (crawl.Run with an OnPage DOM callback), colly-dom (Colly with OnHTML(-select)), and issue 26's colly-bleve (Colly storing every page in bleve) (default mandelbot, colly, ceiling)", func(v string) error {
 		set, err := parsePrograms(v)
 		cfg.programs = set
 		return err
@@ -140,6 +140,8 @@ type result struct {
 	// Issue 28: the Go API without and with a DOM callback, and Colly with OnHTML(-select).
 	lib, libDOM libRun
 	collyDOM    collyRun
+	collyBleve  collyRun
+	bleveBytes  int64 // the size of collyBleve's index
 }
 
 // programs are the binaries a run starts.
@@ -173,7 +175,7 @@ func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) 
 			return false, err
 		}
 	}
-	if p.colly == "" && (cfg.programs.colly || cfg.programs.collyDOM) {
+	if p.colly == "" && (cfg.programs.colly || cfg.programs.collyDOM || cfg.programs.collyBleve) {
 		if p.colly, err = buildColly(ctx, filepath.Join(cfg.src, "bench"), tmp); err != nil {
 			return false, err
 		}
@@ -222,6 +224,10 @@ func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) 
 			// Against its responses: a page Colly fetched twice (see collyChecks) is parsed twice.
 			ok = false
 			fmt.Fprintf(out, "\nCHECK FAILED, %s, run %d: %q selected %d times in %d responses\n", nameCollyDOM, i+1, cfg.selector, r.collyDOM.Report.Selected, r.collyDOM.Report.Responses)
+		}
+		if problems := bleveChecks(r.collyBleve); r.ran.collyBleve && len(problems) > 0 {
+			ok = false
+			fmt.Fprintf(out, "\nCHECK FAILED, %s, run %d:\n  %s\n", nameCollyBleve, i+1, strings.Join(problems, "\n  "))
 		}
 		if t := r.colly.Tally; t.Duplicates > t.RepeatedPages {
 			fmt.Fprintf(out, "Note, run %d: Colly asked for robots.txt %d times for %d origins (it fetches an origin's robots.txt once per link that arrives before the first copy is cached); not a failure.\n",
@@ -296,6 +302,14 @@ func oneRun(ctx context.Context, cfg config, gen testweb.GenOptions, p programs,
 		sb.start(rec)
 		r.collyDOM = runColly(cctx, p.spawn, p.colly, web, rec, cfg.settings, cfg.pages, "-select", cfg.selector)
 	}
+	if cfg.programs.collyBleve {
+		rec := newRecorder(false)
+		sb.start(rec)
+		dir := filepath.Join(tmp, fmt.Sprintf("bleve-%d", time.Now().UnixNano()))
+		r.collyBleve = runColly(cctx, p.spawn, p.colly, web, rec, cfg.settings, cfg.pages, "-bleve", dir)
+		r.bleveBytes = dirBytes(dir)
+		os.RemoveAll(dir)
+	}
 	sb.start(nil)
 	return r, nil
 }
@@ -322,7 +336,7 @@ func webURLs(web *testweb.Web, pagesPerOrigin int) []string {
 }
 
 // programSet says which programs a run starts.
-type programSet struct{ mandelbot, warc, colly, ceiling, lib, libDOM, collyDOM bool }
+type programSet struct{ mandelbot, warc, colly, ceiling, lib, libDOM, collyDOM, collyBleve bool }
 
 func allPrograms() programSet { return programSet{mandelbot: true, colly: true, ceiling: true} }
 
@@ -346,8 +360,10 @@ func parsePrograms(v string) (programSet, error) {
 			s.libDOM = true
 		case "colly-dom":
 			s.collyDOM = true
+		case "colly-bleve":
+			s.collyBleve = true
 		default:
-			return s, fmt.Errorf("unknown program %q: want mandelbot, mandelbot-warc, colly, ceiling, lib, lib-dom or colly-dom", name)
+			return s, fmt.Errorf("unknown program %q: want mandelbot, mandelbot-warc, colly, ceiling, lib, lib-dom, colly-dom or colly-bleve", name)
 		}
 	}
 	return s, nil

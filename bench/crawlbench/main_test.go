@@ -40,6 +40,10 @@ func TestParsePrograms(t *testing.T) {
 	if err != nil || got != (programSet{colly: true, ceiling: true}) {
 		t.Errorf("parsePrograms = %+v, %v", got, err)
 	}
+	// Issue 26's peer: Colly storing every page in bleve.
+	if got, err := parsePrograms("mandelbot,colly-bleve"); err != nil || got != (programSet{mandelbot: true, collyBleve: true}) {
+		t.Errorf("parsePrograms(mandelbot,colly-bleve) = %+v, %v", got, err)
+	}
 	if _, err := parsePrograms("colly,scrapy"); err == nil {
 		t.Error("parsePrograms accepted an unknown program")
 	}

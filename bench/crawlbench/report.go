@@ -110,6 +110,9 @@ func report(out io.Writer, rs []result, selector string) error {
 	if err := writeDOM(out, rs, name, multi, selector); err != nil {
 		return err
 	}
+	if err := writeBleve(out, rs, name, multi); err != nil {
+		return err
+	}
 
 	if rs[0].ran.mandelbot {
 		if err := writeRatios(out, runs, med, name, multi); err != nil {
@@ -152,6 +155,9 @@ func report(out io.Writer, rs []result, selector string) error {
 		}
 		if r.ran.collyDOM {
 			tallyRow(name(nameCollyDOM, i), r.collyDOM.Tally, fmt.Sprintf("%d responses, %d selected", r.collyDOM.Report.Responses, r.collyDOM.Report.Selected))
+		}
+		if r.ran.collyBleve {
+			tallyRow(name(nameCollyBleve, i), r.collyBleve.Tally, fmt.Sprintf("%d responses, %d indexed", r.collyBleve.Report.Responses, r.collyBleve.Report.Indexed))
 		}
 	}
 	if err := asked.Write(out); err != nil {

@@ -4,12 +4,15 @@
 // -concurrency over all origins, following every link, storing nothing. With -select, a second
 // OnHTML callback takes the elements matching the CSS selector, as a scraper does (Colly parses
 // each page's DOM once for all its OnHTML callbacks: the link callback already pays the parse).
+// With -bleve DIR, every page's title and body text is stored in a bleve v2.6.3 index made in
+// DIR (English analyzer, batches of 1,000: bleve.go), the crawl-and-search a Go user would
+// assemble today (issue 26's colly+bleve peer); the run ends when the last batch is indexed.
 // crawlbench builds it and runs it as a measured child process; it prints one JSON report on
 // stdout.
 //
 // Usage:
 //
-//	collypeer -concurrency 16 -per-origin 1 [-delay 2s] [-select h1] -resolve HOST:PORT:ADDR... SEED...
+//	collypeer -concurrency 16 -per-origin 1 [-delay 2s] [-select h1] [-bleve DIR] -resolve HOST:PORT:ADDR... SEED...
 //
 // Only the pinned HOST:PORT pairs can be reached, so the peer never leaves the fake web.
 package main
@@ -42,6 +45,7 @@ type Report struct {
 	Errors        int64   `json:"errors"`         // requests that failed (OnError)
 	RobotsBlocked int64   `json:"robots_blocked"` // links Colly refused because robots.txt disallows them
 	Selected      int64   `json:"selected"`       // elements the -select callback received
+	Indexed       int64   `json:"indexed"`        // pages stored in the -bleve index
 	Seconds       float64 `json:"seconds"`        // from the first Visit to the end of Wait
 	FirstErr      string  `json:"first_err"`
 }
@@ -59,6 +63,7 @@ func run(args []string, out io.Writer) error {
 	perOrigin := fs.Int("per-origin", 1, "requests in flight per origin (LimitRule.Parallelism)")
 	delay := fs.Duration("delay", 0, "wait after each answer before the origin's next request (LimitRule.Delay)")
 	selector := fs.String("select", "", "add an OnHTML callback for this CSS selector (\"\": none)")
+	bleveDir := fs.String("bleve", "", "store every page's title and text in a new bleve index in this directory (\"\": none)")
 	var resolves []string
 	fs.Func("resolve", "HOST:PORT:ADDR (repeatable); one LimitRule per HOST:PORT", func(s string) error {
 		resolves = append(resolves, s)
@@ -70,7 +75,14 @@ func run(args []string, out io.Writer) error {
 	if *concurrency < 1 || *perOrigin < 1 || *delay < 0 || fs.NArg() == 0 {
 		return errors.New("want -concurrency and -per-origin positive, -delay not negative, and seeds")
 	}
-	rep, err := crawl(fs.Args(), resolves, *concurrency, *perOrigin, *delay, *selector)
+	var sink *bleveSink
+	if *bleveDir != "" {
+		var err error
+		if sink, err = openBleve(*bleveDir); err != nil {
+			return err
+		}
+	}
+	rep, err := crawl(fs.Args(), resolves, *concurrency, *perOrigin, *delay, *selector, sink)
 	if err != nil {
 		return err
 	}
@@ -81,7 +93,9 @@ func run(args []string, out io.Writer) error {
 }
 
 // crawl runs one Colly collector from seeds to the end of its work.
-func crawl(seeds, resolves []string, concurrency, perOrigin int, delay time.Duration, selector string) (Report, error) {
+// With sink, every HTML page's title and body text is stored in it, and the crawl ends when the
+// sink is closed.
+func crawl(seeds, resolves []string, concurrency, perOrigin int, delay time.Duration, selector string, sink *bleveSink) (Report, error) {
 	dialer, err := pindial.New(resolves)
 	if err != nil {
 		return Report{}, err
@@ -121,6 +135,11 @@ func crawl(seeds, resolves []string, concurrency, perOrigin int, delay time.Dura
 	if selector != "" {
 		c.OnHTML(selector, func(*colly.HTMLElement) { selected.Add(1) })
 	}
+	if sink != nil {
+		c.OnHTML("html", func(e *colly.HTMLElement) {
+			sink.add(e.Request.URL.String(), e.ChildText("title"), e.DOM.Find("body").Text())
+		})
+	}
 	c.OnResponse(func(*colly.Response) { responses.Add(1) })
 	c.OnError(func(r *colly.Response, err error) {
 		errCount.Add(1)
@@ -140,10 +159,15 @@ func crawl(seeds, resolves []string, concurrency, perOrigin int, delay time.Dura
 		}
 	}
 	c.Wait()
-	return Report{
-		Responses: responses.Load(), Errors: errCount.Load(), RobotsBlocked: blocked.Load(), Selected: selected.Load(),
-		Seconds: time.Since(start).Seconds(), FirstErr: firstErr,
-	}, nil
+	rep := Report{Responses: responses.Load(), Errors: errCount.Load(), RobotsBlocked: blocked.Load(), Selected: selected.Load(), FirstErr: firstErr}
+	if sink != nil {
+		var err error
+		if rep.Indexed, err = sink.close(); err != nil {
+			return rep, err
+		}
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return rep, nil
 }
 
 // slotTransport lets at most n requests be in flight over all origins: a slot is taken before

@@ -7,8 +7,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strings"
 	"sync"
+	"path/filepath"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2"
 
 	"github.com/fractle/mandelbot/internal/testweb"
 )
@@ -108,5 +112,67 @@ func TestUsage(t *testing.T) {
 		if err := run(args, io.Discard); err == nil {
 			t.Errorf("run(%q): no error", args)
 		}
+	}
+}
+
+// With -bleve, the peer stores every page it fetched in a bleve index (issue 26's colly+bleve
+// peer), searchable once the crawl ends: a page's title word finds it.
+func TestCrawlIntoBleve(t *testing.T) {
+	web, err := testweb.Start(testweb.Generate(testweb.GenOptions{Origins: 2, PagesPerOrigin: 30}), testweb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(web.Close)
+	dir := filepath.Join(t.TempDir(), "index.bleve")
+	var out bytes.Buffer
+	args := []string{"-concurrency", "4", "-per-origin", "1", "-bleve", dir}
+	for _, r := range web.Resolve() {
+		args = append(args, "-resolve", r)
+	}
+	if err := run(append(args, web.Seeds()...), &out); err != nil {
+		t.Fatal(err)
+	}
+	var rep Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("report %q: %v", out.String(), err)
+	}
+	if rep.Indexed != rep.Responses || rep.Responses != 60 {
+		t.Errorf("report %+v: want 60 pages fetched and all 60 indexed", rep)
+	}
+	idx, err := bleve.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	n, err := idx.DocCount()
+	if err != nil || n != 60 {
+		t.Errorf("the index holds %d documents (%v), want 60", n, err)
+	}
+	home := web.URL(web.Keys()[0], "/")
+	doc, err := idx.Document(home)
+	if err != nil || doc == nil {
+		t.Fatalf("%s not in the index: %v", home, err)
+	}
+	client := &http.Client{Transport: &http.Transport{DialContext: web.DialContext}}
+	resp, err := client.Get(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	_, title, _ := strings.Cut(string(body), "<title>")
+	title, _, _ = strings.Cut(title, "</title>")
+	q := bleve.NewMatchQuery(strings.Fields(title)[0])
+	q.SetField("title")
+	res, err := idx.Search(bleve.NewSearchRequestOptions(q, 100, 0, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, h := range res.Hits {
+		found = found || h.ID == home
+	}
+	if !found {
+		t.Errorf("searching the title word %q of %s found %d pages, not it", strings.Fields(title)[0], home, res.Total)
 	}
 }
