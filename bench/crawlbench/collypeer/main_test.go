@@ -6,10 +6,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
-	"path/filepath"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
