@@ -50,12 +50,12 @@ var rankExpr = fmt.Sprintf(`ts_rank_cd(%s, docs.tsv, query.q, %d) * CASE WHEN do
 var headlineOptions = fmt.Sprintf(`StartSel=%s, StopSel=%s, MaxWords=%d, MinWords=%d, ShortWord=0, MaxFragments=1, FragmentDelimiter=" … "`,
 	markOpen, markClose, snippetWords, snippetWords/2)
 
-// Search implements index.Searcher: entries that match the query (the query language, rendered
-// by tsQuery; site: filters on urls.origin), at most searchCandidates of them ranked by rankExpr,
-// duplicates merged by index.Dedupe. The matches are counted up to index.MaxCount, and the
+// searchAsTyped is Search (vocab.go) of the query as typed: entries that match the query (the
+// query language, rendered by tsQuery; site: filters on urls.origin), at most searchCandidates
+// of them ranked by rankExpr, duplicates merged by index.Dedupe. The matches are counted up to index.MaxCount, and the
 // candidates chosen, from the GIN index's bitmap and the narrow docs heap (no tsvector is read);
 // only the candidates' tsvectors are read, to rank them.
-func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
+func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, error) {
 	q = q.Clamp()
 	now := q.Now
 	if now.IsZero() {

@@ -101,6 +101,8 @@ var wholeTable = map[string]string{
 	`SELECT COUNT(*) FROM staged`:                            "IndexLag: the stage's count, on its smallest index",
 	`FROM pragma_application_id`:                             "readSchema, once per Open: the header and sqlite_master",
 	`.sqlite_master WHERE type = 'table'`:                    "checkIndexFiles, once per Open: the index files' tables",
+	`FROM ` + vocabRowTable + ` WHERE term >= ?`:             "VocabTerms, only for a search that matches nothing: fts5vocab reads the range of terms it is given (its plan says INDEX 6, term >= and <, without detail), at most index.MaxVocabTerms",
+	`FROM ` + vocabInstanceTable + ` WHERE term = ?`:         "Spellings: fts5vocab seeks the one term (its plan says INDEX 1, term =, without detail)",
 }
 
 // readsWholeTable returns the key of wholeTable that q holds.
@@ -300,6 +302,10 @@ func emptyStoreForPlans(t *testing.T) *sql.DB {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	db.SetMaxOpenConns(1) // the vocabulary's tables are the connection's own (vocab.go)
+	if _, err := db.Exec(sqlCreateVocab); err != nil {
+		t.Fatal(err)
+	}
 	return db
 }
 

@@ -61,9 +61,10 @@ func siteFilter(sites []string) (string, []any) {
 	return "(" + strings.Join(conds, " OR ") + ")", args
 }
 
-// Search implements index.Searcher with FTS5, ranked by bm25 with the weights and factors of
-// index/ranking.go, duplicates merged by index.Dedupe. Matches are counted up to index.MaxCount.
-func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
+// searchAsTyped is Search (vocab.go) of the query as typed, with FTS5, ranked by bm25 with the
+// weights and factors of index/ranking.go, duplicates merged by index.Dedupe. Matches are
+// counted up to index.MaxCount.
+func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, error) {
 	q = q.Clamp()
 	now := q.Now
 	if now.IsZero() {

@@ -54,6 +54,15 @@ var mutants = []mutant{
 			return p, err
 		}}
 	}},
+	{"misspelt words searched as typed", "Search/Respelled", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			if slices.ContainsFunc(p.Notes, func(n string) bool { return strings.Contains(n, "showing results for") }) {
+				return index.Page{Query: q.Text, Terms: q.Parse().Terms(), Offset: q.Offset, Limit: q.Limit}, err
+			}
+			return p, err
+		}}
+	}},
 	{"a title weighs no more than the body", "Ranking/TitleBeatsBody", func(s store.Store) store.Store {
 		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
 			b.Documents = slices.Clone(b.Documents)

@@ -65,6 +65,7 @@ var checks = []check{
 	{"Ranking/DefinedIdentifier", testRankDefinedIdentifier},
 	{"Ranking/LinkListDemoted", testRankLinkListDemoted},
 	{"Search/SnippetSentence", testSnippetSentence},
+	{"Search/Respelled", testSearchRespelled},
 	{"Search/CountStops", testSearchCountStops},
 	{"Query/Phrase", testQueryPhrase},
 	{"Query/Exclude", testQueryExclude},

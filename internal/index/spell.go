@@ -1,0 +1,314 @@
+package index
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Spelling (issue 32): a query that matches nothing because a word of it is misspelt
+// ("virtaul hosts", "authentification") is searched again with that word corrected from the
+// index's own vocabulary, and the page says so in a note. Decided here, once; a store supplies
+// only its vocabulary (Vocabulary) and calls SearchRespelled.
+//
+//   - Only a search that matches nothing, on its first page, is corrected: a word some entry
+//     holds is never replaced, and a query that finds something is shown as typed.
+//   - The words corrected are those of the required plain terms and phrases (one word each, not
+//     identifiers, prefixes or alternatives) that no entry holds (Vocabulary.Holds), at most
+//     MaxRespelledWords of them.
+//   - A correction is a term of the index that begins with the word's first SpellPrefixRunes
+//     letters (a misspelling seldom starts wrong), read from at most MaxVocabTerms terms, at the
+//     fewest edits (insert, delete, replace, or swap two neighbours: spellDistance), at most
+//     maxEdits(word): 1 for a word of up to 4 letters, 2 above. The index holds stems (both
+//     stores stem English: "authentication" is held as "authent"), so a term is compared as
+//     written and with each of stemEndings after it, if it is at least 3 letters and a third of
+//     the word long. Among equally close terms the one most
+//     entries hold wins (a frequent word is the likelier meaning), then the shorter, then the
+//     first in order.
+//   - The word typed is replaced, in the query's text, by the spelling of that term in the
+//     indexed text closest to it (Vocabulary.Spellings): the corrected query is an ordinary
+//     query, ranked, highlighted and snippeted as if typed so.
+//   - If the corrected query matches nothing either, the page of the query as typed is returned.
+const (
+	MaxRespelledWords = 3
+	MaxVocabTerms     = 5000
+	SpellPrefixRunes  = 2
+	// MaxSpellings bounds the spellings of a term a store reads (Vocabulary.Spellings).
+	MaxSpellings = 8
+)
+
+// stemEndings are the endings that the index's English stemmers (Porter in SQLite's FTS5,
+// Snowball English in PostgreSQL) take off a word, so that a stem ("authent", "revers",
+// "transact") is compared with the word a person types ("authentication", "reverse",
+// "transaction"), less a misspelling.
+var stemEndings = []string{"", "e", "s", "es", "ed", "ing", "er", "ers", "ion", "ions", "ation", "ations",
+	"ication", "ications", "al", "ally", "ly", "ment", "ments", "ness", "ity", "ive", "ize", "ise", "y",
+	"ies", "ence", "ance", "able", "ible"}
+
+// VocabTerm is a term of an index (as its tokenizer writes it: a stem) and how many entries
+// hold it (a store may count only part of its entries, VocabTermsSampled).
+type VocabTerm struct {
+	Term    string
+	Entries int
+}
+
+// Vocabulary is what a store knows of the words it indexes, for spelling correction. Its
+// methods are safe for concurrent use, as the store's Search is.
+type Vocabulary interface {
+	// Holds reports whether some entry matches word (a lower-case run of letters and digits)
+	// as the store searches it.
+	Holds(ctx context.Context, word string) (bool, error)
+	// VocabTerms returns terms of the index that begin with prefix, at most limit of them, with
+	// the entries holding each.
+	VocabTerms(ctx context.Context, prefix string, limit int) ([]VocabTerm, error)
+	// Spellings returns words of the indexed text that the store indexes as term, at most
+	// limit of them, lower-cased; none when it finds none.
+	Spellings(ctx context.Context, term string, limit int) ([]string, error)
+}
+
+// SearchRespelled is the search of a store with a vocabulary: search(q), and when that page
+// matches nothing, the search of q with its misspelt words corrected (see above). The page of
+// the corrected search keeps q.Text as its Query and adds a note saying what was searched.
+func SearchRespelled(ctx context.Context, q Query, v Vocabulary, search func(context.Context, Query) (Page, error)) (Page, error) {
+	page, err := search(ctx, q)
+	if err != nil || page.Total > 0 || q.Offset > 0 {
+		return page, err
+	}
+	text, fixed, err := Respell(ctx, v, q.Text)
+	if err != nil {
+		return page, err
+	}
+	if len(fixed) == 0 {
+		return page, nil
+	}
+	q2 := q
+	q2.Text = text
+	page2, err := search(ctx, q2)
+	if err != nil || page2.Total == 0 {
+		return page, err
+	}
+	page2.Query = q.Text
+	page2.Notes = append(page2.Notes, respelledNote(text, fixed))
+	return page2, nil
+}
+
+// Respelled is one correction: the word typed and the word searched instead.
+type Respelled struct {
+	Typed, Searched string
+}
+
+func respelledNote(text string, fixed []Respelled) string {
+	typed := make([]string, len(fixed))
+	for i, f := range fixed {
+		typed[i] = `"` + f.Typed + `"`
+	}
+	return fmt.Sprintf("nothing matched %s: showing results for %q", strings.Join(typed, ", "), text)
+}
+
+// Respell returns text with its misspelt words corrected from v (see above), and the
+// corrections; none when it corrects nothing (text is then returned as it was).
+func Respell(ctx context.Context, v Vocabulary, text string) (string, []Respelled, error) {
+	p := Parse(text)
+	var fixed []Respelled
+	seen := map[string]bool{}
+	for _, n := range p.Must {
+		if n.Kind != KindPhrase && (n.Kind != KindTerm || len(n.Words) != 1) {
+			continue
+		}
+		for _, w := range n.Words {
+			if seen[w] || len(fixed) == MaxRespelledWords || utf8.RuneCountInString(w) <= SpellPrefixRunes {
+				continue
+			}
+			seen[w] = true
+			if held, err := v.Holds(ctx, w); err != nil || held {
+				if err != nil {
+					return text, nil, fmt.Errorf("index: respell %q: %w", w, err)
+				}
+				continue
+			}
+			s, err := correct(ctx, v, w)
+			if err != nil {
+				return text, nil, fmt.Errorf("index: respell %q: %w", w, err)
+			}
+			if s != "" && s != w {
+				fixed = append(fixed, Respelled{Typed: w, Searched: s})
+			}
+		}
+	}
+	if len(fixed) == 0 {
+		return text, nil, nil
+	}
+	return replaceWords(text, fixed), fixed, nil
+}
+
+// correct returns the correction of w from v (see above), "" when there is none.
+func correct(ctx context.Context, v Vocabulary, w string) (string, error) {
+	prefix := string([]rune(w)[:SpellPrefixRunes])
+	terms, err := v.VocabTerms(ctx, prefix, MaxVocabTerms)
+	if err != nil {
+		return "", err
+	}
+	limit := maxEdits(w)
+	type cand struct {
+		VocabTerm
+		d int
+	}
+	var best []cand
+	for _, t := range terms {
+		d := stemDistance(w, t.Term, limit)
+		if d > limit {
+			continue
+		}
+		best = append(best, cand{t, d})
+	}
+	slices.SortFunc(best, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(b.Entries, a.Entries),
+			cmp.Compare(len(a.Term), len(b.Term)), strings.Compare(a.Term, b.Term))
+	})
+	for _, c := range best[:min(len(best), MaxRespelledWords)] {
+		spellings, err := v.Spellings(ctx, c.Term, MaxSpellings)
+		if err != nil {
+			return "", err
+		}
+		if s := closest(w, spellings); s != "" {
+			return s, nil
+		}
+	}
+	return "", nil
+}
+
+// maxEdits is the most edits a correction of w may need: 1 for a word of up to 4 letters, 2
+// for a longer one.
+func maxEdits(w string) int {
+	if utf8.RuneCountInString(w) <= 4 {
+		return 1
+	}
+	return 2
+}
+
+// stemDistance is the fewest edits between w and the stem term followed by one of
+// stemEndings, more than limit when it is more. A stem shorter than minStemRunes(w) is no
+// correction of w: its endings alone would make it most words ("ht" and "ness" are two edits
+// from "htacess").
+func stemDistance(w, term string, limit int) int {
+	d := limit + 1
+	if utf8.RuneCountInString(term) < minStemRunes(w) {
+		return d
+	}
+	for _, e := range stemEndings {
+		if n := utf8.RuneCountInString(term) + len(e) - utf8.RuneCountInString(w); n > limit || -n > limit {
+			continue
+		}
+		d = min(d, spellDistance(w, term+e, limit))
+	}
+	return d
+}
+
+// minStemRunes is the shortest stem that may correct w: 3 runes, and a third of w.
+func minStemRunes(w string) int {
+	return max(3, (utf8.RuneCountInString(w)+2)/3)
+}
+
+// closest returns the spelling nearest w (the first of the nearest), "" for none.
+func closest(w string, spellings []string) string {
+	best, bestD := "", 0
+	for _, s := range spellings {
+		if d := spellDistance(w, s, 1<<20); best == "" || d < bestD {
+			best, bestD = s, d
+		}
+	}
+	return best
+}
+
+// spellDistance is the optimal string alignment distance between a and b, in runes: the edits
+// (insert, delete, replace, swap two neighbours) that make one the other, each substring edited
+// once. It stops early, with a result above limit, once every alignment costs more than limit.
+func spellDistance(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	if n := len(ra) - len(rb); n > limit || -n > limit {
+		return limit + 1
+	}
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			c := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				c = min(c, prev2[j-2]+1)
+			}
+			cur[j] = c
+			rowMin = min(rowMin, c)
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
+
+// replaceWords returns text with every whole word (a run of letters and digits, any case) that
+// is a Typed word of fixed replaced by its Searched word.
+func replaceWords(text string, fixed []Respelled) string {
+	var b strings.Builder
+	for rest := text; rest != ""; {
+		start := strings.IndexFunc(rest, isWordRune)
+		if start < 0 {
+			b.WriteString(rest)
+			break
+		}
+		b.WriteString(rest[:start])
+		rest = rest[start:]
+		end := strings.IndexFunc(rest, func(r rune) bool { return !isWordRune(r) })
+		if end < 0 {
+			end = len(rest)
+		}
+		run := rest[:end]
+		rest = rest[end:]
+		i := slices.IndexFunc(fixed, func(f Respelled) bool { return f.Typed == strings.ToLower(run) })
+		if i < 0 {
+			b.WriteString(run)
+			continue
+		}
+		b.WriteString(fixed[i].Searched)
+	}
+	return b.String()
+}
+
+// SpellingAt returns the word at token position offset of text, as a tokenizer that splits on
+// everything but letters, digits and marks counts them (SQLite's unicode61), lower-cased; ""
+// when text has fewer tokens. A store whose index records positions reads a term's spelling so.
+func SpellingAt(text string, offset int) string {
+	tok := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r) }
+	i := 0
+	for rest := text; rest != ""; i++ {
+		start := strings.IndexFunc(rest, tok)
+		if start < 0 {
+			return ""
+		}
+		rest = rest[start:]
+		end := strings.IndexFunc(rest, func(r rune) bool { return !tok(r) })
+		if end < 0 {
+			end = len(rest)
+		}
+		if i == offset {
+			return strings.ToLower(rest[:end])
+		}
+		rest = rest[end:]
+	}
+	return ""
+}

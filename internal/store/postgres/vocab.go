@@ -1,0 +1,112 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/fractle/mandelbot/internal/index"
+)
+
+// Search implements index.Searcher: the search of the query as typed (searchAsTyped, search.go)
+// and, when it matches nothing, of the query with its misspelt words corrected from the index's
+// vocabulary (index.SearchRespelled, issue 32).
+func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
+	return index.SearchRespelled(ctx, q, vocabulary{s}, s.searchAsTyped)
+}
+
+// vocabularySample bounds the entries whose lexemes VocabTerms counts: ts_stat reads every
+// tsvector it is given (out of line, most of the index's bytes), and the GIN index that
+// answers searches cannot list its keys. The sample is the first vocabularySample entries
+// holding a lexeme that begins with the prefix; a word held only by entries outside it is no
+// correction.
+const vocabularySample = 2000
+
+// vocabulary is the store's index.Vocabulary: the lexemes of docs.tsv (Snowball stems of the
+// entries' title, anchor text, URL words and body) counted by ts_stat, and their spellings read
+// back from the entries' text by ts_headline.
+type vocabulary struct{ s *Store }
+
+// lexeme is the tsquery of one lexeme as written, quoted so that no text is tsquery syntax;
+// with prefix, any lexeme that begins with it.
+func lexeme(word string, prefix bool) string {
+	q := "'" + strings.ReplaceAll(strings.ReplaceAll(word, `\`, `\\`), "'", "''") + "'"
+	if prefix {
+		q += ":*"
+	}
+	return q
+}
+
+// Holds implements index.Vocabulary: some entry matches word, as Search renders it.
+func (v vocabulary) Holds(ctx context.Context, word string) (bool, error) {
+	tsq, err := tsQuery(index.Parse(word))
+	if err != nil {
+		return false, err
+	}
+	var held bool
+	if err := v.s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM docs WHERE tsv @@ to_tsquery('`+tsConfig+`', $1))`,
+		tsq).Scan(&held); err != nil {
+		return false, fmt.Errorf("postgres: vocabulary: %w", err)
+	}
+	return held, nil
+}
+
+// VocabTerms implements index.Vocabulary, in the order of the terms, the entries counted in
+// a sample (vocabularySample).
+func (v vocabulary) VocabTerms(ctx context.Context, prefix string, limit int) ([]index.VocabTerm, error) {
+	rows, _ := v.s.pool.Query(ctx, `SELECT word, ndoc FROM ts_stat(format('SELECT tsv FROM docs WHERE tsv @@ %L::tsquery LIMIT %s', $1::text, $2::int))
+		WHERE starts_with(word, $3) ORDER BY word LIMIT $4`, lexeme(prefix, true), vocabularySample, prefix, limit)
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (index.VocabTerm, error) {
+		var t index.VocabTerm
+		err := row.Scan(&t.Term, &t.Entries)
+		return t, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: vocabulary: %w", err)
+	}
+	return out, nil
+}
+
+// Spellings implements index.Vocabulary: the words ts_headline marks for the lexeme in the
+// text of the first limit fetched entries that hold it, each once.
+func (v vocabulary) Spellings(ctx context.Context, term string, limit int) ([]string, error) {
+	rows, _ := v.s.pool.Query(ctx, `SELECT ts_headline('`+tsConfig+`', doc_text.title || ' ' || doc_text.headings || ' ' || doc_text.body,
+			$1::tsquery, $3)
+		FROM docs JOIN doc_text ON doc_text.url_id = docs.url_id
+		WHERE docs.tsv @@ $1::tsquery AND NOT docs.link_only LIMIT $2`,
+		lexeme(term, false), limit, spellingHeadline)
+	headlines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("postgres: vocabulary: %w", err)
+	}
+	var out []string
+	for _, h := range headlines {
+		for _, sp := range index.SplitMarked(h, markOpen, markClose) {
+			if !sp.Match {
+				continue
+			}
+			for _, w := range strings.Fields(searchWords(sp.Text)) {
+				if !containsString(out, w) {
+					out = append(out, w)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// spellingHeadline are ts_headline's options for Spellings: the first fragment with a match,
+// a few words long.
+var spellingHeadline = fmt.Sprintf(`StartSel=%s, StopSel=%s, MaxWords=5, MinWords=1, ShortWord=0, MaxFragments=1`,
+	markOpen, markClose)
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
