@@ -26,8 +26,11 @@ type queryClass struct {
 }
 
 // queryClasses returns the classes of the query set in report order. Words within a query
-// are ANDed by the index, so a query with an unknown word matches nothing.
-func queryClasses(frequent, medium, rare band, unknown func() string) []queryClass {
+// are ANDed by the index, so a query with an unknown word matches nothing as typed; a misspelt
+// word (misspelt: a medium word with two neighbours swapped) is searched again corrected from
+// the index's vocabulary (index.SearchRespelled, issue 32), as an unknown word is looked up in
+// it. The misspelt class comes last, so the other classes draw the same queries as before it.
+func queryClasses(frequent, medium, rare band, unknown func() string, misspelt func(string) string) []queryClass {
 	pick := func(b band) func(r *rand.Rand) string {
 		return func(r *rand.Rand) string { return b.Words[r.IntN(len(b.Words))] }
 	}
@@ -41,6 +44,7 @@ func queryClasses(frequent, medium, rare band, unknown func() string) []queryCla
 		{"frequent + medium + rare", func(r *rand.Rand) []string { return []string{f(r), m(r), x(r)} }},
 		{"no match: unknown word", func(*rand.Rand) []string { return []string{unknown()} }},
 		{"no match: medium + unknown", func(r *rand.Rand) []string { return []string{m(r), unknown()} }},
+		{"misspelt: medium + misspelt medium", func(r *rand.Rand) []string { return []string{m(r), misspelt(m(r))} }},
 	}
 }
 
@@ -54,9 +58,10 @@ func querySet(d *docFreq, perClass int, seed uint64) ([]query, []string, error) 
 	}
 	r := rand.New(rand.NewPCG(seed, 0x7175657279)) // "query"
 	unknown := func() string { return d.unknownWord(r) }
+	misspelt := func(w string) string { return d.misspelt(r, w) }
 	var qs []query
 	var names []string
-	for _, c := range queryClasses(frequent, medium, rare, unknown) {
+	for _, c := range queryClasses(frequent, medium, rare, unknown, misspelt) {
 		names = append(names, c.Name)
 		for range perClass {
 			qs = append(qs, query{Class: c.Name, Text: strings.Join(c.Words(r), " ")})

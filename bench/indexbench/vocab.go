@@ -125,3 +125,24 @@ func (d *docFreq) unknownWord(r *rand.Rand) string {
 		}
 	}
 }
+
+// misspelt returns word with two neighbouring letters after its second swapped (a typing slip
+// that index.Respell corrects: the first two letters kept, one edit), the first such swap from
+// a random place that no counted document contains; word itself when there is none (a word of
+// three letters or fewer, or of one letter repeated).
+func (d *docFreq) misspelt(r *rand.Rand, word string) string {
+	if len(word) < 4 {
+		return word
+	}
+	n := len(word) - 3 // swaps of letters i and i+1, for i from 2 to len-2
+	start := r.IntN(n)
+	for k := range n {
+		i := 2 + (start+k)%n
+		b := []byte(word)
+		b[i], b[i+1] = b[i+1], b[i]
+		if w := string(b); w != word && d.count(w) == 0 {
+			return w
+		}
+	}
+	return word
+}

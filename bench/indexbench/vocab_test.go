@@ -105,8 +105,8 @@ func TestQuerySet(t *testing.T) {
 	if slices.Equal(qs, other) {
 		t.Error("query sets of seeds 42 and 43 are the same")
 	}
-	if len(classes) != 8 || len(qs) != 8*3 {
-		t.Fatalf("%d classes, %d queries; want 8 and 24", len(classes), len(qs))
+	if len(classes) != 9 || len(qs) != 9*3 {
+		t.Fatalf("%d classes, %d queries; want 9 and 27", len(classes), len(qs))
 	}
 	for _, q := range qs {
 		words := strings.Fields(q.Text)
@@ -115,6 +115,9 @@ func TestQuerySet(t *testing.T) {
 			if d.count(w) == 0 {
 				unknown++
 			}
+		}
+		if strings.HasPrefix(q.Class, "misspelt") { // the fixture's words are too short to misspell: TestMisspelt
+			continue
 		}
 		if wantUnknown := strings.HasPrefix(q.Class, "no match"); (unknown == 1) != wantUnknown || unknown > 1 {
 			t.Errorf("%s: %q has %d unknown words", q.Class, q.Text, unknown)
@@ -144,5 +147,24 @@ func TestPercentile(t *testing.T) {
 	}
 	if got := percentile(nil, 50); got != 0 {
 		t.Errorf("percentile of nothing = %d", got)
+	}
+}
+
+// misspelt swaps two neighbouring letters after the second into a word no document has, and
+// leaves a word it cannot misspell so as it is.
+func TestMisspelt(t *testing.T) {
+	var d docFreq
+	d.add("vacuum vaucum")
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20 { // vaucum is counted, and swapping the two u's changes nothing
+		if w := d.misspelt(r, "vacuum"); w != "vacumu" {
+			t.Fatalf("misspelt(vacuum) = %q, want vacumu", w)
+		}
+	}
+	d.add("vacumu")
+	for _, w := range []string{"the", "aaaa", "vacuum"} {
+		if got := d.misspelt(r, w); got != w {
+			t.Errorf("misspelt(%q) = %q, want it as it is", w, got)
+		}
 	}
 }
