@@ -17,9 +17,10 @@ import (
 //
 //   - Only a search that matches nothing, on its first page, is corrected: a word some entry
 //     holds is never replaced, and a query that finds something is shown as typed.
-//   - The words corrected are those of the required plain terms and phrases (one word each, not
-//     identifiers, prefixes or alternatives) that no entry holds (Vocabulary.Holds), at most
-//     MaxRespelledWords of them.
+//   - The words corrected are those of the required terms and phrases (the words of an
+//     identifier too, "mod_rewirte": mod, rewirte; not prefixes or alternatives) that no entry
+//     holds (Vocabulary.Holds), at most MaxRespelledWords of them, and of more than
+//     SpellPrefixRunes letters.
 //   - A correction is a term of the index that begins with the word's first SpellPrefixRunes
 //     letters (a misspelling seldom starts wrong), read from at most MaxVocabTerms terms, at the
 //     fewest edits (insert, delete, replace, or swap two neighbours: spellDistance), at most
@@ -29,25 +30,32 @@ import (
 //     the word long. Among equally close terms the one most
 //     entries hold wins (a frequent word is the likelier meaning), then the shorter, then the
 //     first in order.
-//   - The word typed is replaced, in the query's text, by the spelling of that term in the
-//     indexed text closest to it (Vocabulary.Spellings): the corrected query is an ordinary
-//     query, ranked, highlighted and snippeted as if typed so.
+//   - The best MaxSpellCandidates terms are then measured by the words the indexed text spells
+//     them with (Vocabulary.Spellings), within the same edits: a stem and an ending can make a
+//     word no text says ("attent" and "ication" are one edit from "athentication"). The word
+//     typed is replaced, in the query's text, by the nearest spelling (the first term's among
+//     equals): the corrected query is an ordinary query, ranked, highlighted and snippeted as if
+//     typed so.
 //   - If the corrected query matches nothing either, the page of the query as typed is returned.
 const (
 	MaxRespelledWords = 3
 	MaxVocabTerms     = 5000
 	SpellPrefixRunes  = 2
-	// MaxSpellings bounds the spellings of a term a store reads (Vocabulary.Spellings).
-	MaxSpellings = 8
+	// MaxSpellCandidates bounds the closest terms whose spellings are read (Vocabulary.Spellings)
+	// and MaxSpellings the spellings read of each.
+	MaxSpellCandidates = 4
+	MaxSpellings       = 8
 )
 
 // stemEndings are the endings that the index's English stemmers (Porter in SQLite's FTS5,
 // Snowball English in PostgreSQL) take off a word, so that a stem ("authent", "revers",
 // "transact") is compared with the word a person types ("authentication", "reverse",
 // "transaction"), less a misspelling.
-var stemEndings = []string{"", "e", "s", "es", "ed", "ing", "er", "ers", "ion", "ions", "ation", "ations",
-	"ication", "ications", "al", "ally", "ly", "ment", "ments", "ness", "ity", "ive", "ize", "ise", "y",
-	"ies", "ence", "ance", "able", "ible"}
+var stemEndings = []string{"", "e", "s", "es", "ed", "ing", "ings", "er", "ers", "or", "ors", "ion", "ions",
+	"ation", "ations", "ication", "ications", "ate", "ated", "ates", "ating", "icate", "icated", "icates",
+	"ic", "ics", "ical", "ically", "al", "ally", "ly", "ment", "ments", "ness", "ity", "ities", "ive",
+	"ative", "ize", "ized", "ise", "ised", "y", "ies", "ied", "ence", "ance", "ency", "ancy", "ent", "ant",
+	"able", "ible", "ful", "ous", "ism", "ist", "ists"}
 
 // VocabTerm is a term of an index (as its tokenizer writes it: a stem) and how many entries
 // hold it (a store may count only part of its entries, VocabTermsSampled).
@@ -116,7 +124,7 @@ func Respell(ctx context.Context, v Vocabulary, text string) (string, []Respelle
 	var fixed []Respelled
 	seen := map[string]bool{}
 	for _, n := range p.Must {
-		if n.Kind != KindPhrase && (n.Kind != KindTerm || len(n.Words) != 1) {
+		if n.Kind != KindPhrase && n.Kind != KindTerm {
 			continue
 		}
 		for _, w := range n.Words {
@@ -157,28 +165,29 @@ func correct(ctx context.Context, v Vocabulary, w string) (string, error) {
 		VocabTerm
 		d int
 	}
-	var best []cand
+	var cands []cand
 	for _, t := range terms {
-		d := stemDistance(w, t.Term, limit)
-		if d > limit {
-			continue
+		if d := stemDistance(w, t.Term, limit); d <= limit {
+			cands = append(cands, cand{t, d})
 		}
-		best = append(best, cand{t, d})
 	}
-	slices.SortFunc(best, func(a, b cand) int {
+	slices.SortFunc(cands, func(a, b cand) int {
 		return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(b.Entries, a.Entries),
 			cmp.Compare(len(a.Term), len(b.Term)), strings.Compare(a.Term, b.Term))
 	})
-	for _, c := range best[:min(len(best), MaxRespelledWords)] {
+	// A stem and an ending can make what no text says ("attent" and "ication" are one edit from
+	// "athentication"): the candidates are measured again by the words the text spells them with.
+	best, bestD := "", limit+1
+	for _, c := range cands[:min(len(cands), MaxSpellCandidates)] {
 		spellings, err := v.Spellings(ctx, c.Term, MaxSpellings)
 		if err != nil {
 			return "", err
 		}
-		if s := closest(w, spellings); s != "" {
-			return s, nil
+		if s, d := closest(w, spellings, limit); d < bestD {
+			best, bestD = s, d
 		}
 	}
-	return "", nil
+	return best, nil
 }
 
 // maxEdits is the most edits a correction of w may need: 1 for a word of up to 4 letters, 2
@@ -213,15 +222,16 @@ func minStemRunes(w string) int {
 	return max(3, (utf8.RuneCountInString(w)+2)/3)
 }
 
-// closest returns the spelling nearest w (the first of the nearest), "" for none.
-func closest(w string, spellings []string) string {
-	best, bestD := "", 0
+// closest returns the spelling nearest w (the first of the nearest) and its distance, at most
+// limit; "" and limit+1 when none is that near.
+func closest(w string, spellings []string, limit int) (string, int) {
+	best, bestD := "", limit+1
 	for _, s := range spellings {
-		if d := spellDistance(w, s, 1<<20); best == "" || d < bestD {
+		if d := spellDistance(w, s, limit); d < bestD {
 			best, bestD = s, d
 		}
 	}
-	return best
+	return best, bestD
 }
 
 // spellDistance is the optimal string alignment distance between a and b, in runes: the edits

@@ -86,9 +86,10 @@ func TestStemDistance(t *testing.T) {
 // prefixes and short words are left; the text keeps its syntax.
 func TestRespell(t *testing.T) {
 	v := &fakeVocab{
-		terms:     map[string]int{"virtual": 30, "virtaal": 1, "host": 50, "authent": 12, "revers": 4, "proxi": 9},
-		spellings: map[string][]string{"virtual": {"virtual"}, "virtaal": {"virtaal"}, "authent": {"authenticated", "authentication"}, "revers": {"reversed", "reverse"}},
-		holds:     map[string]bool{"hosts": true, "proxy": true, "zebra": true},
+		terms: map[string]int{"virtual": 30, "virtaal": 1, "host": 50, "authent": 12, "revers": 4, "proxi": 9, "attent": 40},
+		spellings: map[string][]string{"virtual": {"virtual"}, "virtaal": {"virtaal"}, "authent": {"authenticated", "authentication"},
+			"revers": {"reversed", "reverse"}, "attent": {"attention", "attentive"}},
+		holds: map[string]bool{"hosts": true, "proxy": true, "zebra": true},
 	}
 	for _, c := range []struct {
 		text, want string
@@ -99,11 +100,12 @@ func TestRespell(t *testing.T) {
 		{`"virtaul hosts"`, `"virtual hosts"`, []Respelled{{"virtaul", "virtual"}}},
 		{"authentification", "authentication", []Respelled{{"authentification", "authentication"}}},
 		{"revers proxy", "reverse proxy", []Respelled{{"revers", "reverse"}}},
-		{"zebra hosts", "zebra hosts", nil},           // every word is held
-		{"virt* hosts", "virt* hosts", nil},           // a prefix is not a word to correct
-		{"mod_virtaul", "mod_virtaul", nil},           // nor an identifier
-		{"qqqqqqq hosts", "qqqqqqq hosts", nil},       // nothing close
-		{"virtaul OR zebra", "virtaul OR zebra", nil}, // nor an alternative
+		{"zebra hosts", "zebra hosts", nil},                                 // every word is held
+		{"virt* hosts", "virt* hosts", nil},                                 // a prefix is not a word to correct
+		{"mod_virtaul", "mod_virtual", []Respelled{{"virtaul", "virtual"}}}, // a word of an identifier
+		{"athentication", "athentication", nil},                             // "attent" and "ication" are near it, "attention" is not
+		{"qqqqqqq hosts", "qqqqqqq hosts", nil},                             // nothing close
+		{"virtaul OR zebra", "virtaul OR zebra", nil},                       // nor an alternative
 	} {
 		got, fixed, err := Respell(t.Context(), v, c.text)
 		if err != nil || got != c.want || !slices.Equal(fixed, c.fixed) {
