@@ -41,6 +41,9 @@ type crawlRun struct {
 	CrawlerSays string // the crawler's own "pages answered" line
 	WARCBytes   int64  // with --warc: the size of the WARC files written
 	WARCFiles   int
+	// StoreBytes is the size of the data directory once the crawl exited (the store's files,
+	// and the WARC files with --warc), against Run.WriteBytes, what it wrote meanwhile.
+	StoreBytes int64
 	// Requesting is the time from the crawler's start to the last request the web received:
 	// the crawl path alone, before the index's catch-up (Run.Wall - Requesting).
 	Requesting time.Duration
@@ -76,6 +79,7 @@ func runCrawl(ctx context.Context, opts spawn.Options, bin string, web *testweb.
 			}
 		}
 	}
+	r.StoreBytes = dirBytes(data)
 	var urls []string
 	r.Tally, urls = rec.finish(web.Keys(), pagesPerOrigin)
 	if err != nil {

@@ -170,6 +170,10 @@ func report(out io.Writer, rs []result, selector string) error {
 		}
 		fmt.Fprintf(out, "%sthe crawl ended with %q; the loop opened %d connections and read %.1f MB of bodies; the launcher's own peak RSS was %s MiB.\n",
 			prefix, r.crawl.StopReason, r.loop.Report.Conns, float64(r.loop.Report.Bytes)/1e6, mdtable.MiB(max(r.crawl.LauncherRSS, r.colly.LauncherRSS, r.loop.LauncherRSS)))
+		if r.ran.mandelbot && r.crawl.WriteBytes >= 0 && r.crawl.StoreBytes > 0 {
+			fmt.Fprintf(out, "%sMandelbot wrote %s MiB to disk (write_bytes) for a data directory of %s MiB at exit: %.1fx.\n",
+				prefix, mdtable.MiB(r.crawl.WriteBytes), mdtable.MiB(r.crawl.StoreBytes), float64(r.crawl.WriteBytes)/float64(r.crawl.StoreBytes))
+		}
 	}
 
 	fmt.Fprintln(out, "\nCPU time of this process serving the fake web while each program ran (same two cores):")

@@ -62,6 +62,9 @@ type Run struct {
 	LauncherRSS int64
 	// ServerCPU is the CPU time the calling process used meanwhile; -1 when unknown.
 	ServerCPU time.Duration
+	// WriteBytes is what the child caused to be written to storage (ru_oublock: Linux's
+	// /proc/PID/io write_bytes, in 512-byte blocks); -1 when the system does not report it.
+	WriteBytes int64
 	// Capped is set when the launcher stopped the child for passing Options.MaxRSS.
 	Capped bool
 	// ExitCode is the child's exit status; -1 when it did not exit normally.
@@ -87,7 +90,7 @@ func (r Run) PeakRSS() int64 {
 // cannot start, is killed by ctx or the cap, or exits with a non-zero status is an error that
 // carries its stderr; the Run is filled in as far as it is known.
 func Measure(ctx context.Context, opts Options, name string, args ...string) (Run, error) {
-	r := Run{RusageRSS: -1, SampledHWM: -1, LauncherRSS: -1, ServerCPU: -1, ExitCode: -1}
+	r := Run{RusageRSS: -1, SampledHWM: -1, LauncherRSS: -1, ServerCPU: -1, ExitCode: -1, WriteBytes: -1}
 	report, err := os.CreateTemp("", "spawn-*.json")
 	if err != nil {
 		return r, fmt.Errorf("run %s: %w", name, err)
@@ -120,6 +123,7 @@ func Measure(ctx context.Context, opts Options, name string, args ...string) (Ru
 			return r, fmt.Errorf("run %s: read the launcher's report %q: %w", name, b, err)
 		}
 		r.CPU, r.RusageRSS, r.SampledHWM, r.LauncherRSS, r.Capped = time.Duration(rep.CPUNanos), rep.RusageRSS, rep.SampledHWM, rep.LauncherRSS, rep.Capped
+		r.WriteBytes = rep.WriteBytes
 	}
 	switch {
 	case r.Capped:
@@ -138,6 +142,7 @@ type launchReport struct {
 	RusageRSS   int64 `json:"rusage_rss"`   // bytes; -1 unknown
 	SampledHWM  int64 `json:"sampled_hwm"`  // bytes; -1 none
 	LauncherRSS int64 `json:"launcher_rss"` // bytes; -1 unknown
+	WriteBytes  int64 `json:"write_bytes"`  // bytes; -1 unknown
 	Capped      bool  `json:"capped"`
 }
 
@@ -169,7 +174,7 @@ func launch(reportPath string, maxRSS int64, argv []string, stderr io.Writer) in
 		fmt.Fprintf(stderr, "spawn %s: %v\n", argv[0], err)
 		return 1
 	}
-	rep := launchReport{RusageRSS: -1, SampledHWM: -1, LauncherRSS: -1}
+	rep := launchReport{RusageRSS: -1, SampledHWM: -1, LauncherRSS: -1, WriteBytes: -1}
 	stop := make(chan struct{})
 	sampled := make(chan struct{})
 	go func() {
@@ -202,6 +207,9 @@ func launch(reportPath string, maxRSS int64, argv []string, stderr io.Writer) in
 	rep.CPUNanos = int64(cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime())
 	if rss, ok := peakRSS(cmd.ProcessState); ok {
 		rep.RusageRSS = rss
+	}
+	if w, ok := writeBytes(cmd.ProcessState); ok {
+		rep.WriteBytes = w
 	}
 	if hwm, ok := host.SelfPeakRSS(); ok {
 		rep.LauncherRSS = hwm

@@ -132,3 +132,27 @@ func TestMainIgnoresOtherArgs(t *testing.T) {
 		t.Error("Main took arguments without " + Flag)
 	}
 }
+
+// What a child wrote to storage (issue 26 asks for write_bytes against the store's size): dd
+// writing 8 MiB and syncing them is reported as at least 8 MiB, and a child that writes nothing
+// as less than 1 MiB.
+func TestWriteBytes(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("write_bytes is reported on Linux only")
+	}
+	out := t.TempDir() + "/written"
+	r, err := Measure(context.Background(), self(t), "dd", "if=/dev/zero", "of="+out, "bs=1M", "count=8", "conv=fsync")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.WriteBytes < 8<<20 {
+		t.Errorf("dd of 8 MiB: WriteBytes %d, want at least 8 MiB", r.WriteBytes)
+	}
+	r, err = Measure(context.Background(), self(t), "sleep", "0.01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.WriteBytes < 0 || r.WriteBytes >= 1<<20 {
+		t.Errorf("sleep: WriteBytes %d, want 0 or a little", r.WriteBytes)
+	}
+}

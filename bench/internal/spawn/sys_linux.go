@@ -20,6 +20,17 @@ func peakRSS(ps *os.ProcessState) (int64, bool) {
 	return ru.Maxrss * 1024, true // Linux reports KiB
 }
 
+// writeBytes returns what a finished child process caused to be written to storage, in bytes
+// (ru_oublock counts 512-byte blocks: /proc/PID/io's write_bytes), and true; false when the
+// system does not report it.
+func writeBytes(ps *os.ProcessState) (int64, bool) {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok || ru == nil {
+		return 0, false
+	}
+	return ru.Oublock * 512, true
+}
+
 // selfCPU returns the user plus system CPU time this process has used so far (every thread),
 // and true; false when the system does not say.
 func selfCPU() (time.Duration, bool) {

@@ -11,6 +11,9 @@ import (
 // peakRSS is not reported here: ru_maxrss has a different unit on every system.
 func peakRSS(*os.ProcessState) (int64, bool) { return 0, false }
 
+// writeBytes is not reported here.
+func writeBytes(*os.ProcessState) (int64, bool) { return 0, false }
+
 // selfCPU is not reported here.
 func selfCPU() (time.Duration, bool) { return 0, false }
 
