@@ -17,7 +17,7 @@ import (
 // nums.go):
 //
 //   - fts (title, headings, body, urlwords, idents): what the page says, written by the fold
-//     (indexStaged) once per fetch, and a link-only entry's URL words, written when the entry
+//     (indexStagedLocked) once per fetch, and a link-only entry's URL words, written when the entry
 //     appears;
 //   - fts_anchors (anchors): the anchor text of links to the URL, rewritten by the refresh
 //     (refreshDirty) when it changes: a short row, so new links never make a page's text be

@@ -47,11 +47,11 @@ const foldBytes = 8 << 20
 
 // The indexer's statements over a set of IDs (idSet). Each must look its rows up by an index,
 // never scan a table: they run once per chunk, and a scan makes indexing a crawl quadratic
-// (TestIndexerStatementsUseIndexes checks the plans).
+// (TestEveryStatementUsesIndexes checks the plans).
 const (
-	sqlOldTargets = `SELECT DISTINCT to_id FROM links WHERE from_id ` + inSet
-	sqlDeleteDocs = `DELETE FROM docs WHERE url_id ` + inSet
-	sqlInsertDocs = `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash, num)`
+	sqlOldOutlinks = `SELECT from_id, links FROM outlinks WHERE from_id ` + inSet
+	sqlDeleteDocs  = `DELETE FROM docs WHERE url_id ` + inSet
+	sqlInsertDocs  = `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash, num)`
 	// sqlOldEntries reads the entries the fold replaces: a document keeps its inlinks, and one
 	// that was no entry (never linked, or waiting) gets its anchor text at the next refresh.
 	sqlOldEntries  = `SELECT url_id, inlinks FROM docs WHERE url_id ` + inSet
@@ -60,19 +60,21 @@ const (
 		FROM urls u LEFT JOIN docs d ON d.url_id = u.id
 		WHERE u.id ` + inSet
 	sqlOldAnchors = `SELECT rowid, anchors FROM fts_anchors WHERE rowid ` + inSet
-	// sqlLinksTo reads every link to the set from the links_to index alone (it holds the whole
-	// primary key, and its order is the ORDER BY): readAnchors counts anchors and linking pages
-	// in Go, where two GROUP BY queries sorted the same rows twice in temporary B-trees.
+	// sqlLinksTo reads every link to the set from links, whose primary key leads with the
+	// target (its order is the ORDER BY): readAnchors counts anchors and linking pages in Go,
+	// where two GROUP BY queries sorted the same rows twice in temporary B-trees.
 	sqlLinksTo = `SELECT to_id, from_id, anchor FROM links WHERE to_id ` + inSet + ` ORDER BY to_id, from_id`
 )
 
 var (
 	foldStatements = []string{
-		`DELETE FROM links WHERE from_id ` + inSet,
+		// The folded documents' outgoing links: replaced by the chunk's (foldChunk).
+		`DELETE FROM outlinks WHERE from_id ` + inSet,
 		// The staged header (if the page had one) becomes the URL's kept header.
 		`INSERT OR REPLACE INTO doc_headers (url_id, header)
 			SELECT url_id, header FROM staged WHERE url_id ` + inSet + ` AND header IS NOT NULL`,
-		// A folded document no longer waits as a link-only entry (foldChunk marks it dirty).
+		// A folded document no longer waits as a link-only entry (its touch in link_log makes it
+		// dirty at the next merge).
 		`DELETE FROM waiting WHERE url_id ` + inSet,
 	}
 	// wakeStatements make the entries RefreshDocuments left waiting dirty again, for RefreshIndex.
@@ -86,10 +88,11 @@ var (
 )
 
 // IndexPending implements store.Indexer, in transactions of at most indexChunk documents: it
-// folds staged documents into the link graph and the entries' metadata, marks the entries
-// whose anchor text changed dirty, and writes their own text to FTS5 (once per fetch, on the
-// text database's writer, beside the crawl's commits: attach.go); the refresh writes their
-// anchor text (once per refresh however often it changed). While one connection wrote both
+// folds staged documents into the link log and the entries' metadata, and writes their own
+// text to FTS5 (once per fetch, on the text database's writer, beside the crawl's commits:
+// attach.go); then, if link_log holds mergeLinksRows rows, it merges them into links, marking
+// the entries whose anchor text changed dirty (linklog.go); the refresh writes their anchor text
+// (once per refresh however often it changed). While one connection wrote both
 // the crawl and the index, the text waited for the refresh: writing it during the crawl made
 // the crawl's commits wait behind it and was no faster (issue 8).
 //
@@ -104,7 +107,17 @@ func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return s.indexStaged(ctx, max, pendingChunkBytes(lag))
+	ctx, unlock, err := s.lockIndex(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: index: %w", err)
+	}
+	defer unlock()
+	n, err := s.indexStagedLocked(ctx, max, pendingChunkBytes(lag))
+	if err != nil {
+		return n, err
+	}
+	_, err = s.mergeLinks(ctx, s.mergeRows)
+	return n, err
 }
 
 // pendingChunkBytes is how much text one chunk of IndexPending reads with lag documents staged.
@@ -126,7 +139,8 @@ func (s *Store) RefreshDocuments(ctx context.Context) (int, error) {
 	return s.refresh(ctx, true)
 }
 
-// refresh indexes every staged document, then goes once through the dirty entries in ID order;
+// refresh indexes every staged document, merges the whole link log (marking the entries whose
+// anchor text changed dirty), then goes once through the dirty entries in ID order;
 // with deferQueued it leaves the link-only entries of queued URLs waiting, else it first makes
 // the waiting entries dirty again. It holds indexMu throughout, so that no other step of the
 // indexer writes the index between its transactions: without deferQueued each transaction's
@@ -142,6 +156,9 @@ func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 	defer unlock()
 	total, err := s.indexStagedLocked(ctx, math.MaxInt, foldBytes)
 	if err != nil {
+		return total, err
+	}
+	if _, err := s.mergeLinks(ctx, 1); err != nil {
 		return total, err
 	}
 	if !deferQueued {
@@ -189,17 +206,18 @@ type stagedDoc struct {
 	index, nosnippet bool
 	unavailableAfter time.Time
 	links            []store.StagedLink
+	rawLinks         []byte // links as staged (store.EncodeLinks)
 }
 
-// indexStaged indexes up to max staged documents, in commit order, in chunks of at most
+// indexStagedLocked indexes up to max staged documents, in commit order, in chunks of at most
 // indexChunk documents and about maxBytes of their text, each in one transaction of the index
-// database, and returns how many it indexed. For each chunk it folds the documents: their
-// outgoing links replace the old ones, the targets of old and new links are marked
-// dirty (their anchor text changed), and each document's metadata row is written; a document
-// that was an entry keeps its inlinks, one that was none is marked dirty, for the refresh to
-// write its anchor text. It writes each document's fts row (its own text, tokenized once per
-// fetch) on the text database's writer, and an empty fts_anchors row for a new entry not dirty;
-// a document that may not be indexed (rule 27) leaves the index, anchor text and all. Then the
+// database, and returns how many it indexed. For each chunk it folds the documents: what
+// changed in their outgoing links is appended to link_log (foldChunk), whose merge marks the
+// targets dirty (mergeLinks), and each document's metadata row is written; a document that was
+// an entry keeps its inlinks and anchor row, one that was none is touched in link_log, for the
+// refresh to write its anchor text. It writes each document's fts row (its own text, tokenized
+// once per fetch) on the text database's writer; a document that may not be indexed (rule 27)
+// leaves the index, anchor text and all. Then the
 // documents leave the stage. Every step is one statement for the whole chunk (or a few
 // multi-row ones), not one per document or link; the FTS5 rows are written last.
 //
@@ -207,18 +225,8 @@ type stagedDoc struct {
 // third of the time): once a chunk's text is written, the next chunk is read, in the same
 // transaction, and its text written while the chunk's own transaction ends and the crawl
 // database records it (inIndexTx's order holds for each chunk: text, index, crawl). At most one
-// chunk's text is held at a time: a chunk's is dropped before the next is read. indexMu is held
-// throughout: it guards the text writer.
-func (s *Store) indexStaged(ctx context.Context, max, maxBytes int) (int, error) {
-	ctx, unlock, err := s.lockIndex(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("sqlite: index: %w", err)
-	}
-	defer unlock()
-	return s.indexStagedLocked(ctx, max, maxBytes)
-}
-
-// indexStagedLocked is indexStaged for a caller that holds indexMu.
+// chunk's text is held at a time: a chunk's is dropped before the next is read. The caller holds
+// indexMu throughout: it guards the text writer.
 func (s *Store) indexStagedLocked(ctx context.Context, max, maxBytes int) (int, error) {
 	total := 0
 	after := int64(math.MinInt64) // the last seq read: the stage is read in seq order
@@ -286,15 +294,15 @@ func (s *Store) indexStagedLocked(ctx context.Context, max, maxBytes int) (int, 
 	return total, nil
 }
 
-// stagedChunk is one chunk of the stage on its way into the index (indexStaged): its documents
+// stagedChunk is one chunk of the stage on its way into the index (indexStagedLocked): its documents
 // and, from startText on, their fts rows being computed and written by the text writer.
 type stagedChunk struct {
 	docs []stagedDoc
 	ids  []int64
 	rows func() []ownRow // the rows, once computed (rowsOf)
 	text func() error    // waits for the text writer's transaction to end (textStep)
-	// Read in the index transaction (fold), for the empty anchor rows (tail).
-	anchored, dirty map[int64]bool
+	// Read in the index transaction (fold), for the anchor rows to drop (tail).
+	anchored map[int64]bool
 }
 
 // startText computes the fts rows of docs (numbered: numberDocs) and writes them, each
@@ -353,15 +361,12 @@ func numberDocs(ctx context.Context, tx writeTx, docs []stagedDoc) (*numbers, er
 	return nums, nil
 }
 
-// fold folds the chunk's documents and reads which of its entries have anchor rows or are
-// dirty, in tx, while the text writer writes their text.
+// fold folds the chunk's documents and reads which of its entries have anchor rows, in tx,
+// while the text writer writes their text.
 func (c *stagedChunk) fold(ctx context.Context, tx writeTx) error {
 	err := foldDocs(ctx, tx, c.docs, c.ids, c.hashes)
 	if err == nil {
 		c.anchored, err = c.hadAnchors(ctx, tx)
-	}
-	if err == nil {
-		c.dirty, err = existing(ctx, tx, sqlDirtyIDs, c.ids)
 	}
 	return err
 }
@@ -404,36 +409,30 @@ func (c *stagedChunk) hadAnchors(ctx context.Context, tx writeTx) (map[int64]boo
 func (c *stagedChunk) dropText(rows []ownRow) {
 	for i := range c.docs {
 		c.docs[i].ownText = ownText{id: c.docs[i].id, num: c.docs[i].num}
-		c.docs[i].links = nil
+		c.docs[i].links, c.docs[i].rawLinks = nil, nil
 	}
 	for i := range rows {
 		rows[i] = ownRow{id: rows[i].id, num: rows[i].num, hash: rows[i].hash}
 	}
 }
 
-// tail writes the anchor rows: none for a document
-// that may not be indexed (rule 27: not searchable, not even as a link-only entry), an empty one
-// for a new entry until the refresh writes its anchor text; an entry marked dirty gets it from
-// refreshDirty, after this in the same refresh (issue 8: the empty rows written here and
-// replaced there were a third of the anchor rows written, and each one deleted).
+// tail drops the anchor rows of the chunk's documents that may not be indexed (rule 27: not
+// searchable, not even as a link-only entry). A document's anchor row is otherwise written by
+// the refresh: a new entry's, once its touch in link_log is merged (it is then dirty), and an
+// entry's whose links changed. No empty row is written here to be replaced there (issue 8: they
+// were a third of the anchor rows written).
 func (c *stagedChunk) tail(ctx context.Context, tx writeTx) error {
 	var dropAnchors []int64
-	var empty []anchorRow
 	for _, d := range c.docs {
-		switch {
-		case !d.index:
-			if d.oldNum != 0 {
-				dropAnchors = append(dropAnchors, d.oldNum)
-			}
-		case !c.anchored[d.id] && !c.dirty[d.id]:
-			empty = append(empty, anchorRow{num: d.num})
+		if !d.index && d.oldNum != 0 && c.anchored[d.id] {
+			dropAnchors = append(dropAnchors, d.oldNum)
 		}
 	}
-	return writeAnchors(ctx, tx, dropAnchors, empty)
+	return writeAnchors(ctx, tx, dropAnchors, nil)
 }
 
 // foldDocs folds docs (whose IDs are ids) and writes their metadata rows, with the content
-// hashes hashes returns once the links are folded: see indexStaged.
+// hashes hashes returns once the links are folded: see indexStagedLocked.
 func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64, hashes func() map[int64]uint64) error {
 	if len(docs) == 0 {
 		return nil
@@ -487,25 +486,24 @@ func existing(ctx context.Context, tx writeTx, q string, ids []int64) (map[int64
 	return out, nil
 }
 
-// foldChunk folds the links of docs (whose IDs are set) into the link graph and marks dirty
-// the entries whose anchor text changed and the documents that were no entry (not in entries).
+// foldChunk folds the links of docs (whose IDs are set): each document's outgoing links replace
+// its old ones in outlinks, and what changed between them is appended to link_log, in order
+// (sequential writes: the merge moves it into links later, sorted by target, mergeLinks), with a
+// touch of each document that was no entry (not in entries), so that the refresh writes its
+// anchor text.
 func foldChunk(ctx context.Context, tx writeTx, docs []stagedDoc, set string, entries map[int64]int64) error {
-	dirty := make(map[int64]bool, 8*len(docs))
-	targets, err := queryIDs(ctx, tx, sqlOldTargets, set)
+	old, err := readOutlinks(ctx, tx, set)
 	if err != nil {
-		return fmt.Errorf("index: old links: %w", err)
+		return err
 	}
-	for _, to := range targets {
-		dirty[to] = true
-	}
-	var links [][]any
+	var log, out [][]any
 	for _, d := range docs {
 		if _, ok := entries[d.id]; !ok && d.index {
-			dirty[d.id] = true
+			log = append(log, []any{d.id, 0, "", 0, logTouch})
 		}
-		for _, l := range d.links {
-			links = append(links, []any{d.id, l.To, l.Anchor, boolInt(l.Fragment)})
-			dirty[l.To] = true
+		log = appendLinkChanges(log, d.id, old[d.id], d.links)
+		if len(d.links) > 0 {
+			out = append(out, []any{d.id, d.rawLinks})
 		}
 	}
 	for _, q := range foldStatements {
@@ -513,17 +511,74 @@ func foldChunk(ctx context.Context, tx writeTx, docs []stagedDoc, set string, en
 			return fmt.Errorf("index: fold: %w", err)
 		}
 	}
-	if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO links (from_id, to_id, anchor, fragment)`, 4, "", links); err != nil {
-		return fmt.Errorf("index: links: %w", err)
+	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO outlinks (from_id, links)`, 2, "", out); err != nil {
+		return fmt.Errorf("index: outgoing links: %w", err)
 	}
-	marks := make([][]any, 0, len(dirty))
-	for id := range dirty {
-		marks = append(marks, []any{id})
-	}
-	if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO dirty (url_id)`, 1, "", marks); err != nil {
-		return fmt.Errorf("index: mark dirty: %w", err)
+	if err := insertRows(ctx, tx, `INSERT INTO link_log (to_id, from_id, anchor, fragment, added)`, 5, "", log); err != nil {
+		return fmt.Errorf("index: link log: %w", err)
 	}
 	return nil
+}
+
+// The operations of link_log.added: a link removed, a link added (or its fragment flag changed),
+// and a touch, which changes no link but makes its target dirty at the merge.
+const (
+	logRemove = 0
+	logAdd    = 1
+	logTouch  = 2
+)
+
+// appendLinkChanges appends to log the link_log rows (to_id, from_id, anchor, fragment, added)
+// that turn from's links old into its links now: each link of old that now lacks is removed,
+// each of now that old lacks (or had with another fragment flag) is added. A page's links are
+// kept once per target and anchor (store.EncodeLinks).
+func appendLinkChanges(log [][]any, from int64, old, now []store.StagedLink) [][]any {
+	type key struct {
+		to     int64
+		anchor string
+	}
+	had := make(map[key]bool, len(old))
+	for _, l := range old {
+		had[key{l.To, l.Anchor}] = l.Fragment
+	}
+	for _, l := range now {
+		k := key{l.To, l.Anchor}
+		frag, ok := had[k]
+		delete(had, k)
+		if !ok || frag != l.Fragment {
+			log = append(log, []any{l.To, from, l.Anchor, boolInt(l.Fragment), logAdd})
+		}
+	}
+	for _, l := range old {
+		if _, gone := had[key{l.To, l.Anchor}]; gone {
+			log = append(log, []any{l.To, from, l.Anchor, boolInt(l.Fragment), logRemove})
+		}
+	}
+	return log
+}
+
+// readOutlinks reads the outgoing links of the documents of the set that have any.
+func readOutlinks(ctx context.Context, tx writeTx, set string) (map[int64][]store.StagedLink, error) {
+	rows, err := tx.QueryContext(ctx, sqlOldOutlinks, set)
+	if err != nil {
+		return nil, fmt.Errorf("index: old links: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64][]store.StagedLink{}
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			return nil, fmt.Errorf("index: old links: %w", err)
+		}
+		if out[id], err = store.DecodeLinks(blob); err != nil {
+			return nil, fmt.Errorf("index: old links of %d: %w", id, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("index: old links: %w", err)
+	}
+	return out, nil
 }
 
 // oldInlinks reads the inlinks of the entries of the set that exist.
@@ -542,7 +597,6 @@ const (
 			COALESCE(u.url, '')
 		FROM staged s LEFT JOIN urls u ON u.id = s.url_id WHERE s.seq > ? ORDER BY s.seq LIMIT ?`
 	sqlOldAnchorIDs = `SELECT rowid FROM fts_anchors WHERE rowid ` + inSet
-	sqlDirtyIDs     = `SELECT url_id FROM dirty WHERE url_id ` + inSet
 )
 
 // readStaged reads up to limit staged documents with a seq above after, and stops after the one
@@ -564,6 +618,7 @@ func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int, after int6
 			return nil, fmt.Errorf("index: read staged: %w", err)
 		}
 		d.index, d.nosnippet, d.unavailableAfter = idx != 0, nosnippet != 0, fromUnix(ua)
+		d.rawLinks = links
 		if d.links, err = store.DecodeLinks(links); err != nil {
 			return nil, fmt.Errorf("index: staged document %d: %w", d.id, err)
 		}

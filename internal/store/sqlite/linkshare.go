@@ -8,11 +8,9 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// sqlLinkText reads, for each URL of an idSet, the bytes of the anchor text of its outgoing
-// links and how many they are (each distinct link once: the links table's key), from the key of
-// links alone.
-const sqlLinkText = `SELECT from_id, SUM(length(CAST(anchor AS BLOB))), COUNT(*) FROM links WHERE from_id ` + inSet +
-	` GROUP BY from_id`
+// sqlLinkText reads the outgoing links of each URL of an idSet (encoded as staged): readers
+// count the bytes of their anchor text and how many they are (each distinct link once).
+const sqlLinkText = `SELECT from_id, links FROM outlinks WHERE from_id ` + inSet
 
 // sqlSentenceEnds is the number of sentence ends of fts.body (index.SentenceEnds), counted by
 // SQLite: each end removed shortens the text by its two characters.
@@ -43,13 +41,21 @@ func (s *Store) fillLinkShares(ctx context.Context, rs []index.Result, texts map
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var n, links int
-		if err := rows.Scan(&id, &n, &links); err != nil {
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
 			return fmt.Errorf("link shares: %w", err)
+		}
+		links, err := store.DecodeLinks(blob)
+		if err != nil {
+			return fmt.Errorf("link shares of %d: %w", id, err)
+		}
+		n := 0
+		for _, l := range links {
+			n += len(l.Anchor)
 		}
 		if i, ok := at[id]; ok {
 			rs[i].LinkShare = index.LinkShare(n, texts[id].bytes)
-			rs[i].LinkRate = index.LinkRate(links, texts[id].bytes)
+			rs[i].LinkRate = index.LinkRate(len(links), texts[id].bytes)
 		}
 	}
 	if err := rows.Err(); err != nil {

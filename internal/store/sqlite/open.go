@@ -85,6 +85,9 @@ type Options struct {
 	// observe, if set, is called with the text of every statement the store's connections
 	// prepare or run (observedConn): for the tests of query plans.
 	observe func(query string)
+	// mergeRows, if positive, is how many link_log rows one merge takes instead of
+	// mergeLinksRows: for the tests that kill a process during a merge.
+	mergeRows int
 }
 
 // Store is the SQLite implementation of store.Store. It is safe for concurrent use; writes go
@@ -112,6 +115,8 @@ type Store struct {
 	origins *store.OriginSet
 	// readOnly: opened with Options.ReadOnly; write is nil and writes fail.
 	readOnly bool
+	// mergeRows is how many link_log rows one merge takes (mergeLinks).
+	mergeRows int64
 }
 
 var _ store.Store = (*Store)(nil)
@@ -220,6 +225,10 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 		known = store.DefaultKnownOrigins
 	}
 	s.origins = store.NewOriginSet(known)
+	s.mergeRows = mergeLinksRows
+	if opts.mergeRows > 0 {
+		s.mergeRows = int64(opts.mergeRows)
+	}
 	return nil
 }
 

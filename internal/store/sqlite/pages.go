@@ -17,9 +17,9 @@ const (
 	sqlPageStaged  = `SELECT url_id, idx, title, body, links, header FROM staged WHERE url_id ` + inSet
 	sqlPageIndexed = `SELECT d.url_id, f.title, f.body FROM docs d JOIN fts f ON f.rowid = d.num
 		WHERE d.link_only = 0 AND d.url_id ` + inSet
-	sqlPageLinks = `SELECT l.from_id, u.url, l.anchor FROM links l JOIN urls u ON u.id = l.to_id
-		WHERE l.from_id ` + inSet + ` ORDER BY l.from_id, u.url, l.anchor`
-	sqlURLsByID = `SELECT id, url FROM urls WHERE id ` + inSet
+	// A folded page's links, as the fold last kept them (encoded as staged).
+	sqlPageLinks = `SELECT from_id, links FROM outlinks WHERE from_id ` + inSet
+	sqlURLsByID  = `SELECT id, url FROM urls WHERE id ` + inSet
 )
 
 // EachPage implements store.Reader: store.PageBatch pages at a time, each batch read in one read
@@ -100,19 +100,31 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 	if err != nil {
 		return nil, 0, err
 	}
+	var folded []int64 // each link of outlinks: its page, then its target
+	var foldedLinks []store.StagedLink
 	err = eachRow(ctx, tx, sqlPageLinks, set, func(r *sql.Rows) error {
 		var id int64
-		var to, anchor string
-		if err := r.Scan(&id, &to, &anchor); err != nil {
+		var blob []byte
+		if err := r.Scan(&id, &blob); err != nil {
 			return err
 		}
-		ps.Link(id, to, anchor)
+		links, err := store.DecodeLinks(blob)
+		if err != nil {
+			return fmt.Errorf("page %d: %w", id, err)
+		}
+		for _, l := range links {
+			folded, foldedLinks = append(folded, id), append(foldedLinks, l)
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, 0, err
 	}
-	if targets := ps.StagedTargets(); targets != nil {
+	targets := ps.StagedTargets()
+	for _, l := range foldedLinks {
+		targets = append(targets, l.To)
+	}
+	if targets != nil {
 		urls := make(map[int64]string, len(targets))
 		err := eachRow(ctx, tx, sqlURLsByID, idSet(targets), func(r *sql.Rows) error {
 			var id int64
@@ -125,6 +137,9 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 		})
 		if err != nil {
 			return nil, 0, err
+		}
+		for i, l := range foldedLinks {
+			ps.Link(folded[i], urls[l.To], l.Anchor)
 		}
 		ps.ResolveStaged(urls)
 	}

@@ -40,6 +40,8 @@ const (
 // commits, leaves a crawl database without tables, made again from the start.
 const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 	DROP TABLE IF EXISTS idx.links;
+	DROP TABLE IF EXISTS idx.outlinks;
+	DROP TABLE IF EXISTS idx.link_log;
 	DROP TABLE IF EXISTS idx.dirty;
 	DROP TABLE IF EXISTS idx.waiting;
 	DROP TABLE IF EXISTS idx.doc_headers;
@@ -56,13 +58,21 @@ const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 	);
 	CREATE INDEX idx.docs_num ON docs (num, url_id, link_only, unavailable_after);
 	CREATE TABLE idx.links (
-		from_id INTEGER NOT NULL,
 		to_id INTEGER NOT NULL,
+		from_id INTEGER NOT NULL,
 		anchor TEXT NOT NULL DEFAULT '',
 		fragment INTEGER NOT NULL DEFAULT 0,
-		PRIMARY KEY (from_id, to_id, anchor)
+		PRIMARY KEY (to_id, from_id, anchor)
 	) WITHOUT ROWID;
-	CREATE INDEX idx.links_to ON links (to_id);
+	CREATE TABLE idx.outlinks (from_id INTEGER PRIMARY KEY, links BLOB NOT NULL);
+	CREATE TABLE idx.link_log (
+		seq INTEGER PRIMARY KEY,
+		to_id INTEGER NOT NULL,
+		from_id INTEGER NOT NULL,
+		anchor TEXT NOT NULL,
+		fragment INTEGER NOT NULL,
+		added INTEGER NOT NULL
+	);
 	CREATE TABLE idx.dirty (url_id INTEGER PRIMARY KEY);
 	CREATE TABLE idx.waiting (url_id INTEGER PRIMARY KEY);
 	CREATE TABLE idx.doc_headers (url_id INTEGER PRIMARY KEY, header BLOB NOT NULL);

@@ -1,0 +1,135 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// The link graph is written twice, each time in the order its B-tree wants (issue 26 part 2):
+//
+//   - the fold appends what changed in each folded page's links to link_log (foldChunk), in
+//     commit order: sequential writes, whatever the targets;
+//   - the merge (mergeLinks) takes link_log's oldest rows, sorts them by target, and applies them
+//     to links, whose primary key leads with the target (one sort, as Nutch's link inversion
+//     does), and marks their targets dirty in the same order, for the refresh to rewrite their
+//     anchor text. Where each fold wrote its links and dirty marks at random pages of links, of
+//     an index of it by target, and of dirty, a merge writes each page it touches once, in order.
+//
+// A merge runs when link_log holds mergeLinksRows rows (IndexPending), and of the whole log
+// before every refresh (refresh), never on a timer. Its rows, the links and dirty marks they
+// become, and their removal from link_log are one transaction of the index database: a crash
+// leaves the log as it was, and the next merge does it again.
+
+// mergeLinksRows is how many link_log rows one merge takes: about 5,000 pages' links. Larger
+// merges write fewer pages of links per link (each touched page is written once per merge), and
+// hold the index writer longer.
+const mergeLinksRows = 50_000
+
+// sqlLogSpan reads the oldest and newest seq of link_log (two seeks in its primary key): the
+// fold appends, and a merge removes the oldest rows, so the rows between are all there.
+const sqlLogSpan = `SELECT (SELECT MIN(seq) FROM link_log), (SELECT MAX(seq) FROM link_log)`
+
+// sqlLogRows reads link_log's rows below a seq, sorted by link (target first), each link's rows
+// in the order they were written.
+const sqlLogRows = `SELECT to_id, from_id, anchor, fragment, added FROM link_log WHERE seq < ?
+	ORDER BY to_id, from_id, anchor, seq`
+
+// linkLogSize reports how many rows link_log holds, and the seq after its newest.
+func linkLogSize(ctx context.Context, q rowQuerier) (n, end int64, err error) {
+	var lo, hi sql.NullInt64
+	if err := q.QueryRowContext(ctx, sqlLogSpan).Scan(&lo, &hi); err != nil {
+		return 0, 0, fmt.Errorf("index: link log: %w", err)
+	}
+	if !lo.Valid {
+		return 0, 0, nil
+	}
+	return hi.Int64 - lo.Int64 + 1, hi.Int64 + 1, nil
+}
+
+// mergeLinks merges link_log into links, s.mergeRows rows (mergeLinksRows) per transaction of
+// the index database, while it holds at least least rows (all of it with least 1); the caller
+// holds indexMu. It returns how many rows it merged.
+func (s *Store) mergeLinks(ctx context.Context, least int64) (int64, error) {
+	var total int64
+	for {
+		var n int64
+		err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
+			size, end, err := linkLogSize(ctx, tx)
+			if err != nil || size < least || size == 0 {
+				return err
+			}
+			n = min(size, s.mergeRows)
+			return mergeLogRows(ctx, tx, end-size+n)
+		})
+		if err != nil {
+			return total, fmt.Errorf("sqlite: merge links: %w", err)
+		}
+		if n == 0 {
+			return total, nil
+		}
+		total += n
+	}
+}
+
+// mergeLogRows applies link_log's rows below seq end to links, in target order (each link as its
+// last row leaves it), marks their targets dirty, and removes the rows, in tx.
+func mergeLogRows(ctx context.Context, tx writeTx, end int64) error {
+	rows, err := tx.QueryContext(ctx, sqlLogRows, end)
+	if err != nil {
+		return fmt.Errorf("index: link log: %w", err)
+	}
+	type link struct {
+		to, from int64
+		anchor   string
+		fragment int
+		added    int
+	}
+	var adds, marks [][]any
+	var removes []link
+	var cur link
+	have := false
+	flush := func() {
+		switch cur.added {
+		case logAdd:
+			adds = append(adds, []any{cur.to, cur.from, cur.anchor, cur.fragment})
+		case logRemove:
+			removes = append(removes, cur)
+		}
+	}
+	for rows.Next() {
+		var l link
+		if err := rows.Scan(&l.to, &l.from, &l.anchor, &l.fragment, &l.added); err != nil {
+			rows.Close()
+			return fmt.Errorf("index: link log: %w", err)
+		}
+		if have && (l.to != cur.to || l.from != cur.from || l.anchor != cur.anchor) {
+			flush()
+		}
+		if !have || l.to != cur.to {
+			marks = append(marks, []any{l.to})
+		}
+		cur, have = l, true
+	}
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("index: link log: %w", err)
+	}
+	if have {
+		flush()
+	}
+	for _, r := range removes {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE to_id = ? AND from_id = ? AND anchor = ?`, r.to, r.from, r.anchor); err != nil {
+			return fmt.Errorf("index: remove a link: %w", err)
+		}
+	}
+	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO links (to_id, from_id, anchor, fragment)`, 4, "", adds); err != nil {
+		return fmt.Errorf("index: links: %w", err)
+	}
+	if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO dirty (url_id)`, 1, "", marks); err != nil {
+		return fmt.Errorf("index: mark dirty: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM link_log WHERE seq < ?`, end); err != nil {
+		return fmt.Errorf("index: link log: %w", err)
+	}
+	return nil
+}

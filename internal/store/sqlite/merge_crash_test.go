@@ -1,0 +1,249 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+const (
+	// envMergeCrashDB names the store TestMergeCrashHelper refreshes, and envMergeKillAt the
+	// statement of its RefreshIndex at which it kills itself; set only for the child processes
+	// TestKillDuringMergeAndRefresh starts.
+	envMergeCrashDB = "MANDELBOT_SQLITE_MERGE_CRASH_DB"
+	envMergeKillAt  = "MANDELBOT_SQLITE_MERGE_KILL_AT"
+	// mergeCrashRows is the merge size of these tests: the log below is many merges long.
+	mergeCrashRows = 300
+	// mergeCrashRounds is how many children are killed, each on a fresh copy of the store, at
+	// statements spread over the whole RefreshIndex (one in each of as many equal stretches).
+	mergeCrashRounds = 16
+)
+
+// buildLinkedStore makes, at path, a store whose documents are folded and whose links all wait
+// in link_log, unmerged: pages of a.test link to each other and to never fetched URLs with
+// anchors from a small vocabulary, and some pages are fetched again with other links (the log
+// holds removals as well as additions).
+func buildLinkedStore(t *testing.T, path string) {
+	t.Helper()
+	ctx := t.Context()
+	s, err := Open(ctx, path, Options{mergeRows: 1 << 30}) // IndexPending merges nothing
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const pages, targets, links = 200, 3000, 15
+	us := addURLs(t, s, targets)
+	words := []string{"walrus", "narwhal", "seal", "dugong", "manatee", "orca", "beluga", ""}
+	rng := rand.New(rand.NewPCG(26, 2))
+	fetch := func(i int) {
+		u := us[i]
+		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+		b := store.Batch{Updates: []store.URL{u},
+			Documents: []store.Document{{URLID: u.ID, Index: true, Title: u.URL, Text: fmt.Sprint("page ", i)}}}
+		for range links {
+			b.Links = append(b.Links, store.Link{FromID: u.ID, To: us[rng.IntN(targets)].URL,
+				Anchor: words[rng.IntN(len(words))], Fragment: rng.IntN(8) == 0})
+		}
+		if _, err := s.Commit(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range pages {
+		fetch(i)
+	}
+	for i := 0; i < pages; i += 7 {
+		fetch(i)
+	}
+	if _, err := s.IndexPending(ctx, 1<<30); err != nil {
+		t.Fatal(err)
+	}
+	if n, _, err := linkLogSize(ctx, s.read); err != nil || n < 10*mergeCrashRows {
+		t.Fatalf("link_log holds %d rows (%v), want many merges' worth", n, err)
+	}
+}
+
+// copyStore copies the files of the closed store at from (each database, and any -wal beside
+// it) to a new directory, and returns the copy's path.
+func copyStore(t *testing.T, from string) string {
+	t.Helper()
+	to := filepath.Join(t.TempDir(), "crawl.db")
+	files, err := filepath.Glob(strings.TrimSuffix(from, ".db") + "*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, ".lock") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(filepath.Dir(to), filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return to
+}
+
+// indexDump is everything the link graph and the anchor text are, as text: each link, each
+// entry with its kind, inlinks and anchor row, and the sizes of the tables that must be empty
+// once the index has caught up.
+func indexDump(t *testing.T, s *Store) string {
+	t.Helper()
+	var b strings.Builder
+	for _, q := range []string{
+		`SELECT to_id, from_id, anchor, fragment FROM links ORDER BY to_id, from_id, anchor`,
+		`SELECT d.url_id, d.link_only, d.inlinks, d.num, COALESCE(a.anchors, '-'), f.urlwords, f.title
+			FROM docs d LEFT JOIN fts_anchors a ON a.rowid = d.num LEFT JOIN fts f ON f.rowid = d.num ORDER BY d.url_id`,
+		`SELECT (SELECT COUNT(*) FROM link_log), (SELECT COUNT(*) FROM dirty), (SELECT COUNT(*) FROM waiting),
+			(SELECT COUNT(*) FROM fts), (SELECT COUNT(*) FROM fts_anchors), (SELECT COUNT(*) FROM staged)`,
+	} {
+		rows, err := s.read.QueryContext(t.Context(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintln(&b, vals...)
+		}
+		if err := rows.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.String()
+}
+
+// refreshCounting opens the store at path, runs RefreshIndex counting the statements it runs,
+// and returns the count and the index it left.
+func refreshCounting(t *testing.T, path string) (int64, string) {
+	t.Helper()
+	var n atomic.Int64
+	var on atomic.Bool
+	s, err := Open(t.Context(), path, Options{mergeRows: mergeCrashRows, observe: func(string) {
+		if on.Load() {
+			n.Add(1)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	on.Store(true)
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	on.Store(false)
+	return n.Load(), indexDump(t, s)
+}
+
+// TestMergeCrashHelper is the child of TestKillDuringMergeAndRefresh: it runs RefreshIndex on
+// the store and kills itself with SIGKILL at the statement numbered by envMergeKillAt.
+func TestMergeCrashHelper(t *testing.T) {
+	path := os.Getenv(envMergeCrashDB)
+	if path == "" {
+		t.Skip("runs as a child process of TestKillDuringMergeAndRefresh")
+	}
+	at, err := strconv.ParseInt(os.Getenv(envMergeKillAt), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n atomic.Int64
+	var on atomic.Bool
+	s, err := Open(context.Background(), path, Options{mergeRows: mergeCrashRows, observe: func(q string) {
+		if on.Load() && n.Add(1) == at {
+			fmt.Printf("killed at statement %d: %.80s\n", at, oneLine(q))
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			select {} // the signal is on its way
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	on.Store(true)
+	if _, err := s.RefreshIndex(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Fatalf("RefreshIndex returned before statement %d", at)
+}
+
+// Issue 26 part 6: the link graph's merge (link_log into links, linklog.go) and the anchor
+// text's rebuild (the refresh of the dirty entries it marks) replay idempotently after a kill
+// -9 at any moment. A child runs RefreshIndex on a store whose links all wait in link_log and
+// kills itself with SIGKILL at a random statement of each stretch of it in turn: inside a merge,
+// between two, or inside the refresh. The store then reopens, a RefreshIndex completes what was lost, and the
+// index is the one a refresh without the crash left: the same links, entries, inlinks, anchor
+// rows, and nothing left in link_log, dirty or waiting.
+func TestKillDuringMergeAndRefresh(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills child processes")
+	}
+	base := filepath.Join(t.TempDir(), "crawl.db")
+	buildLinkedStore(t, base)
+	total, want := refreshCounting(t, copyStore(t, base))
+	if total < 20 {
+		t.Fatalf("RefreshIndex ran %d statements, want many", total)
+	}
+	rng := rand.New(rand.NewPCG(26, 6))
+	for round := range mergeCrashRounds {
+		path := copyStore(t, base)
+		from, to := 1+int64(round)*(total-1)/mergeCrashRounds, 1+int64(round+1)*(total-1)/mergeCrashRounds
+		at := from + rng.Int64N(max(to-from, 1))
+		cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestMergeCrashHelper$", "-test.count=1")
+		cmd.Env = append(os.Environ(), envMergeCrashDB+"="+path, envMergeKillAt+"="+strconv.FormatInt(at, 10))
+		out, err := cmd.CombinedOutput()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			t.Fatalf("round %d: child not killed by SIGKILL: %v\n%s", round, err, out)
+		}
+		t.Logf("round %d of %d statements: %s", round, total, strings.TrimSpace(string(out)))
+		s, err := Open(t.Context(), path, Options{mergeRows: mergeCrashRows})
+		if err != nil {
+			t.Fatalf("round %d: reopen after kill -9: %v", round, err)
+		}
+		if _, err := s.RefreshIndex(t.Context()); err != nil {
+			t.Fatalf("round %d: RefreshIndex after kill -9: %v", round, err)
+		}
+		if got := indexDump(t, s); got != want {
+			t.Errorf("round %d: after kill -9 at statement %d and a refresh, the index differs from one without the crash:\n%s",
+				round, at, firstDiff(got, want))
+		}
+		s.Close()
+	}
+}
+
+// firstDiff shows the first line where got and want differ.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range max(len(g), len(w)) {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return fmt.Sprintf("line %d: got %q, want %q (%d lines against %d)", i+1, gl, wl, len(g), len(w))
+		}
+	}
+	return "no difference"
+}
