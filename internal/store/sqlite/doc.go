@@ -1,20 +1,62 @@
 // Package sqlite is the embedded store of a crawl: three SQLite files (attach.go; modernc.org/sqlite,
 // no cgo) in WAL mode, used by one crawl process at a time.
 //
+// # Layout
+//
+// Tables, by file, with their keys and their one writer:
+//
+//   - crawl.db, written by the crawl's commits (Commit: one transaction per batch), and by the
+//     indexer only to unstage what it indexed. meta (key); origins (key); urls (rowid seq in
+//     discovery order; id = store.IDOf, unique; urls_origin (origin, next_at, id) for the
+//     frontier); staged (rowid seq in commit order; url_id unique): fetched documents with their
+//     encoded links and header, waiting for the indexer.
+//   - crawl.index.db, written by the indexer (inIndexTx). outlinks (from_id): each folded page's
+//     links as the fold last kept them. link_log (rowid seq): what changed in the links of the
+//     pages folded since the last merge, appended (linklog.go). links (to_id, from_id, anchor),
+//     without rowid: the link graph by target, written only by the merge, in key order. dirty and
+//     waiting (url_id): entries whose anchor text is to be rewritten, written by the merge in key
+//     order; waiting holds the link-only entries of queued URLs that RefreshDocuments deferred.
+//     docs (url_id; docs_num (num, ...)): one row per index entry, with its number num (nums.go).
+//     doc_headers (url_id). fts_anchors (FTS5, rowid num): each entry's anchor text.
+//   - crawl.text.db, written by the text writer beside each indexer transaction (textStep).
+//     fts (FTS5, rowid num): each entry's own text, written once per fetch.
+//
+// URL IDs are 63-bit xxHash values of the canonical URL: the crawler names URLs and dedupes
+// links without asking the store, and two of n URLs collide with odds about n²/2⁶⁴ (5.4·10⁻⁴ at
+// 100,000,000 URLs). FTS5 rows are keyed by entry numbers given in index order, so text rows
+// are appended (nums.go).
+//
+// The write path of a page: Commit updates its urls row, inserts the new URLs it found, and
+// stages its document (one transaction on crawl.db). The fold (IndexPending) writes the page's
+// fts row (text file), its docs, doc_headers and outlinks rows, and appends its link changes to
+// link_log (index file), then unstages it (crawl file). The merge (at mergeLinksRows rows of
+// link_log, and of the whole log before every refresh) applies link_log to links sorted by
+// target and marks the targets dirty. The refresh (RefreshDocuments, RefreshIndex) rewrites the
+// dirty entries' docs and fts_anchors rows, makes link-only entries of URLs linked to and never
+// fetched, and removes entries nothing keeps.
+//
+// # Crashes and replay
+//
 // Durability: commits use synchronous=NORMAL, which in WAL mode survives a crash of the process
 // (kill -9) at any moment, losing nothing committed; a power loss may undo the last transactions
 // since the previous checkpoint but never corrupts the file. That is the trade the crawl wants:
-// an undone commit only means a few pages are fetched again. TestCrashKeepsWholeBatches checks the
-// first half: a child process killed with SIGKILL mid-crawl loses no reported commit and leaves
-// no partial one.
+// an undone commit only means a few pages are fetched again. A crawl commit is whole or absent
+// (TestCrashKeepsWholeBatches kills a committing child process with SIGKILL).
 //
-// Writes: every write transaction runs on one connection held for the Store's life (SQLite has
-// one writer), one at a time; reads use a pool of read-only connections that WAL lets run beside
-// the writer. A commit inserts its new URLs in multi-row statements and skips the insert of
-// origins it knows exist; the WAL is checkpointed at Options.CheckpointPages.
+// The files commit separately, in one order per indexer step: text, then index, then the crawl
+// file's record of what was indexed. A crash between them leaves work that is done again, and
+// every step is idempotent: documents still staged are folded again (their link changes are
+// computed against outlinks as the last committed fold left it, so nothing is logged twice); a
+// merge's links, dirty marks and the removal of its link_log rows are one transaction, so a
+// crash leaves the log to merge again; text rows under numbers an uncommitted index transaction
+// gave are dropped before those numbers are given again (nums.go). TestKillDuringMergeAndRefresh
+// kills a process with SIGKILL inside merges and refreshes and checks that a refresh after it
+// leaves the index one without the crash leaves; replay_test.go loses each commit in turn.
 //
-// The layout that issue 26 parts 1-3 plan (locality keys, anchor text rebuilt in bulk, a head
-// index) is in layout-plan.md: a proposal, not what this package does.
+// Writes: every write transaction of a file runs on the one connection that writes it (SQLite
+// has one writer per file), one at a time; reads use a pool of read-only connections that WAL
+// lets run beside the writers. A commit inserts its new URLs in multi-row statements and skips
+// the insert of origins it knows exist; the WAL is checkpointed at Options.CheckpointPages.
 //
 // Schema: one version (schema.go), made in one step by the first Open. The crawl database's
 // header marks it (application_id, user_version); a store made by an earlier build, a newer one,
