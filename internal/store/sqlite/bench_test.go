@@ -202,3 +202,75 @@ func BenchmarkLeaseOrigins(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIndexPage measures a fetched page's whole way through the store, as a crawl of many
+// origins takes it (issue 26: the cost of a page must not grow with the crawl): its commit with
+// its document and ten links (nine to new pages, one back), grouped 8 to a commit as in
+// BenchmarkCommitPageDocument, the fold every indexChunk documents (IndexPending), a
+// RefreshDocuments every benchRefreshPages pages (the crawler's refreshes), and RefreshIndex at
+// the end. Its pages cycle over benchIndexOrigins origins, as crawlbench's 1,000 × N webs do.
+func BenchmarkIndexPage(b *testing.B) {
+	const benchIndexOrigins, benchRefreshPages = 1000, 50_000
+	ctx := b.Context()
+	s, err := Open(ctx, filepath.Join(b.TempDir(), "crawl.db"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var seeds store.Batch
+	for o := range benchIndexOrigins {
+		origin := fmt.Sprintf("http://site%d.test", o)
+		seeds.New = append(seeds.New, store.NewURL{URL: origin + "/", Origin: origin, State: store.StateQueued, DiscoveredAt: now})
+	}
+	queue, err := s.Commit(ctx, seeds)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		var batch store.Batch
+		for range 8 {
+			page := queue[0]
+			queue = queue[1:]
+			page.State, page.Status, page.FetchedAt, page.NextAt = store.StateFetched, 200, now, time.Time{}
+			page.ContentType, page.Indexed = "text/html", true
+			batch.Updates = append(batch.Updates, page)
+			batch.Documents = append(batch.Documents, store.Document{URLID: page.ID, Index: true,
+				Title: fmt.Sprint("page ", n), Text: benchText, Header: benchHeader})
+			for i := range 10 {
+				u := fmt.Sprintf("%s/page/%d/%d", page.Origin, n, i)
+				if i == 9 {
+					u = page.URL // a link back: known
+				} else {
+					batch.New = append(batch.New, store.NewURL{URL: u, Origin: page.Origin, Depth: page.Depth + 1,
+						State: store.StateQueued, DiscoveredAt: now})
+				}
+				batch.Links = append(batch.Links, store.Link{FromID: page.ID, To: u, Anchor: fmt.Sprint("anchor ", i)})
+			}
+			n++
+			if n%indexChunk == 0 {
+				if _, err := s.IndexPending(ctx, indexChunk); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if n%benchRefreshPages == 0 {
+				if _, err := s.RefreshDocuments(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		added, err := s.Commit(ctx, batch)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(queue) < benchQueue {
+			queue = append(queue, added...)
+		}
+	}
+	if _, err := s.RefreshIndex(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "pages/s")
+}
