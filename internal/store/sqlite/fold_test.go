@@ -95,37 +95,72 @@ func TestNewLinksDoNotRewriteTheText(t *testing.T) {
 }
 
 // Issue 8 (write less on the crawl's path): a commit stages each document's response header
-// with its text, in the staged table's append order; doc_headers, keyed by URL ID (a hash, so a
-// page of it at random per document), is written by the fold, a chunk at a time.
-func TestHeadersMoveToDocHeadersAtTheFold(t *testing.T) {
+// with its text, in the staged table's append order; the fold moves it to folded, a chunk at a
+// time. Issue 26: folded rows are appended in fold order (its rowid), a page fetched again gets
+// a new row after every other, not its old place (keyed by URL ID, a hash, each fold wrote a
+// page of it at random per document).
+func TestHeadersMoveToFoldedAtTheFold(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
-	added, err := s.Commit(ctx, store.Batch{New: []store.NewURL{newURL("http://a.test/", "http://a.test")}})
+	added, err := s.Commit(ctx, store.Batch{New: []store.NewURL{newURL("http://a.test/", "http://a.test"), newURL("http://a.test/b", "http://a.test")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := added[0]
-	u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
-	doc := store.Document{URLID: u.ID, Index: true, Title: "walrus", Text: "tusks",
-		Header: map[string][]string{"Content-Type": {"text/html"}}}
-	if _, err := s.Commit(ctx, store.Batch{Updates: []store.URL{u}, Documents: []store.Document{doc}}); err != nil {
-		t.Fatal(err)
-	}
-	count := func() int {
-		var n int
-		if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM doc_headers`).Scan(&n); err != nil {
+	fetch := func(u store.URL, contentType string) {
+		t.Helper()
+		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+		doc := store.Document{URLID: u.ID, Index: true, Title: "walrus", Text: "tusks",
+			Header: map[string][]string{"Content-Type": {contentType}}}
+		if _, err := s.Commit(ctx, store.Batch{Updates: []store.URL{u}, Documents: []store.Document{doc}}); err != nil {
 			t.Fatal(err)
 		}
-		return n
 	}
-	if n := count(); n != 0 {
-		t.Errorf("the commit wrote %d doc_headers rows, want 0 (the fold writes them)", n)
+	type row struct {
+		seq    int64
+		header string
+	}
+	rows := func() map[int64]row {
+		t.Helper()
+		out := map[int64]row{}
+		r, err := s.read.QueryContext(ctx, `SELECT seq, url_id, header FROM folded`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		for r.Next() {
+			var id int64
+			var x row
+			var h []byte
+			if err := r.Scan(&x.seq, &id, &h); err != nil {
+				t.Fatal(err)
+			}
+			x.header = store.DecodeHeader(h).Get("Content-Type")
+			out[id] = x
+		}
+		return out
+	}
+	fetch(added[0], "text/html")
+	if n := len(rows()); n != 0 {
+		t.Errorf("the commit wrote %d folded rows, want 0 (the fold writes them)", n)
 	}
 	if _, err := s.IndexPending(ctx, 10); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(); n != 1 {
-		t.Errorf("after the fold doc_headers holds %d rows, want 1", n)
+	fetch(added[1], "text/plain")
+	if _, err := s.IndexPending(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	first := rows()
+	if len(first) != 2 || first[added[0].ID].header != "text/html" || first[added[0].ID].seq >= first[added[1].ID].seq {
+		t.Errorf("after two folds folded holds %+v, want 2 rows, the first page's header text/html, in fold order", first)
+	}
+	fetch(added[0], "application/xhtml+xml")
+	if _, err := s.IndexPending(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	again := rows()
+	if len(again) != 2 || again[added[0].ID].header != "application/xhtml+xml" || again[added[0].ID].seq <= again[added[1].ID].seq {
+		t.Errorf("after the first page's fetch again folded holds %+v, want 2 rows, its new header in a row after the other page's", again)
 	}
 }
 

@@ -49,7 +49,7 @@ const foldBytes = 8 << 20
 // never scan a table: they run once per chunk, and a scan makes indexing a crawl quadratic
 // (TestEveryStatementUsesIndexes checks the plans).
 const (
-	sqlOldOutlinks = `SELECT from_id, links FROM outlinks WHERE from_id ` + inSet
+	sqlOldOutlinks = `SELECT url_id, links FROM folded WHERE url_id ` + inSet
 	sqlDeleteDocs  = `DELETE FROM docs WHERE url_id ` + inSet
 	sqlInsertDocs  = `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash, num)`
 	// sqlOldEntries reads the entries the fold replaces: a document keeps its inlinks, and one
@@ -68,11 +68,8 @@ const (
 
 var (
 	foldStatements = []string{
-		// The folded documents' outgoing links: replaced by the chunk's (foldChunk).
-		`DELETE FROM outlinks WHERE from_id ` + inSet,
-		// The staged header (if the page had one) becomes the URL's kept header.
-		`INSERT OR REPLACE INTO doc_headers (url_id, header)
-			SELECT url_id, header FROM staged WHERE url_id ` + inSet + ` AND header IS NOT NULL`,
+		// The folded documents' header and links: replaced by the chunk's (foldChunk).
+		`DELETE FROM folded WHERE url_id ` + inSet,
 		// A folded document no longer waits as a link-only entry (its touch in link_log makes it
 		// dirty at the next merge).
 		`DELETE FROM waiting WHERE url_id ` + inSet,
@@ -207,6 +204,7 @@ type stagedDoc struct {
 	unavailableAfter time.Time
 	links            []store.StagedLink
 	rawLinks         []byte // links as staged (store.EncodeLinks)
+	header           []byte // the response header as staged (store.EncodeHeader)
 }
 
 // indexStagedLocked indexes up to max staged documents, in commit order, in chunks of at most
@@ -409,7 +407,7 @@ func (c *stagedChunk) hadAnchors(ctx context.Context, tx writeTx) (map[int64]boo
 func (c *stagedChunk) dropText(rows []ownRow) {
 	for i := range c.docs {
 		c.docs[i].ownText = ownText{id: c.docs[i].id, num: c.docs[i].num}
-		c.docs[i].links, c.docs[i].rawLinks = nil, nil
+		c.docs[i].links, c.docs[i].rawLinks, c.docs[i].header = nil, nil, nil
 	}
 	for i := range rows {
 		rows[i] = ownRow{id: rows[i].id, num: rows[i].num, hash: rows[i].hash}
@@ -486,8 +484,10 @@ func existing(ctx context.Context, tx writeTx, q string, ids []int64) (map[int64
 	return out, nil
 }
 
-// foldChunk folds the links of docs (whose IDs are set): each document's outgoing links replace
-// its old ones in outlinks, and what changed between them is appended to link_log, in order
+// foldChunk folds the links and headers of docs (whose IDs are set): each document's row in
+// folded (its header and outgoing links) replaces its old one, appended (folded's rowid is the
+// fold's order, so a chunk's rows fill new pages: keyed by URL ID, two tables of them were most
+// of the pages a fold wrote, issue 26), and what changed in its links is appended to link_log, in order
 // (sequential writes: the merge moves it into links later, sorted by target, mergeLinks), with a
 // touch of each document that was no entry (not in entries), so that the refresh writes its
 // anchor text.
@@ -502,17 +502,15 @@ func foldChunk(ctx context.Context, tx writeTx, docs []stagedDoc, set string, en
 			log = append(log, []any{d.id, 0, "", 0, logTouch})
 		}
 		log = appendLinkChanges(log, d.id, old[d.id], d.links)
-		if len(d.links) > 0 {
-			out = append(out, []any{d.id, d.rawLinks})
-		}
+		out = append(out, []any{d.id, nonNil(d.header), nonNil(d.rawLinks)})
 	}
 	for _, q := range foldStatements {
 		if _, err := tx.ExecContext(ctx, q, set); err != nil {
 			return fmt.Errorf("index: fold: %w", err)
 		}
 	}
-	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO outlinks (from_id, links)`, 2, "", out); err != nil {
-		return fmt.Errorf("index: outgoing links: %w", err)
+	if err := insertRows(ctx, tx, `INSERT INTO folded (url_id, header, links)`, 3, "", out); err != nil {
+		return fmt.Errorf("index: folded pages: %w", err)
 	}
 	if err := insertRows(ctx, tx, `INSERT INTO link_log (to_id, from_id, anchor, fragment, added)`, 5, "", log); err != nil {
 		return fmt.Errorf("index: link log: %w", err)
@@ -593,7 +591,7 @@ func oldInlinks(ctx context.Context, tx writeTx, set string) (map[int64]int64, e
 // sqlReadStaged reads the stage in commit order from a seq on, with each document's URL (for
 // its words).
 const (
-	sqlReadStaged = `SELECT s.seq, s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links,
+	sqlReadStaged = `SELECT s.seq, s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links, s.header,
 			COALESCE(u.url, '')
 		FROM staged s LEFT JOIN urls u ON u.id = s.url_id WHERE s.seq > ? ORDER BY s.seq LIMIT ?`
 	sqlOldAnchorIDs = `SELECT rowid FROM fts_anchors WHERE rowid ` + inSet
@@ -614,7 +612,7 @@ func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int, after int6
 		var idx, nosnippet int
 		var ua int64
 		var links []byte
-		if err := rows.Scan(&d.seq, &d.id, &idx, &d.title, &d.body, &d.headings, &nosnippet, &ua, &links, &d.url); err != nil {
+		if err := rows.Scan(&d.seq, &d.id, &idx, &d.title, &d.body, &d.headings, &nosnippet, &ua, &links, &d.header, &d.url); err != nil {
 			return nil, fmt.Errorf("index: read staged: %w", err)
 		}
 		d.index, d.nosnippet, d.unavailableAfter = idx != 0, nosnippet != 0, fromUnix(ua)

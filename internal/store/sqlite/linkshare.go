@@ -10,7 +10,7 @@ import (
 
 // sqlLinkText reads the outgoing links of each URL of an idSet (encoded as staged): readers
 // count the bytes of their anchor text and how many they are (each distinct link once).
-const sqlLinkText = `SELECT from_id, links FROM outlinks WHERE from_id ` + inSet
+const sqlLinkText = `SELECT url_id, links FROM folded WHERE url_id ` + inSet
 
 // sqlSentenceEnds is the number of sentence ends of fts.body (index.SentenceEnds), counted by
 // SQLite: each end removed shortens the text by its two characters.

@@ -12,14 +12,13 @@ import (
 const (
 	sqlPageURLs = `SELECT seq, ` + urlColumns + ` FROM urls
 		WHERE seq > ? AND kind = 0 AND fetched_at != 0 ORDER BY seq LIMIT ?`
-	sqlPageHeaders = `SELECT url_id, header FROM doc_headers WHERE url_id ` + inSet
-	// A staged header is newer than doc_headers' until the fold copies it there.
+	// A staged header and links are newer than folded's until the fold replaces them.
 	sqlPageStaged  = `SELECT url_id, idx, title, body, links, header FROM staged WHERE url_id ` + inSet
 	sqlPageIndexed = `SELECT d.url_id, f.title, f.body FROM docs d JOIN fts f ON f.rowid = d.num
 		WHERE d.link_only = 0 AND d.url_id ` + inSet
-	// A folded page's links, as the fold last kept them (encoded as staged).
-	sqlPageLinks = `SELECT from_id, links FROM outlinks WHERE from_id ` + inSet
-	sqlURLsByID  = `SELECT id, url FROM urls WHERE id ` + inSet
+	// A folded page's header and links, as the fold last kept them (encoded as staged).
+	sqlPageFolded = `SELECT url_id, header, links FROM folded WHERE url_id ` + inSet
+	sqlURLsByID   = `SELECT id, url FROM urls WHERE id ` + inSet
 )
 
 // EachPage implements store.Reader: store.PageBatch pages at a time, each batch read in one read
@@ -100,14 +99,16 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 	if err != nil {
 		return nil, 0, err
 	}
-	var folded []int64 // each link of outlinks: its page, then its target
+	var folded []int64 // the page of each of foldedLinks
 	var foldedLinks []store.StagedLink
-	err = eachRow(ctx, tx, sqlPageLinks, set, func(r *sql.Rows) error {
+	headers := map[int64][]byte{}
+	err = eachRow(ctx, tx, sqlPageFolded, set, func(r *sql.Rows) error {
 		var id int64
-		var blob []byte
-		if err := r.Scan(&id, &blob); err != nil {
+		var header, blob []byte
+		if err := r.Scan(&id, &header, &blob); err != nil {
 			return err
 		}
+		headers[id] = header
 		links, err := store.DecodeLinks(blob)
 		if err != nil {
 			return fmt.Errorf("page %d: %w", id, err)
@@ -143,17 +144,8 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 		}
 		ps.ResolveStaged(urls)
 	}
-	err = eachRow(ctx, tx, sqlPageHeaders, set, func(r *sql.Rows) error {
-		var id int64
-		var h []byte
-		if err := r.Scan(&id, &h); err != nil {
-			return err
-		}
+	for id, h := range headers {
 		ps.Header(id, h)
-		return nil
-	})
-	if err != nil {
-		return nil, 0, err
 	}
 	for id, h := range stagedHeaders {
 		ps.Header(id, h)

@@ -40,11 +40,10 @@ const (
 // commits, leaves a crawl database without tables, made again from the start.
 const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 	DROP TABLE IF EXISTS idx.links;
-	DROP TABLE IF EXISTS idx.outlinks;
+	DROP TABLE IF EXISTS idx.folded;
 	DROP TABLE IF EXISTS idx.link_log;
 	DROP TABLE IF EXISTS idx.dirty;
 	DROP TABLE IF EXISTS idx.waiting;
-	DROP TABLE IF EXISTS idx.doc_headers;
 	DROP TABLE IF EXISTS idx.fts_anchors;
 	DROP TABLE IF EXISTS txt.fts;
 	CREATE TABLE idx.docs (
@@ -64,7 +63,7 @@ const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 		fragment INTEGER NOT NULL DEFAULT 0,
 		PRIMARY KEY (to_id, from_id, anchor)
 	) WITHOUT ROWID;
-	CREATE TABLE idx.outlinks (from_id INTEGER PRIMARY KEY, links BLOB NOT NULL);
+	CREATE TABLE idx.folded (seq INTEGER PRIMARY KEY, url_id INTEGER NOT NULL UNIQUE, header BLOB NOT NULL, links BLOB NOT NULL);
 	CREATE TABLE idx.link_log (
 		seq INTEGER PRIMARY KEY,
 		to_id INTEGER NOT NULL,
@@ -75,7 +74,6 @@ const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 	);
 	CREATE TABLE idx.dirty (url_id INTEGER PRIMARY KEY);
 	CREATE TABLE idx.waiting (url_id INTEGER PRIMARY KEY);
-	CREATE TABLE idx.doc_headers (url_id INTEGER PRIMARY KEY, header BLOB NOT NULL);
 	CREATE VIRTUAL TABLE idx.fts_anchors USING fts5(anchors, tokenize = 'porter unicode61 remove_diacritics 2');
 	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('automerge', 8);
 	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);

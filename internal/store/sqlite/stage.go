@@ -10,7 +10,7 @@ import (
 // stage records the batch's documents with their outgoing links and response headers in the
 // staged table, one row per document, replacing an earlier staged copy. Rows are appended in
 // commit order (seq), so staging writes sequential pages; only the small url_id index is written
-// at random (the fold moves the headers to doc_headers, a chunk at a time). Nothing of the search index is touched here: the
+// at random (the fold moves the headers to folded, a chunk at a time). Nothing of the search index is touched here: the
 // crawl's commit stays a handful of row writes per page, and IndexPending folds staged rows into
 // the index later, in large batches.
 func (s *Store) stage(ctx context.Context, b store.Batch) error {
