@@ -20,7 +20,7 @@ import (
 // a new one. Numbers are given from firstNum up: small positive rowids are FTS5's shortest.
 const firstNum = 1
 
-// sqlLastNum reads the highest number given (NULL if none), by a seek in the docs_num index.
+// sqlLastNum reads the highest number given (NULL if none), by a seek in docs, whose key it is.
 const sqlLastNum = `SELECT MAX(num) FROM docs`
 
 // numbers gives new entries their numbers within one transaction of the index database: the

@@ -47,15 +47,14 @@ const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 	DROP TABLE IF EXISTS idx.fts_anchors;
 	DROP TABLE IF EXISTS txt.fts;
 	CREATE TABLE idx.docs (
-		url_id INTEGER PRIMARY KEY,
+		num INTEGER PRIMARY KEY,
+		url_id INTEGER NOT NULL UNIQUE,
 		link_only INTEGER NOT NULL DEFAULT 0,
 		nosnippet INTEGER NOT NULL DEFAULT 0,
 		unavailable_after INTEGER NOT NULL DEFAULT 0,
 		inlinks INTEGER NOT NULL DEFAULT 0,
-		content_hash INTEGER NOT NULL DEFAULT 0,
-		num INTEGER NOT NULL
+		content_hash INTEGER NOT NULL DEFAULT 0
 	);
-	CREATE INDEX idx.docs_num ON docs (num, url_id, link_only, unavailable_after);
 	CREATE TABLE idx.links (
 		to_id INTEGER NOT NULL,
 		from_id INTEGER NOT NULL,
