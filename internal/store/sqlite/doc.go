@@ -10,25 +10,28 @@
 //     discovery order; id = store.IDOf, unique; urls_origin (origin, next_at, id) for the
 //     frontier); staged (rowid seq in commit order; url_id unique): fetched documents with their
 //     encoded links and header, waiting for the indexer.
-//   - crawl.index.db, written by the indexer (inIndexTx). outlinks (from_id): each folded page's
-//     links as the fold last kept them. link_log (rowid seq): what changed in the links of the
+//   - crawl.index.db, written by the indexer (inIndexTx). folded (rowid seq in fold order; url_id
+//     unique): each folded page's header and links as the fold last kept them, a page fetched
+//     again moving to the end. link_log (rowid seq): what changed in the links of the
 //     pages folded since the last merge, appended (linklog.go). links (to_id, from_id, anchor),
 //     without rowid: the link graph by target, written only by the merge, in key order. dirty and
 //     waiting (url_id): entries whose anchor text is to be rewritten, written by the merge in key
 //     order; waiting holds the link-only entries of queued URLs that RefreshDocuments deferred.
-//     docs (url_id; docs_num (num, ...)): one row per index entry, with its number num (nums.go).
-//     doc_headers (url_id). fts_anchors (FTS5, rowid num): each entry's anchor text.
+//     docs (rowid num, the entry's number, given in index order: nums.go; url_id unique): one
+//     row per index entry. fts_anchors (FTS5, rowid num): each entry's anchor text.
 //   - crawl.text.db, written by the text writer beside each indexer transaction (textStep).
 //     fts (FTS5, rowid num): each entry's own text, written once per fetch.
 //
 // URL IDs are 63-bit xxHash values of the canonical URL: the crawler names URLs and dedupes
 // links without asking the store, and two of n URLs collide with odds about n²/2⁶⁴ (5.4·10⁻⁴ at
-// 100,000,000 URLs). FTS5 rows are keyed by entry numbers given in index order, so text rows
-// are appended (nums.go).
+// 100,000,000 URLs). A table keyed by them takes a write at a random page per row, so the
+// tables the fold fills are keyed by an order of their own (folded by fold order, docs, fts and
+// fts_anchors by entry number, link_log by seq), with the URL ID in a unique index of small
+// entries; links is keyed by target and written only in sorted merges.
 //
 // The write path of a page: Commit updates its urls row, inserts the new URLs it found, and
 // stages its document (one transaction on crawl.db). The fold (IndexPending) writes the page's
-// fts row (text file), its docs, doc_headers and outlinks rows, and appends its link changes to
+// fts row (text file), its docs and folded rows, and appends its link changes to
 // link_log (index file), then unstages it (crawl file). The merge (at mergeLinksRows rows of
 // link_log, and of the whole log before every refresh) applies link_log to links sorted by
 // target and marks the targets dirty. The refresh (RefreshDocuments, RefreshIndex) rewrites the
@@ -46,7 +49,7 @@
 // The files commit separately, in one order per indexer step: text, then index, then the crawl
 // file's record of what was indexed. A crash between them leaves work that is done again, and
 // every step is idempotent: documents still staged are folded again (their link changes are
-// computed against outlinks as the last committed fold left it, so nothing is logged twice); a
+// computed against folded as the last committed fold left it, so nothing is logged twice); a
 // merge's links, dirty marks and the removal of its link_log rows are one transaction, so a
 // crash leaves the log to merge again; text rows under numbers an uncommitted index transaction
 // gave are dropped before those numbers are given again (nums.go). TestKillDuringMergeAndRefresh
