@@ -16,7 +16,7 @@
 //
 // Leases (leases.go) exclude other owners, expire, are renewed (LeaseOrigins renews everything
 // the owner holds; RenewOrigins renews given keys and reports the lost ones) and are taken over
-// once expired; NextDue tells a worker whose own origins are done when the cluster next has work
+// once expired; LeaseOrigins grants no origin paused past its until (issue 31 part 3); NextDue tells a worker whose own origins are done when the cluster next has work
 // it could lease (another owner's origin counting from its lease's expiry). Commit fences: a batch with Owner set is refused with a *store.LeaseLostError
 // when Owner does not hold the lease of every origin it writes for; the check locks the lease
 // rows, so a takeover waits for a commit that passed it. robots.txt decisions and pauses are

@@ -20,6 +20,11 @@ import (
 // max origins with URLs due at or before until that are free, expired, or owner's already,
 // earliest due first. Two statements, each its own transaction.
 //
+// An origin paused past until (paused_until, written by whichever worker met the 503) is not
+// granted: it could not be sent a request before its pause ends, and would only take a slot of
+// the batch that a due origin could fill (issue 31 part 3). It is granted again once its pause
+// ends by until.
+//
 // An origin's due time is one seek in urls_origin per origin, so the query costs O(origins),
 // not O(queued URLs).
 func (s *Store) LeaseOrigins(ctx context.Context, owner string, now, until time.Time, ttl time.Duration, max int) ([]string, error) {
@@ -37,7 +42,8 @@ func (s *Store) LeaseOrigins(ctx context.Context, owner string, now, until time.
 				CROSS JOIN LATERAL (SELECT next_at AS due FROM urls
 					WHERE urls.origin = o.key AND next_at IS NOT NULL ORDER BY next_at LIMIT 1) d
 				LEFT JOIN leases l ON l.origin = o.key
-				WHERE d.due <= $3 AND (l.origin IS NULL OR l.owner = $1 OR l.expires <= $2)
+				WHERE d.due <= $3 AND (o.paused_until IS NULL OR o.paused_until <= $3)
+					AND (l.origin IS NULL OR l.owner = $1 OR l.expires <= $2)
 				ORDER BY d.due, o.key LIMIT $5),
 			granted AS (
 				INSERT INTO leases (origin, owner, expires) SELECT key, $1, $4 FROM cand ORDER BY key
