@@ -22,12 +22,20 @@
 // rows, so a takeover waits for a commit that passed it. robots.txt decisions and pauses are
 // origin records, so every process sees them once committed.
 //
-// Search: the SQLite store's design (documents staged at Commit, folded by IndexPending, the
-// searchable text written once per entry by RefreshIndex), with a weighted tsvector in docs (title
-// A, anchor text B, URL words C, body D), a GIN index, and ts_rank_cd. Indexers in several
-// processes share the work (FOR UPDATE SKIP LOCKED). A query ranks at most searchCandidates
-// entries: the GIN match ordered by inlinks (a cheap column), limited, then ranked; the total is
-// an exact count, which reads the index and the heap but no tsvector.
+// Search (issue 31 part 4: the layout of internal/store/sqlite/layout-plan.md on PostgreSQL):
+// documents are staged at Commit and folded by IndexPending, which writes each document's entry
+// once per fetch: a docs row with the full weighted tsvector (title A, headings B, URL words C,
+// body D) under a GIN index, its doc_text, and the base of its heads row. Anchor text lives apart,
+// in heads (atsv, anchor text B), and is rebuilt in bulk by generations over link_log
+// (anchors.go): a target's anchor text is rewritten at powers of two of its inlink count, so
+// O(log inlinks) times over a crawl; RefreshIndex runs the last generation, which writes every
+// pending target. The head index is one small GIN index over heads (title, headings, URL words,
+// anchor text): a query takes up to headCandidates entries from it, the best by their head's
+// rank, and ranks them with ts_rank_cd over the entry's whole tsvector (the document's and its
+// anchor text); the full index is read (up to searchCandidates matches) only when the head gives
+// fewer than the page needs. Indexers in several processes share the folds (FOR UPDATE SKIP
+// LOCKED); one runs a generation at a time. The total is counted from the GIN indexes and the
+// narrow heaps, no tsvector read.
 //
 // Differences from the SQLite store, where PostgreSQL does not allow the same:
 //   - Scores are ts_rank_cd's (index.RankClassWeights: 0.05/0.15/0.4/1.0, length-normalized),
@@ -39,17 +47,23 @@
 //     identifier are words joined by <->, a prefix is :*. Stemming is the Snowball English
 //     stemmer of the configuration mandelbot_words, where SQLite's FTS5 uses Porter's: a few
 //     words stem differently.
-//   - Counting stops at index.MaxCount in both stores; the candidates of a common word are those
-//     with the most inlinks here (below), the title and early matches in SQLite.
-//   - A query matching more than searchCandidates entries ranks only the searchCandidates with
-//     the most inlinks; a relevant page with few inlinks may be missing from deep pages of a
-//     common word's results (Total still counts every match).
+//   - Counting stops at index.MaxCount in both stores. Total counts the documents whose own text
+//     matches and the link-only entries that match; a document whose words are all in its head
+//     (title, headings, URL, anchor text) but not all in its own text is found there and counted
+//     when ranked. One with a word only in the anchor text of links to it and another only in
+//     its body is not found.
+//   - A query whose words are in the titles, headings, URLs or anchor text of more than
+//     headCandidates entries ranks only the headCandidates best by those; a page with the words
+//     in its body alone may then be missing from deep pages of the results (Total still counts
+//     every match).
+//   - An entry's anchor text may lack up to half of its newest links between two generations
+//     (RefreshIndex writes them all).
 //   - Snippets are ts_headline of the body (the anchor text for a link-only entry) rather than
 //     of the best column, and mark words as PostgreSQL's parser finds them: a query word matched
 //     only without its diacritics is found but not highlighted.
 //   - Text is stored as PostgreSQL text: invalid UTF-8 becomes U+FFFD and NUL a space (robots.txt
 //     bodies are bytea, kept byte for byte).
 //   - Times have microsecond precision.
-//   - RefreshIndex waits for rows another process's indexer holds, then returns; IndexLag counts
-//     every process's staged documents.
+//   - RefreshIndex waits for rows another process's indexer holds, and for another process's
+//     generation, then returns; IndexLag counts every process's staged documents.
 package postgres

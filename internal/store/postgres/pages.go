@@ -14,10 +14,9 @@ const (
 	sqlPageURLs = `SELECT seq, ` + urlColumns + ` FROM urls
 		WHERE seq > $1 AND kind = 0 AND fetched_at IS NOT NULL ORDER BY seq LIMIT $2`
 	sqlPageHeaders = `SELECT url_id, header FROM doc_headers WHERE url_id = ANY($1)`
-	sqlPageStaged  = `SELECT url_id, idx, title, body, folded, links FROM staged WHERE url_id = ANY($1)`
-	sqlPageIndexed = `SELECT t.url_id, t.title, t.body FROM docs d JOIN doc_text t ON t.url_id = d.url_id
-		WHERE NOT d.link_only AND d.url_id = ANY($1)`
-	sqlPageLinks = `SELECT l.from_id, u.url, l.anchor FROM links l JOIN urls u ON u.id = l.to_id
+	sqlPageStaged  = `SELECT url_id, idx, title, body, false, links FROM staged WHERE url_id = ANY($1)`
+	sqlPageIndexed = `SELECT url_id, title, body FROM doc_text WHERE url_id = ANY($1)`
+	sqlPageLinks   = `SELECT l.from_id, u.url, l.anchor FROM links l JOIN urls u ON u.id = l.to_id
 		WHERE l.from_id = ANY($1)`
 	sqlURLsByID = `SELECT id, url FROM urls WHERE id = ANY($1)`
 )

@@ -29,11 +29,16 @@ const (
 // Times are timestamptz (NULL for the zero time); origin keys are COLLATE "C" so that key order
 // is Go's bytewise string order. URL IDs are store.IDOf; seq keeps discovery order.
 //
-// An entry of the search index is a narrow docs row (what a query filters, counts and ranks on;
-// toast_tuple_target moves every tsvector out of line, so the heap a common word's matches are
-// counted in holds a few dozen bytes per entry) and a doc_text row (what a result shows). The
-// text search configuration mandelbot_words is 'simple' (no stop words) with an English Snowball
-// stemmer (issue 11: "keys" finds "key").
+// An entry of the search index is a heads row (issue 31 part 4, the head index: the title,
+// headings and URL words in base, the anchor text in atsv, one small GIN index over both; anchor
+// text is rewritten there alone, in generations: anchors.go) and, for a fetched document, a docs
+// row (the full tsvector, written once per fetch: title, headings, URL words and body; what a
+// query filters on; toast_tuple_target moves the tsvector out of line, so the heap a common
+// word's matches are counted in holds a few dozen bytes per entry) and a doc_text row (what a
+// result shows). link_log is the fold's append-only log of link targets whose anchor text
+// changed; anchor_pending the targets a generation left behind until their next power of two.
+// The text search configuration mandelbot_words is 'simple' (no stop words) with an English
+// Snowball stemmer (issue 11: "keys" finds "key").
 const schemaSQL = `CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);
 	CREATE TABLE origins (
 		key text COLLATE "C" PRIMARY KEY,
@@ -104,10 +109,8 @@ const schemaSQL = `CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)
 		nosnippet boolean NOT NULL DEFAULT false,
 		unavailable_after timestamptz,
 		links bytea,
-		folded boolean NOT NULL DEFAULT false,
 		headings text NOT NULL DEFAULT ''
 	);
-	CREATE INDEX staged_unfolded ON staged (url_id) WHERE NOT folded;
 	CREATE TABLE links (
 		from_id bigint NOT NULL,
 		to_id bigint NOT NULL,
@@ -116,24 +119,31 @@ const schemaSQL = `CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)
 		PRIMARY KEY (from_id, to_id, anchor)
 	);
 	CREATE INDEX links_to ON links (to_id);
-	CREATE TABLE dirty (url_id bigint PRIMARY KEY);
+	CREATE TABLE link_log (seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, to_id bigint NOT NULL);
+	CREATE TABLE anchor_pending (to_id bigint PRIMARY KEY);
 	CREATE TABLE docs (
 		url_id bigint PRIMARY KEY,
-		link_only boolean NOT NULL DEFAULT false,
 		nosnippet boolean NOT NULL DEFAULT false,
 		unavailable_after timestamptz,
-		inlinks integer NOT NULL DEFAULT 0,
-		tsv tsvector
+		tsv tsvector NOT NULL
 	) WITH (toast_tuple_target = 128);
 	CREATE TABLE doc_text (
 		url_id bigint PRIMARY KEY,
 		title text NOT NULL DEFAULT '',
-		top_anchor text NOT NULL DEFAULT '',
-		anchors text NOT NULL DEFAULT '',
 		body text NOT NULL DEFAULT '',
 		headings text NOT NULL DEFAULT ''
 	);
 	CREATE INDEX docs_tsv ON docs USING gin (tsv);
+	CREATE TABLE heads (
+		url_id bigint PRIMARY KEY,
+		link_only boolean NOT NULL,
+		base tsvector NOT NULL,
+		atsv tsvector NOT NULL DEFAULT '',
+		anchors text NOT NULL DEFAULT '',
+		top_anchor text NOT NULL DEFAULT '',
+		anchors_at integer NOT NULL DEFAULT 0
+	);
+	CREATE INDEX heads_head ON heads USING gin ((base || atsv));
 	CREATE TABLE doc_headers (url_id bigint PRIMARY KEY, header bytea NOT NULL);
 	CREATE TEXT SEARCH DICTIONARY mandelbot_stem (TEMPLATE = snowball, Language = english);
 	CREATE TEXT SEARCH CONFIGURATION mandelbot_words (COPY = simple);

@@ -21,9 +21,13 @@ const (
 	// rankNormalization divides a rank by 1 + the logarithm of the entry's length, as bm25
 	// discounts long documents.
 	rankNormalization = 1
-	// searchCandidates bounds the entries a query ranks: the matching entries with the most
-	// inlinks, then by ID. A common word may match most of the index; ranking every match would
-	// read every matching tsvector, where counting them reads only the GIN index and the heap.
+	// headCandidates bounds the entries a query takes from the head index (heads: title,
+	// headings, URL words and anchor text), the best by their head's rank, to rank by the full
+	// tsvector (issue 31 part 4). A common word may match most of the index; ranking every match
+	// would read every matching tsvector.
+	headCandidates = 1000
+	// searchCandidates bounds the entries a query takes from the full index (docs.tsv) when the
+	// head gives fewer than the page needs: matches in no order, ranked.
 	searchCandidates = 1000
 	// Snippet markers: control characters that noControls keeps out of indexed text.
 	markOpen  = "\x02"
@@ -39,22 +43,36 @@ var rankWeights = func() string {
 	return fmt.Sprintf("'{%g, %g, %g, %g}'", w[0], w[1], w[2], w[3])
 }()
 
-// rankExpr is an entry's score: ts_rank_cd (cover density: matches close together rank higher,
-// the proximity rule of index/ranking.go) times the link-only factor, times the phrase boost
-// when the entry has the query's words as one phrase (query.pq, NULL when there is none).
-var rankExpr = fmt.Sprintf(`ts_rank_cd(%s, docs.tsv, query.q, %d) * CASE WHEN docs.link_only THEN %g ELSE 1 END
-	* CASE WHEN query.pq IS NOT NULL AND docs.tsv @@ query.pq THEN %g ELSE 1 END`,
+// entryTSV is an entry's whole tsvector: its document's (title, headings, URL words and body),
+// or a link-only entry's URL words, with its anchor text; the same words and weights as the head
+// and the full index together.
+const entryTSV = `(COALESCE(docs.tsv, heads.base) || heads.atsv)`
+
+// headTSV is the tsvector of the head index (heads_head).
+const headTSV = `(heads.base || heads.atsv)`
+
+// rankExpr is the score of an entry of ent (its whole tsvector v, read once): ts_rank_cd
+// (cover density: matches close together rank higher, the proximity rule of index/ranking.go)
+// times the link-only factor, times the phrase boost when the entry has the query's words as one
+// phrase (query.pq, NULL when there is none).
+var rankExpr = fmt.Sprintf(`ts_rank_cd(%s, ent.v, query.q, %d) * CASE WHEN ent.link_only THEN %g ELSE 1 END
+	* CASE WHEN query.pq IS NOT NULL AND ent.v @@ query.pq THEN %g ELSE 1 END`,
 	rankWeights, rankNormalization, index.LinkOnlyFactor, 1+index.PhraseBoost)
+
+// headRank is an entry's rank in the head index alone, which picks the head's candidates.
+var headRank = fmt.Sprintf(`ts_rank_cd(%s, %s, query.q, %d)`, rankWeights, headTSV, rankNormalization)
 
 // headlineOptions are ts_headline's options for a snippet.
 var headlineOptions = fmt.Sprintf(`StartSel=%s, StopSel=%s, MaxWords=%d, MinWords=%d, ShortWord=0, MaxFragments=1, FragmentDelimiter=" … "`,
 	markOpen, markClose, snippetWords, snippetWords/2)
 
 // searchAsTyped is Search (vocab.go) of the query as typed: entries that match the query (the
-// query language, rendered by tsQuery; site: filters on urls.origin), at most searchCandidates
-// of them ranked by rankExpr, duplicates merged by index.Dedupe. The matches are counted up to index.MaxCount, and the
-// candidates chosen, from the GIN index's bitmap and the narrow docs heap (no tsvector is read);
-// only the candidates' tsvectors are read, to rank them.
+// query language, rendered by tsQuery; site: filters on urls.origin), ranked by rankExpr, duplicates merged by
+// index.Dedupe. The candidates come from the head index first (up to headCandidates, the best by
+// their head's rank); only when the head gives fewer than the page needs does the query read the
+// full index (up to searchCandidates more). Only the candidates' full tsvectors are read, to rank
+// them. The matches are counted up to index.MaxCount from the GIN indexes' bitmaps and the narrow
+// heaps (no tsvector is read).
 func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, error) {
 	q = q.Clamp()
 	now := q.Now
@@ -71,8 +89,12 @@ func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, e
 	for _, site := range parsed.Sites {
 		patterns = append(patterns, index.OriginLikePatterns(site)...)
 	}
-	const filter = `(docs.unavailable_after IS NULL OR docs.unavailable_after > $2)
-		AND (cardinality($3::text[]) = 0 OR EXISTS (SELECT 1 FROM urls su WHERE su.id = docs.url_id AND su.origin LIKE ANY($3::text[])))`
+	phrase := "" // the query as one phrase, for the phrase boost; '' when it has none
+	if n, ok := parsed.WholePhrase(); ok {
+		if phrase, err = tsNode(n); err != nil {
+			return page, err
+		}
+	}
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
@@ -80,56 +102,54 @@ func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, e
 	defer tx.Rollback(ctx)
 	// A word in most entries makes a sequential scan look cheap to the planner, but it would
 	// read every tsvector (out of line, most of the index's bytes) to test the match; the GIN
-	// index answers the match without them.
+	// indexes answer the match without them.
 	if _, err := tx.Exec(ctx, `SET LOCAL enable_seqscan = off`); err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
-	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM docs WHERE tsv @@ to_tsquery('`+tsConfig+`', $1) AND `+filter+` LIMIT $4) x`,
-		tsq, now, patterns, index.MaxCount+1).Scan(&page.Total); err != nil {
+	need := q.Offset + q.Limit + index.DedupeSlack
+	cands, err := candidates(ctx, tx, tsq, now, patterns, need)
+	if err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
-	if page.Total > index.MaxCount {
-		page.Total, page.TotalIsLowerBound = index.MaxCount, true
-	}
-	phrase := "" // the query as one phrase, for the phrase boost; '' when it has none
-	if n, ok := parsed.WholePhrase(); ok {
-		if phrase, err = tsNode(n); err != nil {
-			return page, err
-		}
+	if page.Total, err = countMatches(ctx, tx, tsq, now, patterns); err != nil {
+		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
 	rows, _ := tx.Query(ctx, `WITH query AS (SELECT to_tsquery('`+tsConfig+`', $1) AS q,
-			CASE WHEN $7 = '' THEN NULL ELSE to_tsquery('`+tsConfig+`', $7) END AS pq),
-		cand AS (
-			SELECT docs.url_id FROM docs, query WHERE docs.tsv @@ query.q AND `+filter+`
-			ORDER BY docs.inlinks DESC, docs.url_id LIMIT $4),
+			CASE WHEN $5 = '' THEN NULL ELSE to_tsquery('`+tsConfig+`', $5) END AS pq),
+		ent AS MATERIALIZED (
+			SELECT heads.url_id, heads.link_only, `+entryTSV+` AS v
+			FROM heads LEFT JOIN docs ON docs.url_id = heads.url_id WHERE heads.url_id = ANY($2)),
 		ranked AS (
-			SELECT docs.url_id, `+rankExpr+` AS score
-			FROM cand JOIN docs ON docs.url_id = cand.url_id, query
-			ORDER BY score DESC, docs.url_id LIMIT $5)
-		SELECT ranked.url_id, ranked.score,
+			SELECT ent.url_id, `+rankExpr+` AS score FROM ent, query WHERE ent.v @@ query.q
+			ORDER BY score DESC, ent.url_id LIMIT $3)
+		SELECT ranked.url_id, ranked.score, docs.url_id IS NOT NULL AND NOT docs.tsv @@ query.q,
 			CASE WHEN docs.nosnippet THEN '' ELSE ts_headline('`+tsConfig+`',
-				CASE WHEN docs.link_only THEN doc_text.anchors ELSE doc_text.body END, query.q, $6) END,
-			CASE WHEN docs.link_only THEN doc_text.top_anchor ELSE doc_text.title END,
-			CASE WHEN docs.link_only THEN '' ELSE doc_text.body END,
-			CASE WHEN docs.link_only THEN '' ELSE doc_text.headings END,
-			docs.link_only, docs.inlinks, urls.url, urls.state, urls.reason, urls.status, urls.fetched_at,
+				CASE WHEN heads.link_only THEN heads.anchors ELSE doc_text.body END, query.q, $4) END,
+			CASE WHEN heads.link_only THEN heads.top_anchor ELSE doc_text.title END,
+			COALESCE(doc_text.body, ''), COALESCE(doc_text.headings, ''),
+			heads.link_only, urls.url, urls.state, urls.reason, urls.status, urls.fetched_at,
 			urls.content_type, urls.canonical, `+originStatusColumns+`
-		FROM ranked JOIN docs ON docs.url_id = ranked.url_id JOIN doc_text ON doc_text.url_id = ranked.url_id
+		FROM ranked JOIN heads ON heads.url_id = ranked.url_id LEFT JOIN docs ON docs.url_id = ranked.url_id
+		LEFT JOIN doc_text ON doc_text.url_id = ranked.url_id
 		JOIN urls ON urls.id = ranked.url_id LEFT JOIN origins ON origins.key = urls.origin, query
 		ORDER BY ranked.score DESC, ranked.url_id`,
-		tsq, now, patterns, max(searchCandidates, q.Offset+q.Limit+index.DedupeSlack),
-		max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth), headlineOptions, phrase)
+		tsq, cands, max(need, index.RerankDepth), headlineOptions, phrase)
 	var r index.Result
 	var id int64
 	var score float32
+	var byAnchors bool
 	var snippet, body, ct string
 	var fetched pgtype.Timestamptz
 	var os originStatus
 	var results []index.Result
+	var types []string           // each result's content type, for index.Why
 	bodies := map[int64]string{} // the documents' text, for their shape and index.Snippet
-	_, err = pgx.ForEachRow(rows, append([]any{&id, &score, &snippet, &r.Title, &body, &r.Headings, &r.LinkOnly, &r.Inlinks,
+	_, err = pgx.ForEachRow(rows, append([]any{&id, &score, &byAnchors, &snippet, &r.Title, &body, &r.Headings, &r.LinkOnly,
 		&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct, &r.Canonical}, os.dest()...), func() error {
 		res := r
+		if byAnchors {
+			page.Total++ // a document found by its anchor text alone: countMatches counts its text's matches
+		}
 		state, reason := store.Effective(store.State(res.State), res.Reason, os.status(), now)
 		res.State, res.Reason, res.FetchedAt, res.Score = string(state), reason, fromTZ(fetched), float64(score)
 		res.Snippet = index.SplitMarked(snippet, markOpen, markClose)
@@ -137,13 +157,22 @@ func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, e
 			res.ContentHash = index.ContentHash(res.Title, body)
 			bodies[id] = body
 		}
-		res.Why = index.Why(index.Facts{State: res.State, Reason: res.Reason, Status: res.Status, ContentType: ct,
-			FetchedAt: res.FetchedAt, Inlinks: res.Inlinks, Indexed: !res.LinkOnly, LinkOnly: res.LinkOnly})
-		results = append(results, res)
+		results, types = append(results, res), append(types, ct)
 		return nil
 	})
 	if err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
+	}
+	if page.Total > index.MaxCount {
+		page.Total, page.TotalIsLowerBound = index.MaxCount, true
+	}
+	if err := fillInlinks(ctx, tx, results); err != nil {
+		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
+	}
+	for i := range results {
+		res := &results[i]
+		res.Why = index.Why(index.Facts{State: res.State, Reason: res.Reason, Status: res.Status, ContentType: types[i],
+			FetchedAt: res.FetchedAt, Inlinks: res.Inlinks, Indexed: !res.LinkOnly, LinkOnly: res.LinkOnly})
 	}
 	if err := fillAnchorVotes(ctx, tx, results, page.Terms); err != nil {
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
@@ -168,20 +197,98 @@ func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, e
 	return page, nil
 }
 
+// searchFilter keeps the entries a query may show at $2 (unavailable_after) in the origins
+// matching one of the LIKE patterns $3 (site:; none: every origin), given docs and heads rows.
+const searchFilter = `(docs.unavailable_after IS NULL OR docs.unavailable_after > $2)
+	AND (cardinality($3::text[]) = 0 OR EXISTS (SELECT 1 FROM urls su WHERE su.id = heads.url_id AND su.origin LIKE ANY($3::text[])))`
+
+// candidates returns the entries to rank for the tsquery tsq: up to headCandidates from the head
+// index, the best by their head's rank; and when that is fewer than need, up to
+// searchCandidates more from the full index, in no order.
+func candidates(ctx context.Context, tx pgx.Tx, tsq string, now time.Time, patterns []string, need int) ([]int64, error) {
+	rows, _ := tx.Query(ctx, `WITH query AS (SELECT to_tsquery('`+tsConfig+`', $1) AS q)
+		SELECT heads.url_id FROM heads LEFT JOIN docs ON docs.url_id = heads.url_id, query
+		WHERE `+headTSV+` @@ query.q AND `+searchFilter+`
+		ORDER BY `+headRank+` DESC, heads.url_id LIMIT $4`, tsq, now, patterns, headCandidates)
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("head candidates: %w", err)
+	}
+	if len(ids) >= need {
+		return ids, nil
+	}
+	rows, _ = tx.Query(ctx, `SELECT docs.url_id FROM docs JOIN heads ON heads.url_id = docs.url_id
+		WHERE docs.tsv @@ to_tsquery('`+tsConfig+`', $1) AND `+searchFilter+` LIMIT $4`, tsq, now, patterns, searchCandidates)
+	more, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("candidates: %w", err)
+	}
+	return append(ids, more...), nil
+}
+
+// countMatches counts, up to index.MaxCount+1, the documents whose own text matches tsq and
+// the link-only entries whose anchor text or URL does, from the GIN indexes and the heaps
+// alone. A document that matches only with its anchor text is not among them (Search adds those
+// it ranks).
+func countMatches(ctx context.Context, tx pgx.Tx, tsq string, now time.Time, patterns []string) (int, error) {
+	var docs, linkOnly int
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM docs JOIN heads ON heads.url_id = docs.url_id
+		WHERE docs.tsv @@ to_tsquery('`+tsConfig+`', $1) AND `+searchFilter+` LIMIT $4) x`,
+		tsq, now, patterns, index.MaxCount+1).Scan(&docs); err != nil {
+		return 0, fmt.Errorf("count: %w", err)
+	}
+	if docs > index.MaxCount {
+		return docs, nil
+	}
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM heads LEFT JOIN docs ON false
+		WHERE `+headTSV+` @@ to_tsquery('`+tsConfig+`', $1) AND heads.link_only AND `+searchFilter+` LIMIT $4) x`,
+		tsq, now, patterns, index.MaxCount+1-docs).Scan(&linkOnly); err != nil {
+		return 0, fmt.Errorf("count: %w", err)
+	}
+	return docs + linkOnly, nil
+}
+
+// fillInlinks sets the Inlinks of rs: how many pages link to each, from the links table.
+func fillInlinks(ctx context.Context, tx pgx.Tx, rs []index.Result) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	at := make(map[int64][]int, len(rs))
+	ids := make([]int64, 0, len(rs))
+	for i, r := range rs {
+		id := store.IDOf(r.URL)
+		if _, ok := at[id]; !ok {
+			ids = append(ids, id)
+		}
+		at[id] = append(at[id], i)
+	}
+	rows, _ := tx.Query(ctx, `SELECT to_id, COUNT(DISTINCT from_id) FROM links WHERE to_id = ANY($1) GROUP BY to_id`, ids)
+	var id, n int64
+	if _, err := pgx.ForEachRow(rows, []any{&id, &n}, func() error {
+		for _, i := range at[id] {
+			rs[i].Inlinks = int(n)
+		}
+		return nil
+	}); err != nil {
+		return fmt.Errorf("inlinks: %w", err)
+	}
+	return nil
+}
+
 // Explain implements index.Searcher.
 func (s *Store) Explain(ctx context.Context, url string) (index.Explanation, error) {
 	e := index.Explanation{URL: url}
 	var f index.Facts
 	var fetched pgtype.Timestamptz
-	var hasDoc bool
+	var hasEntry bool
 	var linkOnly pgtype.Bool
-	var inlinks pgtype.Int4
 	var os originStatus
 	err := s.pool.QueryRow(ctx, `SELECT urls.state, urls.reason, urls.status, urls.content_type, urls.fetched_at, urls.noindex,
-			docs.url_id IS NOT NULL, docs.link_only, docs.inlinks, `+originStatusColumns+`
-		FROM urls LEFT JOIN docs ON docs.url_id = urls.id LEFT JOIN origins ON origins.key = urls.origin
+			heads.url_id IS NOT NULL, heads.link_only,
+			(SELECT COUNT(DISTINCT from_id) FROM links WHERE to_id = urls.id), `+originStatusColumns+`
+		FROM urls LEFT JOIN heads ON heads.url_id = urls.id LEFT JOIN origins ON origins.key = urls.origin
 		WHERE urls.id = $1 AND urls.url = $2`, store.IDOf(url), url).
-		Scan(append([]any{&f.State, &f.Reason, &f.Status, &f.ContentType, &fetched, &f.NoIndex, &hasDoc, &linkOnly, &inlinks}, os.dest()...)...)
+		Scan(append([]any{&f.State, &f.Reason, &f.Status, &f.ContentType, &fetched, &f.NoIndex, &hasEntry, &linkOnly, &f.Inlinks}, os.dest()...)...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		e.Why = index.Why(f)
 		return e, nil
@@ -191,14 +298,9 @@ func (s *Store) Explain(ctx context.Context, url string) (index.Explanation, err
 	}
 	state, reason := store.Effective(store.State(f.State), f.Reason, os.status(), time.Now())
 	f.State, f.Reason = string(state), reason
-	f.FetchedAt, f.Inlinks = fromTZ(fetched), int(inlinks.Int32)
-	f.Indexed = hasDoc && !linkOnly.Bool
-	f.LinkOnly = hasDoc && linkOnly.Bool
-	if !f.Indexed && !f.LinkOnly {
-		if err := s.pool.QueryRow(ctx, `SELECT COUNT(DISTINCT from_id) FROM links WHERE to_id = $1`, store.IDOf(url)).Scan(&f.Inlinks); err != nil {
-			return e, fmt.Errorf("postgres: explain %s: %w", url, err)
-		}
-	}
+	f.FetchedAt = fromTZ(fetched)
+	f.Indexed = hasEntry && !linkOnly.Bool
+	f.LinkOnly = hasEntry && linkOnly.Bool
 	e.Known, e.Indexed, e.LinkOnly, e.State, e.Status, e.Reason, e.Inlinks = true, f.Indexed, f.LinkOnly, f.State, f.Status, f.Reason, f.Inlinks
 	e.Why = index.Why(f)
 	return e, nil

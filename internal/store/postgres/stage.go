@@ -12,7 +12,8 @@ import (
 
 // stage records the batch's documents with their outgoing links in staged, one row per
 // document (the last of the batch for a URL), replacing an earlier staged copy, in one
-// statement, and their response headers in doc_headers in another. Nothing of the search index is touched here; IndexPending folds staged rows later.
+// statement, and their response headers in doc_headers in another. Nothing of the search index
+// is touched here; IndexPending folds staged rows later, and deletes them.
 func stage(ctx context.Context, tx pgx.Tx, b store.Batch) error {
 	if len(b.Documents) == 0 {
 		return nil
@@ -38,13 +39,13 @@ func stage(ctx context.Context, tx pgx.Tx, b store.Batch) error {
 		headings[i] = store.CutUTF8(pgText(d.Headings), store.MaxIndexedHeadingsBytes)
 		ua[i], encoded[i] = tz(d.UnavailableAfter), store.EncodeLinks(links[d.URLID], pgText)
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO staged (url_id, idx, title, body, nosnippet, unavailable_after, links, headings, folded)
-		SELECT t.*, false FROM unnest($1::bigint[], $2::boolean[], $3::text[], $4::text[], $5::boolean[],
+	_, err := tx.Exec(ctx, `INSERT INTO staged (url_id, idx, title, body, nosnippet, unavailable_after, links, headings)
+		SELECT t.* FROM unnest($1::bigint[], $2::boolean[], $3::text[], $4::text[], $5::boolean[],
 			$6::timestamptz[], $7::bytea[], $8::text[]) AS t
 		ON CONFLICT (url_id) DO UPDATE SET idx = excluded.idx, title = excluded.title, body = excluded.body,
 			headings = excluded.headings,
 			nosnippet = excluded.nosnippet, unavailable_after = excluded.unavailable_after,
-			links = excluded.links, folded = false`,
+			links = excluded.links`,
 		ids, idx, titles, bodies, nosnippet, ua, encoded, headings)
 	if err != nil {
 		return fmt.Errorf("stage %d documents: %w", n, err)

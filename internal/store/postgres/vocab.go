@@ -26,7 +26,7 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 const vocabularySample = 500
 
 // vocabulary is the store's index.Vocabulary: the lexemes of docs.tsv (Snowball stems of the
-// entries' title, anchor text, URL words and body) counted by ts_stat, and their spellings read
+// documents' title, headings, URL words and body; anchor text is in heads) counted by ts_stat, and their spellings read
 // back from the entries' text by ts_headline.
 type vocabulary struct{ s *Store }
 
@@ -66,7 +66,8 @@ func (v vocabulary) Holds(ctx context.Context, word string) (bool, error) {
 	}
 	var held bool
 	err = v.read(ctx, func(tx pgx.Tx) error {
-		return tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM docs WHERE tsv @@ to_tsquery('`+tsConfig+`', $1))`, tsq).Scan(&held)
+		return tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM docs WHERE tsv @@ to_tsquery('`+tsConfig+`', $1))
+			OR EXISTS (SELECT 1 FROM heads WHERE `+headTSV+` @@ to_tsquery('`+tsConfig+`', $1))`, tsq).Scan(&held)
 	})
 	return held, err
 }
@@ -97,7 +98,7 @@ func (v vocabulary) Spellings(ctx context.Context, term string, limit int) ([]st
 		rows, _ := tx.Query(ctx, `SELECT ts_headline('`+tsConfig+`', doc_text.title || ' ' || doc_text.headings || ' ' || doc_text.body,
 				$1::tsquery, $3)
 			FROM docs JOIN doc_text ON doc_text.url_id = docs.url_id
-			WHERE docs.tsv @@ $1::tsquery AND NOT docs.link_only LIMIT $2`,
+			WHERE docs.tsv @@ $1::tsquery LIMIT $2`,
 			lexeme(term, false), limit, spellingHeadline)
 		var err error
 		headlines, err = pgx.CollectRows(rows, pgx.RowTo[string])
