@@ -94,7 +94,7 @@ func (s *Store) generationStep(ctx context.Context, take string, last, wait bool
 					return err
 				}
 			}
-			m, err := writeAnchors(ctx, tx, rewrite)
+			m, err := s.writeAnchors(ctx, tx, rewrite)
 			n += m
 			if err != nil {
 				return err
@@ -152,7 +152,7 @@ func dueAt(at, count int) bool {
 // keeps) a link-only entry while links point to it, and loses it when none do; a fetched URL
 // without a document (noindex, not 2xx, a sitemap) has no entry. It returns how many entries
 // it wrote.
-func writeAnchors(ctx context.Context, tx pgx.Tx, targets []int64) (int, error) {
+func (s *Store) writeAnchors(ctx context.Context, tx pgx.Tx, targets []int64) (int, error) {
 	if len(targets) == 0 {
 		return 0, nil
 	}
@@ -197,16 +197,29 @@ func writeAnchors(ctx context.Context, tx pgx.Tx, targets []int64) (int, error) 
 	}); err != nil {
 		return 0, fmt.Errorf("entries: %w", err)
 	}
+	baseFields, anchorFields := make([][]tsvField, len(ids)), make([][]tsvField, len(ids))
+	for i := range ids {
+		baseFields[i], anchorFields[i] = []tsvField{{wURLs[i], 'C'}}, []tsvField{{wAnchors[i], 'B'}}
+	}
+	baseTSV, err := s.literals(ctx, tx, baseFields)
+	if err != nil {
+		return 0, err
+	}
+	anchorTSV, err := s.literals(ctx, tx, anchorFields)
+	if err != nil {
+		return 0, err
+	}
 	if _, err := tx.Exec(ctx, `DELETE FROM heads WHERE url_id = ANY($1) AND link_only`, gone); err != nil {
 		return 0, fmt.Errorf("remove %d link-only entries: %w", len(gone), err)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO heads (url_id, link_only, base, atsv, anchors, top_anchor, anchors_at)
-		SELECT t.id, true, `+tsv("t.w_url", "C")+`, `+tsv("t.w_anchors", "B")+`, t.anchors, t.top, t.n
-		FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[])
-			AS t(id, w_url, w_anchors, anchors, top, n)
+		SELECT t.id, true, COALESCE(t.base::tsvector, `+tsv("t.w_url", "C")+`), COALESCE(t.atsv::tsvector, `+tsv("t.w_anchors", "B")+`),
+			t.anchors, t.top, t.n
+		FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[])
+			AS t(id, w_url, w_anchors, anchors, top, n, base, atsv)
 		ON CONFLICT (url_id) DO UPDATE SET atsv = excluded.atsv, anchors = excluded.anchors,
 			top_anchor = excluded.top_anchor, anchors_at = excluded.anchors_at`,
-		ids, wURLs, wAnchors, texts, topTexts, counts); err != nil {
+		ids, blanked(wURLs, baseTSV), blanked(wAnchors, anchorTSV), texts, topTexts, counts, baseTSV, anchorTSV); err != nil {
 		return 0, fmt.Errorf("write the anchor text of %d entries: %w", len(ids), err)
 	}
 	return len(ids), nil

@@ -159,6 +159,19 @@ func (s *Store) fold(ctx context.Context, limit int, skip bool) (int, error) {
 			return err
 		}
 		n = len(ids)
+		docFields, baseFields := make([][]tsvField, len(keep)), make([][]tsvField, len(keep))
+		for i := range keep {
+			baseFields[i] = []tsvField{{wTitles[i], 'A'}, {wHeadings[i], 'B'}, {wURLs[i], 'C'}}
+			docFields[i] = append(slices.Clone(baseFields[i]), tsvField{wBodies[i], 'D'})
+		}
+		docTSV, err := s.literals(ctx, tx, docFields)
+		if err != nil {
+			return fmt.Errorf("fold %d documents: %w", n, err)
+		}
+		baseTSV, err := s.literals(ctx, tx, baseFields)
+		if err != nil {
+			return fmt.Errorf("fold %d documents: %w", n, err)
+		}
 		targets := slices.Clone(to)
 		slices.Sort(targets)
 		targets = slices.Compact(targets)
@@ -179,22 +192,22 @@ func (s *Store) fold(ctx context.Context, limit int, skip bool) (int, error) {
 			{`DELETE FROM doc_text WHERE url_id = ANY($1)`, []any{drop}},
 			{`DELETE FROM heads WHERE url_id = ANY($1)`, []any{drop}},
 			{`INSERT INTO docs (url_id, nosnippet, unavailable_after, tsv)
-				SELECT t.id, t.nosnippet, t.ua, ` + tsv("t.w_title", "A") + ` || ` + tsv("t.w_headings", "B") + ` || ` +
-				tsv("t.w_url", "C") + ` || ` + tsv("t.w_body", "D") + `
-				FROM unnest($1::bigint[], $2::boolean[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[])
-					AS t(id, nosnippet, ua, w_title, w_headings, w_url, w_body)
+				SELECT t.id, t.nosnippet, t.ua, COALESCE(t.tsv::tsvector, ` + tsv("t.w_title", "A") + ` || ` + tsv("t.w_headings", "B") + ` || ` +
+				tsv("t.w_url", "C") + ` || ` + tsv("t.w_body", "D") + `)
+				FROM unnest($1::bigint[], $2::boolean[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+					AS t(id, nosnippet, ua, w_title, w_headings, w_url, w_body, tsv)
 				ON CONFLICT (url_id) DO UPDATE SET nosnippet = excluded.nosnippet,
 					unavailable_after = excluded.unavailable_after, tsv = excluded.tsv`,
-				[]any{keep, nosnippet, ua, wTitles, wHeadings, wURLs, wBodies}},
+				[]any{keep, nosnippet, ua, wTitles, wHeadings, wURLs, blanked(wBodies, docTSV), docTSV}},
 			{`INSERT INTO doc_text (url_id, title, body, headings)
 				SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])
 				ON CONFLICT (url_id) DO UPDATE SET title = excluded.title, body = excluded.body, headings = excluded.headings`,
 				[]any{keep, titles, bodies, headings}},
 			{`INSERT INTO heads (url_id, link_only, base)
-				SELECT t.id, false, ` + tsv("t.w_title", "A") + ` || ` + tsv("t.w_headings", "B") + ` || ` + tsv("t.w_url", "C") + `
-				FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS t(id, w_title, w_headings, w_url)
+				SELECT t.id, false, COALESCE(t.tsv::tsvector, ` + tsv("t.w_title", "A") + ` || ` + tsv("t.w_headings", "B") + ` || ` + tsv("t.w_url", "C") + `)
+				FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t(id, w_title, w_headings, w_url, tsv)
 				ON CONFLICT (url_id) DO UPDATE SET link_only = false, base = excluded.base`,
-				[]any{keep, wTitles, wHeadings, wURLs}},
+				[]any{keep, wTitles, wHeadings, wURLs, baseTSV}},
 		} {
 			if _, err := tx.Exec(ctx, st.sql, st.args...); err != nil {
 				return fmt.Errorf("fold %d documents: %w", n, err)
@@ -206,4 +219,15 @@ func (s *Store) fold(ctx context.Context, limit int, skip bool) (int, error) {
 		return 0, fmt.Errorf("postgres: index: %w", err)
 	}
 	return n, nil
+}
+
+// blanked returns words with "" where lits has a literal: the text to_tsvector need not see.
+func blanked(words []string, lits []*string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if lits[i] == nil {
+			out[i] = w
+		}
+	}
+	return out
 }

@@ -39,6 +39,7 @@ type Store struct {
 	pool    *pgxpool.Pool
 	schema  string
 	origins *store.OriginSet
+	stems   stemCache // the stems of words this process indexed (tsvec.go)
 }
 
 var (
