@@ -25,17 +25,18 @@
 // Search (issue 31 part 4: the layout of internal/store/sqlite/layout-plan.md on PostgreSQL):
 // documents are staged at Commit and folded by IndexPending, which writes each document's entry
 // once per fetch: a docs row with the full weighted tsvector (title A, headings B, URL words C,
-// body D; built by the crawl process from the server's stems, tsvec.go) under a GIN index, its doc_text, and the base of its heads row. Anchor text lives apart,
-// in heads (atsv, anchor text B), and is rebuilt in bulk by generations over link_log
-// (anchors.go): a target's anchor text is rewritten at powers of two of its inlink count, so
-// O(log inlinks) times over a crawl; RefreshIndex runs the last generation, which writes every
-// pending target. The head index is one small GIN index over heads (title, headings, URL words,
-// anchor text): a query takes up to headCandidates entries from it, the best by their head's
-// rank, and ranks them with ts_rank_cd over the entry's whole tsvector (the document's and its
-// anchor text); the full index is read (up to searchCandidates matches) only when the head gives
-// fewer than the page needs. Indexers in several processes share the folds (FOR UPDATE SKIP
-// LOCKED); one runs a generation at a time. The total is counted from the GIN indexes and the
-// narrow heaps, no tsvector read.
+// body D; built by the crawl process from the server's stems, tsvec.go) under a GIN index, its
+// doc_text, and the base of its heads row. Anchor text lives apart, in heads (atsv, anchor text
+// B), and is rebuilt in bulk by generations over link_log (anchors.go): a target's anchor text
+// is rewritten at powers of two of its inlink count, so O(log inlinks) times over a crawl;
+// RefreshIndex runs the last generation, which writes every pending target. The head index is
+// one small GIN index over heads (title, headings, URL words, anchor text): a query takes up to
+// headCandidates entries from it, the best by their head's rank among its first headScan
+// matches, and ranks them with ts_rank_cd over the entry's whole tsvector (the document's and
+// its anchor text); the full index is read (up to searchCandidates matches) only when the head
+// gives fewer than the page needs. Indexers in several processes share the folds (FOR UPDATE
+// SKIP LOCKED); one runs a generation at a time. The total is counted from the GIN indexes and
+// the narrow heaps, no tsvector read.
 //
 // Differences from the SQLite store, where PostgreSQL does not allow the same:
 //   - Scores are ts_rank_cd's (index.RankClassWeights: 0.05/0.15/0.4/1.0, length-normalized),
@@ -53,9 +54,9 @@
 //     when ranked. One with a word only in the anchor text of links to it and another only in
 //     its body is not found.
 //   - A query whose words are in the titles, headings, URLs or anchor text of more than
-//     headCandidates entries ranks only the headCandidates best by those; a page with the words
-//     in its body alone may then be missing from deep pages of the results (Total still counts
-//     every match).
+//     headCandidates entries ranks only the headCandidates best by those, among the first
+//     headScan of them in the index's order; a page with the words in its body alone, or past
+//     headScan, may then be missing from the results (Total still counts every match).
 //   - An entry's anchor text may lack up to half of its newest links between two generations
 //     (RefreshIndex writes them all).
 //   - Snippets are ts_headline of the body (the anchor text for a link-only entry) rather than

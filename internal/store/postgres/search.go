@@ -21,11 +21,12 @@ const (
 	// rankNormalization divides a rank by 1 + the logarithm of the entry's length, as bm25
 	// discounts long documents.
 	rankNormalization = 1
-	// headCandidates bounds the entries a query takes from the head index (heads: title,
-	// headings, URL words and anchor text), the best by their head's rank, to rank by the full
-	// tsvector (issue 31 part 4). A common word may match most of the index; ranking every match
-	// would read every matching tsvector.
-	headCandidates = 1000
+	// headScan bounds the head index's matches a query ranks by their head alone, and
+	// headCandidates how many of the best of those it ranks by the full tsvector (issue 31 part
+	// 4). A common word may match most of the index, in the head too; ranking every match would
+	// read every matching tsvector, and the full ones are out of line and large.
+	headScan       = 5000
+	headCandidates = 200
 	// searchCandidates bounds the entries a query takes from the full index (docs.tsv) when the
 	// head gives fewer than the page needs: matches in no order, ranked.
 	searchCandidates = 1000
@@ -60,7 +61,7 @@ var rankExpr = fmt.Sprintf(`ts_rank_cd(%s, ent.v, query.q, %d) * CASE WHEN ent.l
 	rankWeights, rankNormalization, index.LinkOnlyFactor, 1+index.PhraseBoost)
 
 // headRank is an entry's rank in the head index alone, which picks the head's candidates.
-var headRank = fmt.Sprintf(`ts_rank_cd(%s, %s, query.q, %d)`, rankWeights, headTSV, rankNormalization)
+var headRank = fmt.Sprintf(`ts_rank_cd(%s, head.v, query.q, %d)`, rankWeights, rankNormalization)
 
 // headlineOptions are ts_headline's options for a snippet.
 var headlineOptions = fmt.Sprintf(`StartSel=%s, StopSel=%s, MaxWords=%d, MinWords=%d, ShortWord=0, MaxFragments=1, FragmentDelimiter=" … "`,
@@ -69,7 +70,7 @@ var headlineOptions = fmt.Sprintf(`StartSel=%s, StopSel=%s, MaxWords=%d, MinWord
 // searchAsTyped is Search (vocab.go) of the query as typed: entries that match the query (the
 // query language, rendered by tsQuery; site: filters on urls.origin), ranked by rankExpr, duplicates merged by
 // index.Dedupe. The candidates come from the head index first (up to headCandidates, the best by
-// their head's rank); only when the head gives fewer than the page needs does the query read the
+// their head's rank among its first headScan matches); only when the head gives fewer than the page needs does the query read the
 // full index (up to searchCandidates more). Only the candidates' full tsvectors are read, to rank
 // them. The matches are counted up to index.MaxCount from the GIN indexes' bitmaps and the narrow
 // heaps (no tsvector is read).
@@ -202,14 +203,15 @@ func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, e
 const searchFilter = `(docs.unavailable_after IS NULL OR docs.unavailable_after > $2)
 	AND (cardinality($3::text[]) = 0 OR EXISTS (SELECT 1 FROM urls su WHERE su.id = heads.url_id AND su.origin LIKE ANY($3::text[])))`
 
-// candidates returns the entries to rank for the tsquery tsq: up to headCandidates from the head
-// index, the best by their head's rank; and when that is fewer than need, up to
-// searchCandidates more from the full index, in no order.
+// candidates returns the entries to rank for the tsquery tsq: of the first headScan matches of
+// the head index, the headCandidates (at least need) best by their head's rank; and when that is
+// fewer than need, up to searchCandidates more from the full index, in no order.
 func candidates(ctx context.Context, tx pgx.Tx, tsq string, now time.Time, patterns []string, need int) ([]int64, error) {
-	rows, _ := tx.Query(ctx, `WITH query AS (SELECT to_tsquery('`+tsConfig+`', $1) AS q)
-		SELECT heads.url_id FROM heads LEFT JOIN docs ON docs.url_id = heads.url_id, query
-		WHERE `+headTSV+` @@ query.q AND `+searchFilter+`
-		ORDER BY `+headRank+` DESC, heads.url_id LIMIT $4`, tsq, now, patterns, headCandidates)
+	rows, _ := tx.Query(ctx, `WITH query AS (SELECT to_tsquery('`+tsConfig+`', $1) AS q),
+		head AS (SELECT heads.url_id, `+headTSV+` AS v FROM heads LEFT JOIN docs ON docs.url_id = heads.url_id, query
+			WHERE `+headTSV+` @@ query.q AND `+searchFilter+` LIMIT $5)
+		SELECT head.url_id FROM head, query ORDER BY `+headRank+` DESC, head.url_id LIMIT $4`,
+		tsq, now, patterns, max(headCandidates, need), headScan)
 	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 	if err != nil {
 		return nil, fmt.Errorf("head candidates: %w", err)
