@@ -48,11 +48,9 @@
 //     identifier are words joined by <->, a prefix is :*. Stemming is the Snowball English
 //     stemmer of the configuration mandelbot_words, where SQLite's FTS5 uses Porter's: a few
 //     words stem differently.
-//   - Counting stops at index.MaxCount in both stores. Total counts the documents whose own text
-//     matches and the link-only entries that match; a document whose words are all in its head
-//     (title, headings, URL, anchor text) but not all in its own text is found there and counted
-//     when ranked. One with a word only in the anchor text of links to it and another only in
-//     its body is not found.
+//   - Counting stops at index.MaxCount in both stores. Total counts the entries that match in
+//     their own text or in their head (title, headings, URL, anchor text); one with a word only
+//     in the anchor text of links to it and another only in its body is not found.
 //   - A query whose words are in the titles, headings, URLs or anchor text of more than
 //     headCandidates entries ranks only the headCandidates best by those, among the first
 //     headScan of them in the index's order; a page with the words in its body alone, or past

@@ -123,7 +123,7 @@ func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, e
 		ranked AS (
 			SELECT ent.url_id, `+rankExpr+` AS score FROM ent, query WHERE ent.v @@ query.q
 			ORDER BY score DESC, ent.url_id LIMIT $3)
-		SELECT ranked.url_id, ranked.score, docs.url_id IS NOT NULL AND NOT docs.tsv @@ query.q,
+		SELECT ranked.url_id, ranked.score,
 			CASE WHEN docs.nosnippet THEN '' ELSE ts_headline('`+tsConfig+`',
 				CASE WHEN heads.link_only THEN heads.anchors ELSE doc_text.body END, query.q, $4) END,
 			CASE WHEN heads.link_only THEN heads.top_anchor ELSE doc_text.title END,
@@ -138,19 +138,15 @@ func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, e
 	var r index.Result
 	var id int64
 	var score float32
-	var byAnchors bool
 	var snippet, body, ct string
 	var fetched pgtype.Timestamptz
 	var os originStatus
 	var results []index.Result
 	var types []string           // each result's content type, for index.Why
 	bodies := map[int64]string{} // the documents' text, for their shape and index.Snippet
-	_, err = pgx.ForEachRow(rows, append([]any{&id, &score, &byAnchors, &snippet, &r.Title, &body, &r.Headings, &r.LinkOnly,
+	_, err = pgx.ForEachRow(rows, append([]any{&id, &score, &snippet, &r.Title, &body, &r.Headings, &r.LinkOnly,
 		&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct, &r.Canonical}, os.dest()...), func() error {
 		res := r
-		if byAnchors {
-			page.Total++ // a document found by its anchor text alone: countMatches counts its text's matches
-		}
 		state, reason := store.Effective(store.State(res.State), res.Reason, os.status(), now)
 		res.State, res.Reason, res.FetchedAt, res.Score = string(state), reason, fromTZ(fetched), float64(score)
 		res.Snippet = index.SplitMarked(snippet, markOpen, markClose)
@@ -228,26 +224,30 @@ func candidates(ctx context.Context, tx pgx.Tx, tsq string, now time.Time, patte
 	return append(ids, more...), nil
 }
 
-// countMatches counts, up to index.MaxCount+1, the documents whose own text matches tsq and
-// the link-only entries whose anchor text or URL does, from the GIN indexes and the heaps
-// alone. A document that matches only with its anchor text is not among them (Search adds those
-// it ranks).
+// countMatches counts, up to index.MaxCount+1, the entries that match tsq in their own text
+// (docs) or their head (title, headings, URL words, anchor text), from the GIN indexes and the
+// heaps, no tsvector read: the documents first, and when they are not already too many, their
+// union with the head's matches.
 func countMatches(ctx context.Context, tx pgx.Tx, tsq string, now time.Time, patterns []string) (int, error) {
-	var docs, linkOnly int
+	var n int
 	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM docs JOIN heads ON heads.url_id = docs.url_id
 		WHERE docs.tsv @@ to_tsquery('`+tsConfig+`', $1) AND `+searchFilter+` LIMIT $4) x`,
-		tsq, now, patterns, index.MaxCount+1).Scan(&docs); err != nil {
+		tsq, now, patterns, index.MaxCount+1).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count: %w", err)
 	}
-	if docs > index.MaxCount {
-		return docs, nil
+	if n > index.MaxCount {
+		return n, nil
 	}
-	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM heads LEFT JOIN docs ON false
-		WHERE `+headTSV+` @@ to_tsquery('`+tsConfig+`', $1) AND heads.link_only AND `+searchFilter+` LIMIT $4) x`,
-		tsq, now, patterns, index.MaxCount+1-docs).Scan(&linkOnly); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM (
+			SELECT docs.url_id FROM docs JOIN heads ON heads.url_id = docs.url_id
+			WHERE docs.tsv @@ to_tsquery('`+tsConfig+`', $1) AND `+searchFilter+`
+			UNION
+			SELECT heads.url_id FROM heads LEFT JOIN docs ON docs.url_id = heads.url_id
+			WHERE `+headTSV+` @@ to_tsquery('`+tsConfig+`', $1) AND `+searchFilter+` LIMIT $4) x`,
+		tsq, now, patterns, index.MaxCount+1).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count: %w", err)
 	}
-	return docs + linkOnly, nil
+	return n, nil
 }
 
 // fillInlinks sets the Inlinks of rs: how many pages link to each, from the links table.
