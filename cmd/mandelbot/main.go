@@ -19,7 +19,9 @@ const version = fetch.Version
 
 func main() {
 	stop := startProfile(os.Getenv(envCPUProfile))
+	stopHeap := startHeapProfile(os.Getenv(envHeapProfile))
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stopHeap()
 	stop()
 	os.Exit(code)
 }
