@@ -19,7 +19,8 @@ type MemoryShares struct {
 	// MaxInFlight is the most requests it holds at once (the cap on Config.Concurrency).
 	Connections int64
 	MaxInFlight int
-	// Frontier is the share named for the origins' windows of due URLs.
+	// Frontier bounds the origins' windows of due URLs and the sets of URLs each origin knows:
+	// what does not fit waits in the store.
 	Frontier int64
 	// PageCaches bounds the SQLite page caches of the store's connections together.
 	PageCaches int64

@@ -38,6 +38,7 @@ type metrics struct {
 	pages, pauses, givenUp, disallowed prometheus.Counter
 	queued, inFlight, origins          prometheus.Gauge
 	paused, unreachable, indexLag      prometheus.Gauge
+	frontierUsed                       prometheus.Gauge // the frontier's use of its memory share
 
 	mu   sync.Mutex
 	last Stats // the previous snapshot, for the counters' increments
@@ -77,8 +78,9 @@ func newMetrics(reg prometheus.Registerer, clk Clock, mem budget.Shares, bodies 
 	m.paused = gauge("mandelbot_origins_paused_now", "Origins paused now by a 503 or 429 answer.")
 	m.unreachable = gauge("mandelbot_origins_unreachable_now", "Origins whose robots.txt cannot be read, with no good copy: nothing on them is requested.")
 	m.indexLag = gauge("mandelbot_index_lag_documents", "Saved documents not yet searchable.")
+	m.frontierUsed = prometheus.NewGauge(usedOpts(budget.Frontier))
 	cs := []prometheus.Collector{m.requests, m.errors, m.latency, m.size, m.robots, m.pages, m.pauses, m.givenUp, m.disallowed,
-		m.queued, m.inFlight, m.origins, m.paused, m.unreachable, m.indexLag}
+		m.queued, m.inFlight, m.origins, m.paused, m.unreachable, m.indexLag, m.frontierUsed}
 	cs = append(cs, memoryMetrics(mem, bodies)...)
 	for _, c := range cs {
 		if err := reg.Register(c); err != nil {
@@ -106,15 +108,20 @@ func memoryMetrics(mem budget.Shares, bodies *budget.Budget) []prometheus.Collec
 		share.WithLabelValues(string(c)).Set(float64(mem.Of(c)))
 	}
 	used := func(c budget.Consumer, fn func() float64) prometheus.Collector {
-		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mandelbot_memory_used_bytes",
-			Help:        "What a consumer of the memory budget holds now (bodies: charged to the body budget; go_heap: the Go runtime's memory, less what it returned to the system).",
-			ConstLabels: prometheus.Labels{"consumer": string(c)}}, fn)
+		return prometheus.NewGaugeFunc(usedOpts(c), fn)
 	}
 	cs := []prometheus.Collector{share, used(budget.GoHeap, goMemory)}
 	if bodies != nil {
 		cs = append(cs, used(budget.Bodies, func() float64 { return float64(bodies.Used()) }))
 	}
 	return cs
+}
+
+// usedOpts describes the series of consumer c's use of the memory budget.
+func usedOpts(c budget.Consumer) prometheus.GaugeOpts {
+	return prometheus.GaugeOpts{Name: "mandelbot_memory_used_bytes",
+		Help:        "What a consumer of the memory budget holds now (bodies: charged to the body budget; go_heap: the Go runtime's memory, less what it returned to the system; frontier: its queues and known sets, as of the last progress snapshot).",
+		ConstLabels: prometheus.Labels{"consumer": string(c)}}
 }
 
 // goMemory is the Go runtime's memory as its soft limit counts it: everything it mapped, less
@@ -221,4 +228,5 @@ func (m *metrics) observe(s Stats) {
 	m.paused.Set(float64(s.OriginsPaused))
 	m.unreachable.Set(float64(s.OriginsBlocked))
 	m.indexLag.Set(float64(s.IndexLag))
+	m.frontierUsed.Set(float64(s.Frontier.Used))
 }

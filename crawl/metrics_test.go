@@ -123,7 +123,7 @@ func TestMetricsScrapedAndParsed(t *testing.T) {
 }
 
 // issue 29 ("/metrics shows each share's use"): every consumer of the memory budget has its
-// share, and the bodies and the Go heap their use.
+// share, and the bodies, the Go heap and the frontier their use.
 func TestMetricsShowTheMemoryShares(t *testing.T) {
 	vc := clock.NewVirtual(t0)
 	web, err := testweb.Start([]testweb.Site{{Key: "a", Pages: []testweb.Page{{Path: "/", Title: "Home"}}}}, testweb.Options{Now: vc.Now})
@@ -148,5 +148,9 @@ func TestMetricsShowTheMemoryShares(t *testing.T) {
 	}
 	if got, ok := value(fams, "mandelbot_memory_used_bytes", map[string]string{"consumer": "go_heap"}); !ok || got <= 0 {
 		t.Errorf("Go heap in use: %v (%v), want a positive figure", got, ok)
+	}
+	// The frontier knows the one URL it crawled (its known set), within its share.
+	if got, ok := value(fams, "mandelbot_memory_used_bytes", map[string]string{"consumer": "frontier"}); !ok || got <= 0 || got > 8<<20 {
+		t.Errorf("frontier in use: %v (%v), want a positive figure within its share", got, ok)
 	}
 }

@@ -235,8 +235,9 @@ func (c Config) plan() (plan, error) {
 		Frontier: frontier.Options{
 			Agent: agent, Delay: delay, SiteDelay: c.SiteDelay, HonorCrawlDelay: c.HonorCrawlDelay, AdaptiveDelay: !c.FixedDelay,
 			PerOrigin: c.PerOrigin, MaxPagesPerOrigin: c.MaxPagesPerOrigin,
-			Robots: robots.Policy{TTL: c.RobotsTTL, As404After: c.RobotsAs404After},
-			Pause:  pause.Policy{Max: c.MaxPause},
+			MaxBytes: p.memory.Of(budget.Frontier), // issue 29: the queues and known sets keep to it
+			Robots:   robots.Policy{TTL: c.RobotsTTL, As404After: c.RobotsAs404After},
+			Pause:    pause.Policy{Max: c.MaxPause},
 		},
 		Clock: c.Clock, Log: c.Log, Owner: c.Owner, LeaseTTL: c.LeaseTTL, LeaseBatch: c.LeaseBatch,
 		ProgressEvery: every,

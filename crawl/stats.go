@@ -69,6 +69,23 @@ type Stats struct {
 	// and why (the adaptive delay, issue 29), in no order; nil at the end of a run. Each
 	// snapshot has a slice of its own.
 	Gaps []OriginGap
+	// Frontier is what the frontier holds of its share of the memory budget (issue 29).
+	Frontier FrontierMemory
+}
+
+// FrontierMemory is what the crawl's frontier holds in memory against its share of the memory
+// budget (MemoryShares.Frontier), in bytes.
+type FrontierMemory struct {
+	Max    int64 // the share
+	Used   int64 // now: Queues and Known together
+	Queues int64 // the origins' windows of due URLs
+	Known  int64 // the sets of URLs each origin knows, for de-duplicating links in memory
+	Peak   int64 // the most Used at once in this run
+	// Partial counts the origins whose set of known URLs did not fit and became a cache: their
+	// new links are de-duplicated by the store.
+	Partial int
+	// Starved counts the origins waiting for room in the share to read more due URLs.
+	Starved int
 }
 
 // Rate is pages per second of the crawl's clock, from Started to Now.
@@ -224,7 +241,7 @@ func statsOf(s crawler.Stats) Stats {
 		InFlight: s.InFlight, Queued: s.Queued, Origins: s.Origins, OriginsPaused: s.OriginsPaused,
 		OriginsBlocked: s.OriginsBlocked, IndexLag: s.IndexLag, PendingNew: s.PendingNew,
 		PendingNewPeak: s.PendingNewPeak, PausedUntil: s.PausedUntil, StopReason: stopReasonOf(s.StopReason),
-		Failure: s.Failure, AtLimit: s.AtLimit, NextDue: s.NextDue}
+		Failure: s.Failure, AtLimit: s.AtLimit, NextDue: s.NextDue, Frontier: FrontierMemory(s.Frontier)}
 	if s.Gaps != nil {
 		out.Gaps = make([]OriginGap, len(s.Gaps))
 		for i, g := range s.Gaps {

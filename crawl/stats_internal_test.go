@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fractle/mandelbot/internal/crawler"
+	"github.com/fractle/mandelbot/internal/frontier"
 	"github.com/fractle/mandelbot/internal/robots"
 )
 
@@ -26,7 +27,11 @@ func TestStatsCarriesEveryCrawlerFieldIssue28(t *testing.T) {
 			f.SetString(rv.Type().Field(i).Name)
 		case reflect.Uint8:
 			f.SetUint(uint64(crawler.StopWaiting))
-		case reflect.Struct: // time.Time
+		case reflect.Struct: // time.Time, or frontier.MemoryUse
+			if f.Type() == reflect.TypeFor[frontier.MemoryUse]() {
+				f.Set(reflect.ValueOf(frontier.MemoryUse{Max: 1, Used: 2, Queues: 3, Known: 4, Peak: 5, Partial: 6, Starved: 7}))
+				continue
+			}
 			f.Set(reflect.ValueOf(time.Unix(int64(1000+i), 0)))
 		case reflect.Array:
 			for k := range f.Len() {
@@ -55,6 +60,10 @@ func TestStatsCarriesEveryCrawlerFieldIssue28(t *testing.T) {
 			want := [NumRobotsOutcomes]int{RobotsRules: 10, RobotsAllowAll: 20, RobotsUnreachable: 30, RobotsNotModified: 40}
 			if got.Interface() != want {
 				t.Errorf("RobotsOutcomes = %v, want %v", got.Interface(), want)
+			}
+		case "Frontier":
+			if want := (FrontierMemory{Max: 1, Used: 2, Queues: 3, Known: 4, Peak: 5, Partial: 6, Starved: 7}); got.Interface() != want {
+				t.Errorf("Frontier = %+v, want %+v", got.Interface(), want)
 			}
 		case "Gaps":
 			want := []OriginGap{{Origin: "http://a.test:80", Gap: 3 * time.Second, Reason: "slow answers"}}

@@ -52,9 +52,11 @@ const (
 	// buffers) and the idle keep-alive connections: the concurrency and the idle pool are sized
 	// from it.
 	Connections Consumer = "connections"
-	// Frontier is set aside for the origins' windows of due URLs held in memory. Not enforced
-	// yet: a window is bounded per origin (frontier.DefaultWindow), not over all origins, and
-	// the seen set grows with the URLs known (issue 29 leaves both to the store layout's issue).
+	// Frontier is the origins' windows of due URLs held in memory and their known sets (the
+	// seen set): the frontier charges both to it and keeps under it (frontier.Options.MaxBytes).
+	// A window shrinks to an even part of the share per origin, a URL that does not fit waits
+	// in the store for a refill, a refill waits for room, and a known set that does not fit
+	// becomes a cache in front of the store's de-duplication.
 	Frontier Consumer = "frontier"
 	// PageCaches is the SQLite page caches of every connection of the store, outside the Go
 	// heap: each connection's cache_size is its part of this share.

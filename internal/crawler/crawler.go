@@ -242,6 +242,7 @@ func (c *crawl) start(ctx, workCtx context.Context) (stopWork, stopIndex func())
 func (c *crawl) finish(ctx context.Context, stopIndex func()) {
 	st := c.opts.Store
 	c.stats.CrawlEnded = c.opts.Clock.Now()
+	c.stats.Frontier = c.f.Memory()
 	c.opts.Log.Info("crawl requests done; the index catches up", "index_lag", c.indexLag)
 	close(c.loads)
 	for range c.loaded { // the run is over; a lease a load took is released below
@@ -348,7 +349,7 @@ func (c *crawl) lapsing(step frontier.Step, now time.Time) bool {
 func (c *crawl) take(ctx context.Context, step frontier.Step, now, deadline time.Time) {
 	switch step.Kind {
 	case frontier.StepLoad:
-		c.requestLoad(loadReq{origin: step.Origin, limit: c.window(), now: now})
+		c.requestLoad(loadReq{origin: step.Origin, limit: step.Limit, now: now})
 	case frontier.StepRefill:
 		c.requestLoad(loadReq{origin: step.Origin, refill: true, limit: step.Limit, now: now})
 	case frontier.StepRobots:
@@ -559,13 +560,6 @@ func (c *crawl) handleLoaded(r loadResp) {
 }
 
 // window is how many due URLs of an origin a load reads.
-func (c *crawl) window() int {
-	if c.opts.Frontier.Window > 0 {
-		return c.opts.Frontier.Window
-	}
-	return frontier.DefaultWindow
-}
-
 func (c *crawl) dispatch(t task) {
 	c.inflight++
 	for {
@@ -710,6 +704,7 @@ func (c *crawl) snapshot() {
 	c.stats.InFlight = c.inflight
 	c.stats.PendingNew = c.pendingNew
 	c.stats.IndexLag = c.indexLag
+	c.stats.Frontier = c.f.Memory()
 	c.stats.PausedUntil = time.Time{}
 	c.stats.Queued, c.stats.Origins, c.stats.OriginsPaused, c.stats.OriginsBlocked = 0, 0, 0, 0
 	views := c.f.Origins()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/fractle/mandelbot/internal/frontier"
 	"github.com/fractle/mandelbot/internal/robots"
 )
 
@@ -35,8 +36,11 @@ type Stats struct {
 	// robots.Kind (rules, allow_all, unreachable, not_modified; index 0 is unused).
 	RobotsOutcomes [robots.KindNotModified + 1]int
 
-	InFlight       int
-	Queued         int // URLs waiting in memory
+	InFlight int
+	Queued   int // URLs waiting in memory
+	// Frontier is what the frontier charges to its share of the memory budget
+	// (frontier.Options.MaxBytes, issue 29), as of the last snapshot and at the end of the run.
+	Frontier       frontier.MemoryUse
 	Origins        int
 	OriginsPaused  int // origins paused now
 	OriginsBlocked int // origins whose robots.txt is unreachable with no good copy

@@ -19,6 +19,12 @@ type Frontier struct {
 	inflight int // requests handed out and not yet reported Done, Processed or RobotsDone
 	pending  int // outcomes not yet reported Persisted
 	pages    *trap.PageBudget
+
+	// What the queues and the known sets are charged (memory.go), the most charged at once, and
+	// the origins waiting for room to refill.
+	queueBytes, knownBytes, peak int64
+	reserved                     int64 // for loads and refills in progress (reserve)
+	starved                      []*origin
 }
 
 // New returns an empty Frontier.
@@ -44,19 +50,21 @@ func (f *Frontier) fix(o *origin, now time.Time) {
 		return // forgotten (released, dropped or away) while a step was produced
 	}
 	if o.away {
-		clear(o.queue)
-		o.queue, o.head, o.hasMore = o.queue[:0], 0, false
+		o.queue, o.head, o.strBytes, o.hasMore = nil, 0, 0, false
+		f.recharge(o)
 		if !o.outstanding() {
 			f.forget(o)
 			return
 		}
 	}
+	f.recharge(o)
 	o.readyAt = o.computeReady(now, f.opts.PerOrigin, f.opts.ReleaseIdle)
 	heap.Fix(&f.ready, o.index)
 }
 
 // forget removes o from the Frontier.
 func (f *Frontier) forget(o *origin) {
+	f.discharge(o)
 	heap.Remove(&f.ready, o.index)
 	delete(f.origins, o.key)
 }
@@ -76,7 +84,7 @@ func (f *Frontier) Push(u store.URL, now time.Time) {
 	o := f.get(u.Origin, now)
 	o.known[u.ID] = struct{}{}
 	f.giveBack(u)
-	o.queue = append(o.queue, u)
+	o.enqueue(f.window(), u)
 	f.fix(o, now)
 }
 
@@ -87,6 +95,7 @@ func (f *Frontier) Push(u store.URL, now time.Time) {
 func (f *Frontier) Loaded(key string, l store.OriginLoad, now time.Time) {
 	o := f.get(key, now)
 	o.loaded, o.loading = true, false
+	f.unreserve(o)
 	rec := l.Origin
 	o.robots = robots.NewState(rec.Robots, f.opts.Agent, f.opts.Robots)
 	o.pausedUntil, o.pauseStrikes, o.pauseReason, o.probing = rec.PausedUntil, rec.PauseStrikes, rec.PauseReason, rec.Probing
@@ -109,13 +118,16 @@ func (f *Frontier) Loaded(key string, l store.OriginLoad, now time.Time) {
 	}
 	clear(o.queue[len(kept):])
 	o.queue, o.head = kept, 0
+	o.recountQueue()
 	for _, u := range l.Due {
 		if !queued[u.ID] {
-			o.queue = append(o.queue, u)
+			o.enqueue(f.window(), u)
 		}
 	}
-	for _, id := range l.IDs {
-		o.known[id] = struct{}{}
+	if f.admit(o, len(l.IDs)) {
+		for _, id := range l.IDs {
+			o.known[id] = struct{}{}
+		}
 	}
 	o.hasMore = o.hasMore || l.More
 	f.fix(o, now)
@@ -127,6 +139,10 @@ func (f *Frontier) Loaded(key string, l store.OriginLoad, now time.Time) {
 // overflow is true: the caller must call OverflowPersisted once the write carrying u is durable.
 // A URL in any other state (out of scope) is only remembered, and only for an origin the
 // Frontier already has: new reports true for it otherwise, and the store de-duplicates it.
+//
+// With a share (Options.MaxBytes), a queue full to its part of the share overflows too, and an
+// origin whose known set did not fit (partial) sends every URL it does not know to the store:
+// new reports true, and the store, which knows every URL, ignores one it has (issue 29).
 func (f *Frontier) Discover(u store.URL, now time.Time) (isNew, overflow bool) {
 	o := f.origins[u.Origin]
 	if o == nil {
@@ -138,20 +154,27 @@ func (f *Frontier) Discover(u store.URL, now time.Time) (isNew, overflow bool) {
 	if _, ok := o.known[u.ID]; ok {
 		return false, false
 	}
-	o.known[u.ID] = struct{}{}
+	if f.admit(o, 1) {
+		o.known[u.ID] = struct{}{}
+	}
+	o.observe(&u)
 	if u.State != store.StateQueued || o.away {
+		f.recharge(o)
 		return true, false // an origin away is another process's: the store keeps the URL
 	}
 	// Before the load, the store's due URLs are still to come and are merged then; after it, a
-	// store holding more means this URL must wait its turn there.
-	if o.queued() >= f.opts.Window || o.refilling || (o.loaded && o.hasMore) {
+	// store holding more means this URL must wait its turn there. A partial origin may have the
+	// URL in the store already: only a refill from the store may queue it.
+	w := f.window()
+	if o.partial || o.queued() >= w || f.room() < int64(o.growth(1, w))*QueuedURLBytes+urlBytes(&u) ||
+		o.refilling || (o.loaded && o.hasMore) {
 		o.hasMore = true
 		o.overflowedInRefill = o.overflowedInRefill || o.refilling
 		o.overflow++
 		f.fix(o, now)
 		return true, true
 	}
-	o.queue = append(o.queue, u)
+	o.enqueue(w, u)
 	f.fix(o, now)
 	return true, false
 }
@@ -173,10 +196,15 @@ func (f *Frontier) OverflowPersisted(key string, now time.Time) {
 func (f *Frontier) Refilled(key string, urls []store.URL, limit int, now time.Time) {
 	o := f.get(key, now)
 	o.refilling = false
-	for _, u := range urls {
-		o.known[u.ID] = struct{}{}
+	f.unreserve(o)
+	known := f.admit(o, len(urls))
+	for i := range urls {
+		if known {
+			o.known[urls[i].ID] = struct{}{}
+		}
+		o.observe(&urls[i])
 	}
-	o.queue = append(o.queue, urls...)
+	o.enqueue(f.window(), urls...)
 	// A URL that overflowed while the refill was read may be missing from urls.
 	o.hasMore = len(urls) >= limit || o.overflowedInRefill
 	o.overflowedInRefill = false
@@ -187,6 +215,7 @@ func (f *Frontier) Refilled(key string, urls []store.URL, limit int, now time.Ti
 // Done (or Answered once the answer is read, then Processed), StepRobots with RobotsDone, StepLoad with Loaded, StepRefill with Refilled, and every
 // write (Done, RobotsDone and StepSkip produce one) with Persisted.
 func (f *Frontier) Next(now time.Time) Step {
+	f.wake(now)
 	for f.ready.Len() > 0 {
 		o := f.ready[0]
 		if o.readyAt.After(now) {
@@ -225,7 +254,9 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 	defer f.fix(o, now)
 	if !o.loaded {
 		o.loading = true
-		return Step{Kind: StepLoad, Origin: o.key}, true
+		limit, _ := f.fill(o) // a load reads the record whatever the room: More says what is left
+		f.reserve(o, limit)
+		return Step{Kind: StepLoad, Origin: o.key, Limit: limit}, true
 	}
 	if o.durable < o.gate {
 		return Step{}, false // a robots.txt decision or a pause is not durable yet
@@ -233,8 +264,14 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 	if o.queued() == 0 {
 		o.wakeDeferred(now)
 		if o.canRefill() {
+			limit, ok := f.fill(o)
+			if !ok {
+				f.starve(o)
+				return Step{}, false
+			}
 			o.refilling = true
-			return Step{Kind: StepRefill, Origin: o.key, Limit: f.opts.Window}, true
+			f.reserve(o, limit)
+			return Step{Kind: StepRefill, Origin: o.key, Limit: limit}, true
 		}
 		return Step{}, false
 	}

@@ -17,7 +17,8 @@ const (
 	// DefaultWindow is how many due URLs of one origin are held in memory; the rest wait in the
 	// store and are read back by StepRefill. At 1,000 it kept nearly every URL of a 1,000-origin
 	// crawl in memory (400 MiB at 200,000 pages); 256 bounds the queues at about 80 MiB for 1,000
-	// origins, and a one-site crawl refills every 256 pages.
+	// origins, and a one-site crawl refills every 256 pages. Options.MaxBytes lowers it to an
+	// even part of the frontier's share per origin (issue 29).
 	DefaultWindow = 256
 	// MaxHonoredCrawlDelay caps a robots.txt Crawl-delay when Options.HonorCrawlDelay is set: a
 	// site asking for an hour between requests gets this instead.
@@ -39,9 +40,17 @@ type Options struct {
 	// (issue 29), and the revisit of a page requested before takes nothing. Its URLs past the
 	// budget are rejected (StepReject). Sitemaps and robots.txt do not count.
 	MaxPagesPerOrigin int
-	Window            int
-	Robots            robots.Policy
-	Pause             pause.Policy
+	// Window is how many due URLs of one origin are held in memory at most (0: DefaultWindow).
+	Window int
+	// MaxBytes is the Frontier's share of the crawl's memory budget (issue 29; budget.Frontier;
+	// 0: no bound): the queues and the known sets of every origin together are charged to it
+	// (memory.go) and kept under it. A queue's window shrinks to an even part of it per origin;
+	// a URL that does not fit waits in the store and comes back by a refill; a refill with no
+	// room waits until queues drain; known sets that do not fit become caches in front of the
+	// store's de-duplication. Memory reports the use.
+	MaxBytes int64
+	Robots   robots.Policy
+	Pause    pause.Policy
 	// AdaptiveDelay turns the adaptive delay on (issue 29; off in the zero Options, on in the
 	// crawl's defaults): the gap before an origin's next request is then the larger of the
 	// configured delay and Pace's gap after its last answer (Outcome.Took, Outcome.Status).

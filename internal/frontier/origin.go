@@ -34,10 +34,21 @@ type origin struct {
 
 	queue []store.URL
 	head  int
+	// strBytes is the length of the strings of the URLs in queue[head:] (urlBytes), charged to
+	// the Frontier's share with the queue's capacity (memory.go).
+	strBytes int64
 	// known holds the ID of every URL of the origin this process knows (store.IDOf): those the
 	// store had when the origin was loaded, and those discovered since. Before the load it
-	// holds only the discovered ones.
-	known map[int64]struct{}
+	// holds only the discovered ones. Once partial, it is a cache of some of them: the rest did
+	// not fit in the Frontier's share (issue 29), and only the store knows every URL.
+	known   map[int64]struct{}
+	partial bool
+	// chargedQueue and chargedKnown are what the queue and the known set were last charged
+	// (Frontier.recharge). starved: the origin waits for room in the share to refill.
+	chargedQueue, chargedKnown int64
+	starved                    bool
+	reserved                   int64 // room set aside for a load or refill in progress (reserve)
+	meanStr                    int64 // the mean length of the strings of its URLs seen lately (observe)
 
 	// took holds the IDs of the URLs handed out whose request took a page of the origin's
 	// budget and is not answered yet, so that a request given back returns exactly what it took.
@@ -112,17 +123,21 @@ func (o *origin) refillBlocked() bool {
 	return o.inflight != 0 || o.processing != 0 || o.unsaved() != 0 || o.overflow != 0
 }
 
+// pop takes the first queued URL. An emptied queue lets go of its array: an origin with nothing
+// queued holds none of the Frontier's share.
 func (o *origin) pop() store.URL {
 	u := o.queue[o.head]
 	o.queue[o.head] = store.URL{}
 	o.head++
+	o.strBytes -= urlBytes(&u)
 	if o.head == len(o.queue) {
-		o.queue, o.head = o.queue[:0], 0
+		o.queue, o.head = nil, 0
 	}
 	return u
 }
 
 func (o *origin) pushFront(u store.URL) {
+	o.strBytes += urlBytes(&u)
 	if o.head > 0 {
 		o.head--
 		o.queue[o.head] = u
@@ -165,6 +180,9 @@ func (o *origin) computeReady(now time.Time, perOrigin int, releaseIdle bool) ti
 		return never
 	}
 	if o.queued() == 0 {
+		if o.starved {
+			return never // until the share has room (Frontier.wake)
+		}
 		if o.canRefill() {
 			return now // StepRefill
 		}

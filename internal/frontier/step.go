@@ -17,7 +17,8 @@ const (
 	StepWait StepKind = iota
 	// StepDone: no work is left and nothing is in flight.
 	StepDone
-	// StepLoad: read Origin's persisted record from the store and call Loaded.
+	// StepLoad: read Origin's persisted record and up to Limit of its due URLs from the store
+	// (store.Queue.LoadOrigin) and call Loaded.
 	StepLoad
 	// StepRefill: read up to Limit due URLs of Origin from the store and call Refilled.
 	StepRefill
@@ -43,7 +44,7 @@ type Step struct {
 	Origin  string
 	URL     store.URL
 	Header  http.Header // validators for StepRobots
-	Limit   int         // for StepRefill
+	Limit   int         // for StepLoad and StepRefill (at least 1 for StepRefill)
 	Until   time.Time   // for StepWait
 	Reason  string      // for StepSkip and StepReject
 	Verdict robotstxt.Verdict
