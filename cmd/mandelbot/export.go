@@ -144,7 +144,11 @@ type originJSON struct {
 	TreatedAs404  bool       `json:"treated_as_404"`
 	UsingOldCopy  bool       `json:"using_previous_copy"`
 	RobotsTxtSize int        `json:"robots_txt_bytes"`
-	WARC          *warcJSON  `json:"warc,omitempty"` // the record of the robots.txt answer (issue 13)
+	// GapMS is the origin's gap between requests as the crawl last saved it, in milliseconds,
+	// and GapReason which delay set it and why (issue 29: the adaptive delay).
+	GapMS     int64     `json:"gap_ms"`
+	GapReason string    `json:"gap_reason"`
+	WARC      *warcJSON `json:"warc,omitempty"` // the record of the robots.txt answer (issue 13)
 }
 
 // exportOrigins writes the origins the crawl contacted (every contact starts with robots.txt),
@@ -162,6 +166,7 @@ func exportOrigins(ctx context.Context, st store.Store, enc *json.Encoder, all b
 			Paused: o.PausedUntil.After(now), PausedUntil: timePtr(o.PausedUntil), PauseReason: o.PauseReason,
 			FailingSince: timePtr(r.FailingSince), RetryAt: timePtr(r.RetryAt), TreatedAs404: r.AsNotFound,
 			UsingOldCopy: r.GoodBody && !r.RetryAt.IsZero(), RobotsTxtSize: len(r.Body), WARC: warcOf(r.WARC),
+			GapMS: o.Gap.Milliseconds(), GapReason: o.GapReason,
 		}
 		if r.Kind != 0 {
 			j.RobotsStatus = robots.Kind(r.Kind).String()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/fractle/mandelbot/internal/pace"
 	"github.com/fractle/mandelbot/internal/testweb"
 )
 
@@ -171,5 +172,29 @@ func TestRefusedFirstRunCreatesNoStore(t *testing.T) {
 		if _, err := os.Stat(data); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("crawl %v: refused, but %s exists (%v)", args, data, err)
 		}
+	}
+}
+
+// issue 29 ("the dashboard and export --robots show each origin's current gap and why"): after a
+// crawl whose last answer was a 500, export --robots gives the origin's gap as the crawl left it
+// (the adaptive delay grew to pace.ErrorStep, above --delay 0) and says why.
+func TestExportRobotsShowsEachOriginsGapIssue29(t *testing.T) {
+	web := startWeb(t, []testweb.Site{{Key: "a", Pages: []testweb.Page{
+		{Path: "/", Title: "Home", Links: []string{"/failing"}},
+		{Path: "/failing", Title: "Failing", Status: http.StatusInternalServerError},
+	}}})
+	data := filepath.Join(t.TempDir(), "data")
+	args := append([]string{"crawl", "--data", data, "--delay", "0"}, resolveArgs(web)...)
+	if code, out, errOut := runCLI(t, "", append(args, web.URL("a", "/"))...); code != exitOK {
+		t.Fatalf("crawl: exit %d\n%s\n%s", code, out, errOut)
+	}
+	origins := exportLines(t, "--data", data, "--robots")
+	if len(origins) != 1 {
+		t.Fatalf("origins: %v", origins)
+	}
+	o := origins[0]
+	reason, _ := o["gap_reason"].(string)
+	if o["gap_ms"] != float64(pace.ErrorStep.Milliseconds()) || !strings.Contains(reason, "adaptive") || !strings.Contains(reason, "500") {
+		t.Errorf("gap_ms %v, gap_reason %q; want %d ms, adaptive after the 500", o["gap_ms"], reason, pace.ErrorStep.Milliseconds())
 	}
 }

@@ -248,6 +248,12 @@ func (c *crawl) finish(ctx context.Context, stopIndex func()) {
 	for range c.loaded { // the run is over; a lease a load took is released below
 		c.pendingLoads--
 	}
+	// Issue 29: the store keeps each origin's last gap and why (export --robots shows them).
+	if recs := c.f.GapsMoved(); len(recs) > 0 {
+		if _, err := st.Commit(context.WithoutCancel(ctx), store.Batch{Origins: recs, Owner: c.opts.Owner}); err != nil {
+			c.opts.Log.Warn("origins' gaps not saved", "origins", len(recs), "error", err)
+		}
+	}
 	// Every outcome is durable: the leases go now, not after the index catch-up (no longer
 	// renewed, they would lapse meanwhile), so that other processes may take the origins.
 	if err := st.ReleaseOrigins(context.WithoutCancel(ctx), c.opts.Owner, nil); err != nil {

@@ -105,6 +105,8 @@ func (c *crawl) handleResult(r result) {
 			w.batch.Origins = []store.Origin{rec}
 		}
 		c.opts.Log.Info("origin resumed", "origin", u.Origin, "status", r.outcome.Status)
+	} else if rec, ok := c.f.GapMoved(u.Origin); ok {
+		w.batch.Origins = []store.Origin{rec} // issue 29: the store keeps the origin's gap and why
 	}
 	w.batch.New, w.overflow = c.discover(r.found, now)
 	c.chain(r.task, w.batch.New)

@@ -20,6 +20,8 @@ type origin struct {
 	// delayWhy names where delay comes from; gap is the adaptive part (issue 29, pace.go).
 	delayWhy string
 	gap      pace.Gap
+	// savedGap is the gap in the last record handed out to be written (record, GapMoved).
+	savedGap time.Duration
 
 	loaded    bool
 	loading   bool
@@ -146,12 +148,15 @@ func (o *origin) pushFront(u store.URL) {
 	o.queue = append([]store.URL{u}, o.queue...)
 }
 
-// record is the persistent form of the origin's state.
+// record is the persistent form of the origin's state, with its current gap and why (issue
+// 29). The record is handed out to be written: its gap counts as saved (gapMoved).
 func (o *origin) record() store.Origin {
+	gap, why := o.gapNow()
+	o.savedGap = gap
 	return store.Origin{
 		Key: o.key, Robots: o.robots.Record(),
 		PausedUntil: o.pausedUntil, PauseStrikes: o.pauseStrikes, PauseReason: o.pauseReason,
-		Probing: o.probing, Sitemaps: o.sitemaps,
+		Probing: o.probing, Sitemaps: o.sitemaps, Gap: gap, GapReason: why,
 	}
 }
 

@@ -62,3 +62,41 @@ func TestAdaptiveDelayFollowsTheServer(t *testing.T) {
 		}
 	}
 }
+
+// issue 29 ("export --robots shows each origin's current gap and why"): the store keeps an
+// origin's gap through its record. The record of RobotsDone carries the gap of then; GapMoved
+// hands out the record again once the gap has moved by GapRecordFactor from the one last handed
+// out (up or down), not after every answer; GapsMoved, at the end of a run, any gap changed at all.
+func TestGapRecordFollowsTheGapIssue29(t *testing.T) {
+	const delay = time.Second
+	h := newHarness(t, Options{Delay: delay, AdaptiveDelay: true}, "/1", "/2", "/3", "/4", "/5")
+	h.robots(200, "User-agent: *\nAllow: /\n", nil)
+	rec, _ := h.f.Record(testOrigin) // what RobotsDone handed out
+	if rec.Gap != delay || !strings.HasPrefix(rec.GapReason, "--delay 1s") {
+		t.Fatalf("robots.txt record: gap %v (%q), want --delay's 1s", rec.Gap, rec.GapReason)
+	}
+	h.now = h.next().Until
+	for i, a := range []struct {
+		took  time.Duration
+		moved bool          // a record to write
+		gap   time.Duration // its gap
+	}{
+		{50 * time.Millisecond, false, 0},              // --delay still
+		{3 * time.Second, true, 6 * time.Second},       // 6 s: moved from 1 s
+		{4 * time.Second, false, 0},                    // 8 s: not twice 6 s
+		{50 * time.Millisecond, false, 0},              // relaxing: 4 s, not half of 6 s
+		{50 * time.Millisecond, true, 2 * time.Second}, // 2 s: a third of 6 s
+	} {
+		st := h.expect(StepFetch)
+		h.now = h.now.Add(a.took)
+		h.done(st, Outcome{Status: 200, Took: a.took})
+		rec, moved := h.f.GapMoved(testOrigin)
+		if moved != a.moved || moved && (rec.Gap != a.gap || !strings.HasPrefix(rec.GapReason, "adaptive: ")) {
+			t.Errorf("answer %d: GapMoved = %v (gap %v, %q), want %v (gap %v)", i, moved, rec.Gap, rec.GapReason, a.moved, a.gap)
+		}
+		h.now = h.next().Until
+	}
+	if recs := h.f.GapsMoved(); len(recs) != 0 {
+		t.Errorf("GapsMoved = %+v; want none, the last record written has the gap of now", recs)
+	}
+}

@@ -15,6 +15,12 @@ type Origin struct {
 	Probing      bool // after a pause, one request must succeed before normal crawling resumes
 
 	Sitemaps []string // sitemap URLs named by its robots.txt, in order
+
+	// Gap is the origin's gap between requests as of the record's last write (kept to the
+	// millisecond), and GapReason says which delay set it and why (issue 29: the adaptive
+	// delay, frontier.OriginView); zero and empty until the crawl has a gap for it.
+	Gap       time.Duration
+	GapReason string
 }
 
 // RobotsRecord persists an origin's robots.txt decision (docs/robots-rules.md section C) so that a

@@ -301,8 +301,10 @@ func upsertOrigins(ctx context.Context, tx pgx.Tx, records []store.Origin) error
 	asNotFound, good, probing := make([]bool, n), make([]bool, n), make([]bool, n)
 	sitemaps := make([]string, n) // text[] literals: unnest cannot take an array of arrays of varying length
 	warcFiles, warcIDs, warcOffsets := make([]string, n), make([]string, n), make([]int64, n)
+	gaps, gapReasons := make([]int64, n), make([]string, n)
 	for i, o := range os {
 		r := o.Robots
+		gaps[i], gapReasons[i] = o.Gap.Milliseconds(), pgText(o.GapReason)
 		warcFiles[i], warcOffsets[i], warcIDs[i] = pgText(r.WARC.File), r.WARC.Offset, pgText(r.WARC.RecordID)
 		keys[i], reasons[i], etags[i], lastMods[i], pauseReasons[i] = pgText(o.Key), pgText(r.Reason), pgText(r.ETag), pgText(r.LastMod), pgText(o.PauseReason)
 		kinds[i], statuses[i], failures[i], strikes[i] = int32(r.Kind), int32(r.Status), int32(r.Failures), int32(o.PauseStrikes)
@@ -317,14 +319,14 @@ func upsertOrigins(ctx context.Context, tx pgx.Tx, records []store.Origin) error
 	_, err := tx.Exec(ctx, `INSERT INTO origins (`+originColumns+`)
 		SELECT t.key, t.kind, t.status, t.body, t.reason, t.fetched_at, t.expires_at, t.etag, t.last_mod,
 			t.failing_since, t.failures, t.retry_at, t.as_not_found, t.good_body, t.paused_until, t.strikes,
-			t.pause_reason, t.probing, t.sitemaps::text[], t.warc_file, t.warc_offset, t.warc_id
+			t.pause_reason, t.probing, t.sitemaps::text[], t.warc_file, t.warc_offset, t.warc_id, t.gap_ms, t.gap_reason
 		FROM unnest($1::text[], $2::int[], $3::int[], $4::bytea[], $5::text[], $6::timestamptz[],
 			$7::timestamptz[], $8::text[], $9::text[], $10::timestamptz[], $11::int[], $12::timestamptz[],
 			$13::boolean[], $14::boolean[], $15::timestamptz[], $16::int[], $17::text[], $18::boolean[], $19::text[],
-			$20::text[], $21::bigint[], $22::text[])
+			$20::text[], $21::bigint[], $22::text[], $23::bigint[], $24::text[])
 			AS t(key, kind, status, body, reason, fetched_at, expires_at, etag, last_mod, failing_since,
 			failures, retry_at, as_not_found, good_body, paused_until, strikes, pause_reason, probing, sitemaps,
-			warc_file, warc_offset, warc_id)
+			warc_file, warc_offset, warc_id, gap_ms, gap_reason)
 		ORDER BY t.key
 		ON CONFLICT (key) DO UPDATE SET robots_kind = excluded.robots_kind,
 			robots_status = excluded.robots_status, robots_body = excluded.robots_body,
@@ -336,9 +338,11 @@ func upsertOrigins(ctx context.Context, tx pgx.Tx, records []store.Origin) error
 			paused_until = excluded.paused_until, pause_strikes = excluded.pause_strikes,
 			pause_reason = excluded.pause_reason, probing = excluded.probing, sitemaps = excluded.sitemaps,
 			robots_warc_file = excluded.robots_warc_file, robots_warc_offset = excluded.robots_warc_offset,
-			robots_warc_response_id = excluded.robots_warc_response_id`,
+			robots_warc_response_id = excluded.robots_warc_response_id, gap_ms = excluded.gap_ms,
+			gap_reason = excluded.gap_reason`,
 		keys, kinds, statuses, bodies, reasons, fetched, expires, etags, lastMods, failing, failures, retry,
-		asNotFound, good, paused, strikes, pauseReasons, probing, sitemaps, warcFiles, warcOffsets, warcIDs)
+		asNotFound, good, paused, strikes, pauseReasons, probing, sitemaps, warcFiles, warcOffsets, warcIDs,
+		gaps, gapReasons)
 	if err != nil {
 		return fmt.Errorf("write %d origins: %w", n, err)
 	}

@@ -49,22 +49,23 @@ func scanURL(row interface{ Scan(...any) error }) (store.URL, error) {
 const originColumns = `key, robots_kind, robots_status, robots_body, robots_reason, robots_fetched_at,
 	robots_expires_at, robots_etag, robots_last_mod, robots_failing_since, robots_failures,
 	robots_retry_at, robots_as_not_found, robots_good_body, paused_until, pause_strikes,
-	pause_reason, probing, sitemaps, robots_warc_file, robots_warc_offset, robots_warc_response_id`
+	pause_reason, probing, sitemaps, robots_warc_file, robots_warc_offset, robots_warc_response_id, gap_ms, gap_reason`
 
 func scanOrigin(row interface{ Scan(...any) error }) (store.Origin, error) {
 	var o store.Origin
 	r := &o.Robots
 	var kind int32
 	var fetched, expires, failing, retry, paused pgtype.Timestamptz
+	var gapMS int64
 	err := row.Scan(&o.Key, &kind, &r.Status, &r.Body, &r.Reason, &fetched, &expires, &r.ETag, &r.LastMod,
 		&failing, &r.Failures, &retry, &r.AsNotFound, &r.GoodBody, &paused, &o.PauseStrikes, &o.PauseReason,
-		&o.Probing, &o.Sitemaps, &r.WARC.File, &r.WARC.Offset, &r.WARC.RecordID)
+		&o.Probing, &o.Sitemaps, &r.WARC.File, &r.WARC.Offset, &r.WARC.RecordID, &gapMS, &o.GapReason)
 	if err != nil {
 		return o, err
 	}
 	r.Kind = uint8(kind)
 	r.FetchedAt, r.ExpiresAt, r.FailingSince, r.RetryAt = fromTZ(fetched), fromTZ(expires), fromTZ(failing), fromTZ(retry)
-	o.PausedUntil = fromTZ(paused)
+	o.PausedUntil, o.Gap = fromTZ(paused), time.Duration(gapMS)*time.Millisecond
 	return o, nil
 }
 

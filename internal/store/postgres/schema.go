@@ -62,7 +62,9 @@ const schemaSQL = `CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)
 		sitemaps text[] NOT NULL DEFAULT '{}',
 		robots_warc_file text NOT NULL DEFAULT '',
 		robots_warc_offset bigint NOT NULL DEFAULT 0,
-		robots_warc_response_id text NOT NULL DEFAULT ''
+		robots_warc_response_id text NOT NULL DEFAULT '',
+		gap_ms bigint NOT NULL DEFAULT 0,
+		gap_reason text NOT NULL DEFAULT ''
 	);
 	CREATE TABLE leases (
 		origin text COLLATE "C" PRIMARY KEY,

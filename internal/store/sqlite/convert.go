@@ -51,18 +51,18 @@ func scanURL(row interface{ Scan(...any) error }) (store.URL, error) {
 func scanOrigin(row interface{ Scan(...any) error }) (store.Origin, error) {
 	var o store.Origin
 	r := &o.Robots
-	var fetched, expires, failing, retry, paused int64
+	var fetched, expires, failing, retry, paused, gapMS int64
 	var asNotFound, good, probing int
 	var sitemaps string
 	err := row.Scan(&o.Key, &r.Kind, &r.Status, &r.Body, &r.Reason, &fetched, &expires, &r.ETag, &r.LastMod,
 		&failing, &r.Failures, &retry, &asNotFound, &good, &paused, &o.PauseStrikes, &o.PauseReason,
-		&probing, &sitemaps, &r.WARC.File, &r.WARC.Offset, &r.WARC.RecordID)
+		&probing, &sitemaps, &r.WARC.File, &r.WARC.Offset, &r.WARC.RecordID, &gapMS, &o.GapReason)
 	if err != nil {
 		return o, err
 	}
 	r.FetchedAt, r.ExpiresAt, r.FailingSince, r.RetryAt = fromUnix(fetched), fromUnix(expires), fromUnix(failing), fromUnix(retry)
 	r.AsNotFound, r.GoodBody, o.Probing = asNotFound != 0, good != 0, probing != 0
-	o.PausedUntil = fromUnix(paused)
+	o.PausedUntil, o.Gap = fromUnix(paused), time.Duration(gapMS)*time.Millisecond
 	if err := json.Unmarshal([]byte(sitemaps), &o.Sitemaps); err != nil {
 		return o, fmt.Errorf("origin %s: sitemaps: %w", o.Key, err)
 	}
@@ -86,5 +86,5 @@ func originArgs(o store.Origin) ([]any, error) {
 	return []any{o.Key, int(r.Kind), r.Status, body, r.Reason, unix(r.FetchedAt), unix(r.ExpiresAt), r.ETag,
 		r.LastMod, unix(r.FailingSince), r.Failures, unix(r.RetryAt), boolInt(r.AsNotFound),
 		boolInt(r.GoodBody), unix(o.PausedUntil), o.PauseStrikes, o.PauseReason, boolInt(o.Probing),
-		string(sitemaps), r.WARC.File, r.WARC.Offset, r.WARC.RecordID}, nil
+		string(sitemaps), r.WARC.File, r.WARC.Offset, r.WARC.RecordID, o.Gap.Milliseconds(), o.GapReason}, nil
 }

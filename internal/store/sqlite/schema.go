@@ -108,7 +108,9 @@ const crawlSchema = `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NUL
 		sitemaps TEXT NOT NULL DEFAULT '[]',
 		robots_warc_file TEXT NOT NULL DEFAULT '',
 		robots_warc_offset INTEGER NOT NULL DEFAULT 0,
-		robots_warc_response_id TEXT NOT NULL DEFAULT ''
+		robots_warc_response_id TEXT NOT NULL DEFAULT '',
+		gap_ms INTEGER NOT NULL DEFAULT 0,
+		gap_reason TEXT NOT NULL DEFAULT ''
 	);
 	CREATE TABLE urls (
 		seq INTEGER PRIMARY KEY,

@@ -16,7 +16,7 @@ const urlColumns = `id, url, origin, kind, depth, hops, state, status, reason, r
 const originColumns = `key, robots_kind, robots_status, robots_body, robots_reason, robots_fetched_at,
 	robots_expires_at, robots_etag, robots_last_mod, robots_failing_since, robots_failures,
 	robots_retry_at, robots_as_not_found, robots_good_body, paused_until, pause_strikes,
-	pause_reason, probing, sitemaps, robots_warc_file, robots_warc_offset, robots_warc_response_id`
+	pause_reason, probing, sitemaps, robots_warc_file, robots_warc_offset, robots_warc_response_id, gap_ms, gap_reason`
 
 const (
 	// insertChunk bounds the rows of one multi-row INSERT of new URLs. A batch with more new URLs
@@ -55,7 +55,7 @@ func prepare(ctx context.Context, db preparer) (*statements, error) {
 			nofollow = ?, canonical = ?, etag = ?, last_modified = ?, warc_file = ?, warc_offset = ?,
 			warc_response_id = ? WHERE id = ?`},
 		{&s.upsertOrigin, `INSERT INTO origins (` + originColumns + `)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (key) DO UPDATE SET robots_kind = excluded.robots_kind,
 			robots_status = excluded.robots_status, robots_body = excluded.robots_body,
 			robots_reason = excluded.robots_reason, robots_fetched_at = excluded.robots_fetched_at,
@@ -66,7 +66,8 @@ func prepare(ctx context.Context, db preparer) (*statements, error) {
 			paused_until = excluded.paused_until, pause_strikes = excluded.pause_strikes,
 			pause_reason = excluded.pause_reason, probing = excluded.probing, sitemaps = excluded.sitemaps,
 			robots_warc_file = excluded.robots_warc_file, robots_warc_offset = excluded.robots_warc_offset,
-			robots_warc_response_id = excluded.robots_warc_response_id`},
+			robots_warc_response_id = excluded.robots_warc_response_id, gap_ms = excluded.gap_ms,
+			gap_reason = excluded.gap_reason`},
 	} {
 		st, err := db.PrepareContext(ctx, p.sql)
 		if err != nil {

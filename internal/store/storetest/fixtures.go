@@ -135,5 +135,7 @@ func fullOrigin(key string) store.Origin {
 		PausedUntil: t0.Add(10 * time.Minute), PauseStrikes: 2, PauseReason: "503 Service Unavailable",
 		Probing:  true,
 		Sitemaps: []string{key + "/sitemap.xml", key + "/news.xml"},
+		// Issue 29: the gap and why, kept to the millisecond.
+		Gap: 2*time.Second + 500*time.Millisecond, GapReason: "adaptive: 2x the last answer's 1.25s (above --delay 1s)",
 	}
 }

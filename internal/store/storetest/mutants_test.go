@@ -354,6 +354,15 @@ var mutants = []mutant{
 			return added, err
 		}}
 	}},
+	{"an origin's gap and its reason not kept (issue 29: export --robots shows them)", "Origins/RoundTrip", func(s store.Store) store.Store {
+		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
+			b.Origins = slices.Clone(b.Origins)
+			for i := range b.Origins {
+				b.Origins[i].Gap, b.Origins[i].GapReason = 0, ""
+			}
+			return s.Commit(ctx, b)
+		}}
+	}},
 	{"origins of new URLs not created", "NewURLs/CreateOrigins", func(s store.Store) store.Store {
 		return patched{Store: s,
 			origin: func(ctx context.Context, key string) (store.Origin, bool, error) {
