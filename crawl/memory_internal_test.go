@@ -56,3 +56,25 @@ func TestMemoryBudgetSizesTheConsumers(t *testing.T) {
 		t.Errorf("default shares %+v, want a 160 MiB Go limit of 256 MiB", s)
 	}
 }
+
+// issue 29 ("WARC capture copies" among the consumers): a crawl that archives charges each
+// request's wire copy to the bodies' share, so its body limits leave room for it, and the client
+// accepts them, down to MinMemory; a crawl that does not archives keeps the limits above.
+func TestMemoryBudgetMakesRoomForTheWARCCopy(t *testing.T) {
+	for _, m := range []int64{0, 128 << 20, MinMemory} {
+		p, err := Config{Seeds: []string{"https://example.com/"}, Memory: m, WARCDir: t.TempDir()}.plan()
+		if err != nil {
+			t.Fatalf("Memory %d MiB with WARCDir: %v", m>>20, err)
+		}
+		raw, decoded := fetch.LimitsFor(p.fetch.Budget.Size(), true)
+		if !p.fetch.Capture || p.fetch.MaxRawBytes != raw || p.fetch.MaxDecodedBytes != decoded || decoded <= 0 {
+			t.Errorf("Memory %d MiB with WARCDir: capture %v, limits %d/%d, want the capture's %d/%d", m>>20,
+				p.fetch.Capture, p.fetch.MaxRawBytes, p.fetch.MaxDecodedBytes, raw, decoded)
+		}
+		if c, err := fetch.New(p.fetch); err != nil {
+			t.Errorf("Memory %d MiB with WARCDir: the client refuses the options: %v", m>>20, err)
+		} else {
+			c.Close()
+		}
+	}
+}

@@ -203,9 +203,10 @@ func (c Config) plan() (plan, error) {
 	p.fetch = fetch.Options{UserAgent: ua, Resolve: resolve, AllowPrivate: c.AllowPrivate, RootCAs: c.RootCAs,
 		Capture: c.WARCDir != ""}
 	// The body buffers' share (issue 29): the client's budget, and body limits whose largest
-	// request fits in it; the connections' share sizes the idle pool.
+	// request fits in it, with its wire copy when the crawl archives (WARCDir: the copy is
+	// charged to the same share); the connections' share sizes the idle pool.
 	p.fetch.Budget = budget.New(p.memory.Of(budget.Bodies))
-	if p.fetch.MaxDecodedBytes = fetch.MaxDecodedFor(p.memory.Of(budget.Bodies)); p.fetch.MaxDecodedBytes == 0 {
+	if p.fetch.MaxRawBytes, p.fetch.MaxDecodedBytes = fetch.LimitsFor(p.memory.Of(budget.Bodies), p.fetch.Capture); p.fetch.MaxDecodedBytes == 0 {
 		return p, configErr("Memory", fmt.Sprintf("%s leaves the response bodies too little to decode one", budget.FormatSize(p.memory.Total)))
 	}
 	p.fetch.MaxIdleConns = min(p.memory.MaxIdleConns(), fetch.DefaultMaxIdleConns)

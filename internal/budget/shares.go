@@ -45,8 +45,9 @@ const (
 	// collector works harder as the heap nears it.
 	GoHeap Consumer = "go_heap"
 	// Bodies is the fetch client's budget: response bodies in flight or not yet released, their
-	// decoders' windows, raw copies. A request past it waits (internal/fetch), and the body
-	// limits are lowered so that the largest request fits in it.
+	// decoders' windows, raw copies, and the wire copies a crawl that writes WARC files keeps of
+	// each exchange until it is archived. A request past it waits (internal/fetch), and the body
+	// limits are lowered so that the largest request, wire copy included, fits in it.
 	Bodies Consumer = "bodies"
 	// Connections covers the requests in flight beyond their bodies (goroutines, transport
 	// buffers) and the idle keep-alive connections: the concurrency and the idle pool are sized

@@ -70,6 +70,41 @@ type body struct {
 type bodyReader struct {
 	ctx    context.Context
 	charge *charge
+	// capture, when set, is the wire copy the client keeps of the exchange (Options.Capture):
+	// it is charged with the body (issue 29: WARC capture copies charged to the bodies' share).
+	capture *captureWatch
+}
+
+// captureWatch is the wire copy a capturing client keeps of one exchange (Options.Capture, for
+// a WARC record): the request and the response as they went over the connection.
+type captureWatch struct {
+	size func() int64 // bytes recorded so far
+	max  int64        // the most it can hold: what the Recorder keeps of a response, and the request
+}
+
+// captureReadAhead is how far the wire copy may run ahead of the body read: the Transport reads
+// the connection through a buffer of this size.
+const captureReadAhead = 4 << 10
+
+// captureGuard takes the rest of a capturing request's charge (grow) before the wire copy
+// passes what its first grant holds (held): the copy grows as the Transport reads the
+// connection, ahead of the body reader by at most captureReadAhead.
+type captureGuard struct {
+	r     io.Reader
+	w     *captureWatch
+	held  int64
+	grow  func() error
+	grown bool
+}
+
+func (g *captureGuard) Read(p []byte) (int, error) {
+	if !g.grown && g.w.size()+int64(len(p))+captureReadAhead > g.held {
+		if err := g.grow(); err != nil {
+			return 0, err
+		}
+		g.grown = true
+	}
+	return g.r.Read(p)
 }
 
 // readBody reads r, undoes coding c and applies both limits. sizeHint (the
@@ -95,6 +130,32 @@ func (br bodyReader) readBody(r io.Reader, c coding, lim limits, sizeHint int64,
 		src = io.TeeReader(raw, &rawBuf)
 		fixed = lim.raw + 1 // released by Get once OnExchange returned
 	}
+	// The wire copy (issue 29): what a body of known length needs, or the first grant's worth
+	// with the first buffer and the rest (capRest) with the request's growth; full always has
+	// room for all of it.
+	var capRest int64
+	var full int64 // the request's whole charge, once known: what the guard grows to
+	if w := br.capture; w != nil && br.charge != nil {
+		now, capFirst := w.size(), int64(0)
+		if (c == codingIdentity || c == codingUnknown) && sizeHint >= 0 {
+			capFirst = min(w.max, now+min(sizeHint, lim.raw)+captureReadAhead)
+		} else {
+			capFirst = min(w.max, now+firstGrant)
+			capRest = w.max - capFirst
+		}
+		fixed += capFirst
+		if capRest > 0 {
+			src = &captureGuard{r: src, w: w, held: capFirst, grow: func() error {
+				if full == 0 { // not known yet: a peek stays within the first grant
+					return nil
+				}
+				if err := br.charge.grow(br.ctx, full, full); err != nil {
+					return budgetError{err}
+				}
+				return nil
+			}}
+		}
+	}
 	finish := func(err error) (body, error) {
 		b.rawBytes = raw.read
 		if keepRaw {
@@ -118,7 +179,8 @@ func (br bodyReader) readBody(r io.Reader, c coding, lim limits, sizeHint int64,
 	if c == codingIdentity || c == codingUnknown {
 		limit := min(lim.raw, lim.decoded)
 		hint := capHint(sizeHint, limit)
-		grow, err := br.grower(fixed, hint, fixed+bufferPeak(limit), sizeHint >= 0)
+		full = fixed + bufferPeak(limit) + capRest
+		grow, err := br.grower(fixed, hint, full, sizeHint >= 0)
 		if err != nil {
 			return finish(err)
 		}
@@ -139,7 +201,8 @@ func (br bodyReader) readBody(r io.Reader, c coding, lim limits, sizeHint int64,
 	}
 	fixed += decoderCost(c, first[0])
 	hint := capHint(-1, lim.decoded)
-	grow, err := br.grower(fixed, hint, fixed+bufferPeak(lim.decoded), false)
+	full = fixed + bufferPeak(lim.decoded) + capRest
+	grow, err := br.grower(fixed, hint, full, false)
 	if err != nil {
 		return finish(err)
 	}

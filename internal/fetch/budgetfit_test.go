@@ -13,10 +13,10 @@ func TestMaxDecodedForFitsTheBudget(t *testing.T) {
 		if d <= 0 || d > DefaultMaxDecodedBytes {
 			t.Fatalf("MaxDecodedFor(%d MiB) = %d", size>>20, d)
 		}
-		if need := largestCharge(limits{decoded: d}, false); need > size {
+		if need := largestCharge(limits{decoded: d}, false, 0); need > size {
 			t.Errorf("MaxDecodedFor(%d MiB) = %d: its largest request takes %d, over the budget", size>>20, d, need)
 		}
-		if d < DefaultMaxDecodedBytes && largestCharge(limits{decoded: d + 1024}, false) <= size {
+		if d < DefaultMaxDecodedBytes && largestCharge(limits{decoded: d + 1024}, false, 0) <= size {
 			t.Errorf("MaxDecodedFor(%d MiB) = %d leaves room for a larger limit", size>>20, d)
 		}
 		c, err := New(Options{MaxBufferedBytes: size, MaxDecodedBytes: d})

@@ -114,7 +114,7 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 	cod, codingList := parseContentEncoding(hresp.Header.Values("Content-Encoding"))
 	keepRaw := c.cfg.onExchange != nil
 	ch := c.newCharge()
-	br := bodyReader{ctx: x.ctx, charge: ch}
+	br := bodyReader{ctx: x.ctx, charge: ch, capture: x.captureWatch()}
 	b, bodyErr := br.readBody(x.body, cod, x.lim, hresp.ContentLength, keepRaw)
 	if bodyErr != nil {
 		bodyErr = fmt.Errorf("fetch: %s: %w", x.target, c.withCause(x.ctx, bodyErr))
@@ -175,6 +175,15 @@ type inflight struct {
 	lim     limits
 	started time.Time
 	rec     *warc.Recorder // Options.Capture; nil otherwise
+}
+
+// captureWatch is x's wire copy for charging it, nil without Options.Capture: the response's part
+// is at most what the Recorder keeps of a direction, and the request was written whole already.
+func (x *inflight) captureWatch() *captureWatch {
+	if x.rec == nil {
+		return nil
+	}
+	return &captureWatch{size: x.rec.Len, max: x.rec.Max() + x.rec.Len()}
 }
 
 // captured ends the recording of x and returns it, nil without Options.Capture or when the

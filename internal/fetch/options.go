@@ -243,7 +243,7 @@ func newConfig(o Options) (config, error) {
 	if c.budget == nil {
 		c.budget = budget.New(sizeOrDefault("MaxBufferedBytes", o.MaxBufferedBytes, DefaultMaxBufferedBytes))
 	}
-	if need := largestCharge(c.limits, o.OnExchange != nil); need > c.budget.Size() {
+	if need := largestCharge(c.limits, o.OnExchange != nil, c.captureMax(c.limits)); need > c.budget.Size() {
 		errs = append(errs, fmt.Errorf("the memory budget (%d bytes) is smaller than one request at the body limits (%d bytes)", c.budget.Size(), need))
 	}
 	resolve, err := normalizeResolve(o.Resolve)
@@ -258,15 +258,31 @@ func newConfig(o Options) (config, error) {
 }
 
 // largestCharge is the most one Get can charge under lim: the decoded
-// buffer at its peak, the largest decoder window and, with keepRaw, the raw
-// copy.
-func largestCharge(lim limits, keepRaw bool) int64 {
-	n := bufferPeak(lim.decoded) + brotliMaxWindow + brotliOverhead
+// buffer at its peak, the largest decoder window, with keepRaw the raw
+// copy, and capture bytes of wire copy (Options.Capture; 0 without).
+func largestCharge(lim limits, keepRaw bool, capture int64) int64 {
+	n := bufferPeak(lim.decoded) + brotliMaxWindow + brotliOverhead + capture
 	if keepRaw {
 		n += lim.raw + 1
 	}
 	return n
 }
+
+// captureRequestBytes is what the wire copy of a request is counted at when sizing limits: its
+// request line and header fields (the crawler's are well under 1 KiB).
+const captureRequestBytes = 64 << 10
+
+// captureMax is the most a capturing client's wire copy of one exchange holds under lim (0
+// without Options.Capture): the response up to the raw limit and the header limit (what a
+// warc.Recorder keeps of it), and the request.
+func (c *config) captureMax(lim limits) int64 {
+	if !c.capture {
+		return 0
+	}
+	return captureCost(lim.raw, c.maxHeaderBytes)
+}
+
+func captureCost(raw, header int64) int64 { return raw + header + captureRequestBytes }
 
 // limitsFor returns the limits for one request: the client's, overridden
 // by the request's non-zero fields.
@@ -288,18 +304,44 @@ func (c *config) limitsFor(r Request) (limits, error) {
 // (issue 29: the body buffers' share of --memory): DefaultMaxDecodedBytes when its largest
 // request fits in size, else the largest limit whose largest request does (so that New accepts
 // it, and one body never waits for more than the whole budget); 0 when not even a 64 KiB body
-// fits. It assumes no OnExchange.
+// fits. It assumes no OnExchange and no Options.Capture (see LimitsFor).
 func MaxDecodedFor(size int64) int64 {
-	if largestCharge(limits{decoded: DefaultMaxDecodedBytes}, false) <= size {
+	return maxDecodedBeside(size, 0)
+}
+
+// maxDecodedBeside is MaxDecodedFor with capture bytes of wire copy beside each request.
+func maxDecodedBeside(size, capture int64) int64 {
+	if largestCharge(limits{decoded: DefaultMaxDecodedBytes}, false, capture) <= size {
 		return DefaultMaxDecodedBytes
 	}
-	fixed := largestCharge(limits{}, false) - bufferPeak(0)
+	fixed := largestCharge(limits{}, false, capture) - bufferPeak(0)
 	d := (size-fixed)*2/3 - 2
-	for d > 0 && largestCharge(limits{decoded: d}, false) > size {
+	for d > 0 && largestCharge(limits{decoded: d}, false, capture) > size {
 		d--
 	}
 	if d < 64<<10 {
 		return 0
 	}
 	return d
+}
+
+// MinCaptureRawBytes is the least raw body limit LimitsFor gives a capturing client.
+const MinCaptureRawBytes = 1 << 20
+
+// LimitsFor is the raw and decoded body limits for a client whose memory budget is size bytes
+// (issue 29), with the default header limit: without capture, DefaultMaxRawBytes and
+// MaxDecodedFor(size). With capture (Options.Capture: a WARC writer), every request may also
+// hold its wire copy, up to the raw limit and the header limit (issue 29: WARC capture copies
+// are charged to the bodies' share), so the raw limit is halved, down to MinCaptureRawBytes,
+// until a decoded limit at least as large fits beside it. decoded is 0 when none fits.
+func LimitsFor(size int64, capture bool) (raw, decoded int64) {
+	if !capture {
+		return DefaultMaxRawBytes, MaxDecodedFor(size)
+	}
+	for raw = DefaultMaxRawBytes; ; raw /= 2 {
+		decoded = maxDecodedBeside(size, captureCost(raw, DefaultMaxHeaderBytes))
+		if decoded >= raw || raw/2 < MinCaptureRawBytes {
+			return raw, decoded
+		}
+	}
 }

@@ -29,7 +29,8 @@ import (
 // corrupt coding is an error like Get's (it takes precedence over consume's
 // own error, which is then probably its consequence), with the Response. A
 // nil Response means no header arrived, as for Get. The Response holds no
-// budget: Release is not needed (but harmless).
+// budget, but with Options.Capture its wire copy (Capture), charged from
+// the start at the most it may hold, until Release (issue 29).
 func (c *Client) Stream(ctx context.Context, req Request, consume func(resp *Response, body io.Reader) error) (*Response, error) {
 	x, err := c.start(ctx, req)
 	if err != nil {
@@ -58,8 +59,18 @@ func (c *Client) Stream(ctx context.Context, req Request, consume func(resp *Res
 	if len(first) == 1 {
 		cost += decoderCost(cod, first[0])
 	}
+	var capCost int64 // the wire copy, held by the Response until Release
+	if w := x.captureWatch(); w != nil {
+		capCost = w.max
+		cost += capCost
+	}
 	ch := c.newCharge()
-	defer ch.release()
+	handed := false
+	defer func() {
+		if !handed {
+			ch.release()
+		}
+	}()
 	if err := ch.first(x.ctx, cost, cost); err != nil {
 		return resp, fmt.Errorf("fetch: %s: %w", x.target, c.withCause(x.ctx, err))
 	}
@@ -87,6 +98,11 @@ func (c *Client) Stream(ctx context.Context, req Request, consume func(resp *Res
 		bodyErr = fmt.Errorf("fetch: %s: %w", x.target, c.withCause(x.ctx, bodyErr))
 	}
 	resp.Capture = x.captured(sb.cut != LimitNone || bodyErr != nil && !errors.Is(bodyErr, ErrDecode))
+	if resp.Capture != nil {
+		ch.releaseSome(cost - capCost) // the buffers and decoder are done with
+		resp.hold(ch)
+		handed = true
+	}
 	c.exchange(x, rawBuf.Bytes(), sb.cut, bodyErr)
 	if bodyErr != nil {
 		return resp, bodyErr

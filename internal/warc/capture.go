@@ -244,6 +244,17 @@ func (r *Recorder) Done() error {
 	return nil
 }
 
+// Len is how many bytes the Recorder holds now, of both directions: what its copy of the
+// exchange costs (issue 29: a capturing client charges it to its memory budget).
+func (r *Recorder) Len() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return int64(len(r.req.b) + len(r.resp.b))
+}
+
+// Max is the most the Recorder keeps of each direction.
+func (r *Recorder) Max() int64 { return r.max }
+
 // Request returns the request bytes as written to the connection.
 func (r *Recorder) Request() []byte {
 	r.mu.Lock()
