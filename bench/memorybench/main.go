@@ -128,6 +128,9 @@ type web struct {
 	sites []testweb.Site
 	seeds []string // references like "{key}/path"
 	flags []string
+	// bombs lists the sitemap bombs as references ("{key}/path"): each run must request every
+	// one of them, or it measured less than it says.
+	bombs []string
 }
 
 // bombsWeb is the hostile web of TestHostileWebBesideANormalSite (internal/crawler) with
@@ -153,6 +156,9 @@ func bombsWeb(cfg config) web {
 		key := "hostile" + strconv.Itoa(i+1)
 		w.sites = append(w.sites, hostile.Site(key, hostile.Options{Sitemaps: true, Bombs: bombs}))
 		w.seeds = append(w.seeds, "{"+key+"}"+hostile.PathIndex)
+		for _, p := range []string{hostile.PathSitemapGzipBomb, hostile.PathSitemapBrotliBomb, hostile.PathSitemapZstdBomb, hostile.PathSitemapGzipFile} {
+			w.bombs = append(w.bombs, "{"+key+"}"+p)
+		}
 	}
 	for i, v := range hostile.RobotsVariants {
 		key := "robots-" + strconv.Itoa(i+1)
@@ -181,6 +187,7 @@ type result struct {
 	run    spawn.Run
 	exit   string
 	err    error
+	bombs  int // sitemap bombs requested
 }
 
 func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
@@ -191,7 +198,11 @@ func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 	case "calendar":
 		w = calendarWeb(cfg)
 	}
-	tw, err := testweb.Start(w.sites, testweb.Options{MaxLog: 1})
+	maxLog := 1 // the generated web's requests need no log
+	if len(w.bombs) > 0 {
+		maxLog = 0 // the default: the bombs' requests are counted
+	}
+	tw, err := testweb.Start(w.sites, testweb.Options{MaxLog: maxLog})
 	if err != nil {
 		return false, err
 	}
@@ -226,10 +237,15 @@ func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 			for _, s := range w.seeds {
 				argv = append(argv, tw.Expand(s))
 			}
+			before := requested(tw, w.bombs)
 			cctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 			r := result{memory: m}
 			r.run, r.err = spawn.Measure(cctx, opts, bin, argv...)
 			cancel()
+			r.bombs = requested(tw, w.bombs) - before
+			if r.bombs < len(w.bombs) && r.err == nil {
+				r.err = fmt.Errorf("%d of the %d sitemap bombs requested", r.bombs, len(w.bombs))
+			}
 			r.exit = fmt.Sprint(r.run.ExitCode)
 			fmt.Fprintf(out, "  --memory %s: peak RSS %.1f MiB, %.1f s, exit %s, load %s\n", budget.FormatSize(m),
 				float64(r.run.PeakRSS())/(1<<20), r.run.Wall.Seconds(), r.exit, host.LoadAverage())
@@ -240,10 +256,20 @@ func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 	return report(out, results)
 }
 
+// requested counts the requests the web logged for refs.
+func requested(tw *testweb.Web, refs []string) int {
+	n := 0
+	for _, ref := range refs {
+		key, path, _ := strings.Cut(strings.TrimPrefix(ref, "{"), "}")
+		n += tw.Count(key, path)
+	}
+	return n
+}
+
 // report prints one row per run and says whether every run stayed within its bound.
 func report(out io.Writer, results []result) (bool, error) {
-	t := mdtable.Table{Header: []string{"--memory", "peak RSS MiB", "bound MiB (+10%)", "within", "wall s", "CPU s", "exit"},
-		Right: []bool{false, true, true, false, true, true, true}}
+	t := mdtable.Table{Header: []string{"--memory", "peak RSS MiB", "bound MiB (+10%)", "within", "wall s", "CPU s", "exit", "sitemap bombs requested"},
+		Right: []bool{false, true, true, false, true, true, true, true}}
 	ok := true
 	for _, r := range results {
 		rss := r.run.PeakRSS()
@@ -258,7 +284,7 @@ func report(out io.Writer, results []result) (bool, error) {
 			}
 		}
 		t.Add(budget.FormatSize(r.memory), fmt.Sprintf("%.1f", float64(rss)/(1<<20)), fmt.Sprintf("%.1f", float64(bound)/(1<<20)),
-			verdict, fmt.Sprintf("%.1f", r.run.Wall.Seconds()), fmt.Sprintf("%.1f", r.run.CPU.Seconds()), r.exit)
+			verdict, fmt.Sprintf("%.1f", r.run.Wall.Seconds()), fmt.Sprintf("%.1f", r.run.CPU.Seconds()), r.exit, strconv.Itoa(r.bombs))
 	}
 	return ok, t.Write(out)
 }
