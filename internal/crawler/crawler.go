@@ -65,7 +65,7 @@ func Run(ctx context.Context, opts Options) (Stats, error) {
 		keeper:  keeper,
 		cluster: newCluster(keeper, opts.MaxWait),
 	}
-	c.worker = &worker{opts: opts, scope: c.scope, parser: parser}
+	c.worker = &worker{opts: opts, scope: c.scope, parser: parser, sitemaps: make(chan struct{}, opts.MaxSitemapsInFlight)}
 	return c.run(ctx, seeds)
 }
 

@@ -2,6 +2,7 @@ package crawler
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -41,5 +42,35 @@ func TestWriterCommitsAtOnceWhenTheCrawlWaitsForIt(t *testing.T) {
 		}
 	case <-deadline:
 		t.Fatal("a flush did not make the writer commit before its window ended")
+	}
+}
+
+// issue 29 ("one memory budget at any crawl size"): a commit group ends once it carries
+// commitGroupMaxNew new URLs, whatever the window: outcomes of sitemaps, a thousand entries
+// each, queued at once, are committed in groups of at most that many (and one outcome's more),
+// not all in one transaction that holds every URL the store hands back.
+func TestWriterBoundsTheNewURLsOfAGroupIssue29(t *testing.T) {
+	const writes, each = 40, 1000
+	st := commitCounter{commits: make(chan store.Batch, writes)}
+	in, flush, out := make(chan write, writes), make(chan struct{}, 1), make(chan ack, writes)
+	for i := range writes {
+		news := make([]store.NewURL, each)
+		for j := range news {
+			news[j] = store.NewURL{URL: fmt.Sprintf("http://a.test/%d/%d", i, j), Origin: "http://a.test"}
+		}
+		in <- write{origin: "http://a.test", batch: store.Batch{New: news}}
+	}
+	close(in)
+	writer(context.Background(), st, "", nil, time.Hour, in, flush, out) // returns once in is drained
+	close(st.commits)
+	total := 0
+	for b := range st.commits {
+		if len(b.New) > commitGroupMaxNew+each {
+			t.Errorf("a group of %d new URLs, over %d and one outcome's", len(b.New), commitGroupMaxNew)
+		}
+		total += len(b.New)
+	}
+	if total != writes*each {
+		t.Errorf("%d new URLs committed, want %d", total, writes*each)
 	}
 }

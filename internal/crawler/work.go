@@ -58,11 +58,13 @@ type result struct {
 	noAnswer error
 }
 
-// worker performs tasks; it is shared by the worker goroutines and holds only immutable state.
+// worker performs tasks; it is shared by the worker goroutines and holds only immutable state
+// and sitemaps, the semaphore of the sitemaps fetched at once (Options.MaxSitemapsInFlight).
 type worker struct {
-	opts   Options
-	scope  *scope
-	parser *urlnorm.Parser
+	opts     Options
+	scope    *scope
+	parser   *urlnorm.Parser
+	sitemaps chan struct{}
 }
 
 // do performs t and returns its result; a page task whose answer is processed hands its early
@@ -170,6 +172,19 @@ func (a answer) outcome() frontier.Outcome {
 func (w *worker) fetch(ctx context.Context, u store.URL) answer {
 	req := fetch.Request{URL: u.URL, Header: validators(u)}
 	a := answer{conditional: req.Header != nil}
+	if u.Kind == store.KindSitemap {
+		// Issue 29: a sitemap's entries are new URLs on their way to the store, up to
+		// sitemap.MaxEntries of them; only Options.MaxSitemapsInFlight sitemaps are fetched at
+		// once, so that their burst stays bounded however many origins name one. The wait is
+		// not the origin's time.
+		select {
+		case w.sitemaps <- struct{}{}:
+			defer func() { <-w.sitemaps }()
+		case <-ctx.Done():
+			a.err = context.Cause(ctx)
+			return a
+		}
+	}
 	start := w.opts.Clock.Now() // the adaptive delay's input (issue 29): how long the origin took
 	if u.Kind == store.KindSitemap {
 		// Streamed (issue 9): the sitemap is parsed as it arrives, never held whole.

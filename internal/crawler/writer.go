@@ -36,9 +36,14 @@ type ack struct {
 // commitWindow after the first write of a group for more (but not for an urgent one), and at
 // most commitGroupMax writes in one transaction. The window is what a page outcome may trail by:
 // a kill -9 loses at most the writes of the open group and of the commit in progress.
+//
+// A group also ends once it carries commitGroupMaxNew new URLs (issue 29): the store hands back
+// each URL it added (a store.URL of 320 bytes), and a group of sitemap outcomes of 1,000 entries
+// each held 171 MB in one commit.
 const (
-	commitWindow   = 20 * time.Millisecond
-	commitGroupMax = 512
+	commitWindow      = 20 * time.Millisecond
+	commitGroupMax    = 512
+	commitGroupMaxNew = 10_000
 )
 
 // The backlog: writes the scheduler holds while the writer is busy (a commit, or an indexer's
@@ -93,9 +98,10 @@ func writer(ctx context.Context, st store.Queue, owner string, archive Archive, 
 	for w := range in {
 		group := []write{w}
 		urgent := w.urgent
+		news := len(w.batch.New)
 		timer.Reset(window)
 	gather:
-		for len(group) < commitGroupMax {
+		for len(group) < commitGroupMax && news < commitGroupMaxNew {
 			if urgent {
 				// Take what is already queued, then commit at once.
 				select {
@@ -104,6 +110,7 @@ func writer(ctx context.Context, st store.Queue, owner string, archive Archive, 
 						break gather
 					}
 					group = append(group, w)
+					news += len(w.batch.New)
 					continue
 				default:
 					break gather
@@ -115,6 +122,7 @@ func writer(ctx context.Context, st store.Queue, owner string, archive Archive, 
 					break gather
 				}
 				group = append(group, w)
+				news += len(w.batch.New)
 				urgent = urgent || w.urgent
 			case <-timer.C:
 				break gather
