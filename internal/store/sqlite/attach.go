@@ -23,7 +23,7 @@ import (
 //     first three), written only by the indexer
 //     (Store.inIndexTx), which reads the crawl database's staged documents and URLs, and
 //     decides what every entry is;
-//   - the text database (textPath): the entries' own text (fts), the larger half of the
+//   - the text database (textPath): the entries' own text (fts) and its head (head.go), the larger half of the
 //     indexer's work, written by a third connection (Store.textStep) beside each indexer
 //     transaction, with the rows that transaction decided.
 //
@@ -130,7 +130,7 @@ func indexWriterSetup(schema string) []string {
 // indexTables and textTables are the tables of the index and text databases.
 var (
 	indexTables = []string{"folded", "link_log", "links", "dirty", "waiting", "docs", "fts_anchors"}
-	textTables  = []string{"fts"}
+	textTables  = []string{"fts", "head"}
 )
 
 // ErrIndexMissing reports a crawl database whose index or text database is missing or

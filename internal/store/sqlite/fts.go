@@ -13,12 +13,16 @@ import (
 	"github.com/fractle/mandelbot/internal/index"
 )
 
-// The search index is two FTS5 tables under the same rowid, the entry's number (docs.num,
+// The search index is three FTS5 tables under the same rowid, the entry's number (docs.num,
 // nums.go):
 //
 //   - fts (title, headings, body, urlwords, idents): what the page says, written by the fold
 //     (indexStagedLocked) once per fetch, and a link-only entry's URL words, written when the entry
 //     appears;
+//   - head (title, headings, urlwords, idents): the head index (issue 26 part 3, head.go), the
+//     same row without the body, and the identifier parts of the title and headings only:
+//     written beside the fts row, by the same statements' caller (writeOwn), so that an entry
+//     has a head row exactly when it has an fts row;
 //   - fts_anchors (anchors): the anchor text of links to the URL, rewritten by the refresh
 //     (refreshDirty) when it changes: a short row, so new links never make a page's text be
 //     tokenized again (issue 8).
@@ -34,19 +38,21 @@ type ownText struct {
 	url, title, headings, body string
 }
 
-// ownRow is an entry's fts row as written, under its number (nums.go), with a document's
-// content hash (0 for a link-only entry, which has only its URL's words).
+// ownRow is an entry's fts and head rows as written, under its number (nums.go), with a
+// document's content hash (0 for a link-only entry, which has only its URL's words).
 type ownRow struct {
 	id, num                                 int64 // URL ID, and the row's rowid
 	title, headings, body, urlwords, idents string
+	headIdents                              string // the identifier parts of the title and headings: the head's
 	hash                                    uint64 // index.ContentHash
 }
 
-// row computes the document's fts row: text without control characters, the URL's words, the
-// identifier parts, and the content hash.
+// row computes the document's fts and head rows: text without control characters, the URL's
+// words, the identifier parts, and the content hash.
 func (d ownText) row() ownRow {
 	r := ownRow{id: d.id, num: d.num, title: noControls(d.title), headings: noControls(d.headings), body: noControls(d.body),
-		urlwords: urlWords(d.url), idents: index.IdentifierParts(d.title, d.headings, d.body)}
+		urlwords: urlWords(d.url), idents: index.IdentifierParts(d.title, d.headings, d.body),
+		headIdents: index.IdentifierParts(d.title, d.headings)}
 	r.hash = index.ContentHash(r.title, r.body)
 	return r
 }
@@ -84,11 +90,15 @@ func rowsOf(docs []ownText) (wait func() []ownRow) {
 	}
 }
 
-// insert writes the row; see writeFTS for when.
+// insert writes the fts row and the head row; see writeOwn for when.
 func (r ownRow) insert(ctx context.Context, tx writeTx) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO fts (rowid, title, headings, body, urlwords, idents) VALUES (?, ?, ?, ?, ?, ?)`,
 		r.num, r.title, r.headings, r.body, r.urlwords, r.idents); err != nil {
 		return fmt.Errorf("index: entry %d: %w", r.id, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO head (rowid, title, headings, urlwords, idents) VALUES (?, ?, ?, ?, ?)`,
+		r.num, r.title, r.headings, r.urlwords, r.headIdents); err != nil {
+		return fmt.Errorf("index: entry %d: head: %w", r.id, err)
 	}
 	return nil
 }
@@ -100,9 +110,12 @@ type anchorRow struct {
 	text string
 }
 
-// writeOwn removes the fts rows of drop (numbers) and inserts rows (in the text database), and
-// writeAnchors does the same in fts_anchors with drop and anchors: each is the last statements
-// of its transaction. Any statement that opens a statement journal makes FTS5 write its
+// writeOwn removes the fts and head rows of drop (numbers) and inserts rows (in the text
+// database), and writeAnchors does the same in fts_anchors with drop and anchors: each is the
+// last statements of its transaction. writeOwn first removes the head rows above the highest fts
+// row (sqlHeadOrphans): a text transaction whose index transaction did not commit left them, and
+// the fts rows beside them are gone (numbers.dropOrphans, before it), so the two tables hold the
+// same rowids again before any row is written. Any statement that opens a statement journal makes FTS5 write its
 // pending terms out as a segment of their own, so nothing else may come between (issue 8:
 // writing FTS5 rows last was 2.3-2.6x faster). And FTS5 writes its pending terms out whenever a
 // row's rowid is lower than the last one written (or the same, but not right after its delete):
@@ -111,8 +124,14 @@ type anchorRow struct {
 // crawl's CPU. Both sort copies of their slices: the caller's are read meanwhile by the other
 // writer.
 func writeOwn(ctx context.Context, tx writeTx, drop []int64, rows []ownRow) error {
+	if _, err := tx.ExecContext(ctx, sqlHeadOrphans); err != nil {
+		return fmt.Errorf("index: orphan head rows: %w", err)
+	}
 	err := inIDOrder(slices.Clone(drop), slices.Clone(rows), func(r ownRow) int64 { return r.num }, func(id int64) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid = ?`, id)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid = ?`, id); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM head WHERE rowid = ?`, id)
 		return err
 	}, func(r ownRow) error { return r.insert(ctx, tx) })
 	if err != nil {
@@ -120,6 +139,10 @@ func writeOwn(ctx context.Context, tx writeTx, drop []int64, rows []ownRow) erro
 	}
 	return nil
 }
+
+// sqlHeadOrphans removes the head rows above the highest rowid of fts (its docsize table's last
+// row: one seek), a range FTS5 seeks, so it costs nothing when the range is empty.
+const sqlHeadOrphans = `DELETE FROM head WHERE rowid > (SELECT COALESCE(MAX(id), 0) FROM fts_docsize)`
 
 // writeAnchors: see writeOwn.
 func writeAnchors(ctx context.Context, tx writeTx, drop []int64, anchors []anchorRow) error {

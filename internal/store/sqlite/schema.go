@@ -46,6 +46,7 @@ const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 	DROP TABLE IF EXISTS idx.waiting;
 	DROP TABLE IF EXISTS idx.fts_anchors;
 	DROP TABLE IF EXISTS txt.fts;
+	DROP TABLE IF EXISTS txt.head;
 	CREATE TABLE idx.docs (
 		num INTEGER PRIMARY KEY,
 		url_id INTEGER NOT NULL UNIQUE,
@@ -78,7 +79,10 @@ const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);
 	CREATE VIRTUAL TABLE txt.fts USING fts5(title, headings, body, urlwords, idents, tokenize = 'porter unicode61 remove_diacritics 2');
 	INSERT INTO txt.fts (fts, rank) VALUES ('automerge', 8);
-	INSERT INTO txt.fts (fts, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);`
+	INSERT INTO txt.fts (fts, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);
+	CREATE VIRTUAL TABLE txt.head USING fts5(title, headings, urlwords, idents, tokenize = 'porter unicode61 remove_diacritics 2');
+	INSERT INTO txt.head (head, rank) VALUES ('automerge', 8);
+	INSERT INTO txt.head (head, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);`
 
 // crawlSchema makes the crawl database's tables, and marks the database as this schema's.
 //
