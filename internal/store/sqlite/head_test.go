@@ -1,10 +1,128 @@
 package sqlite
 
 import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
+	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/store/storetest"
 )
+
+// commonPages commits n fetched pages of c.test, "page I" with word in their body only (and in
+// their headings too for the first headed), then the page n titled title with word in its body
+// too (discovered last: after the first index.MaxCount+1 matches in index order), and refreshes
+// the index. It returns the last page's URL.
+func commonPages(t *testing.T, s *Store, n, headed int, word, title string) string {
+	t.Helper()
+	var news []store.NewURL
+	for i := range n + 1 {
+		news = append(news, newURL(fmt.Sprintf("http://c.test/%d", i), "http://c.test"))
+	}
+	added, err := s.Commit(t.Context(), store.Batch{New: news})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b store.Batch
+	for i, u := range added {
+		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+		b.Updates = append(b.Updates, u)
+		d := store.Document{URLID: u.ID, Index: true, Title: fmt.Sprintf("page %d", i), Text: fmt.Sprintf("%s words of page %d, far from the other", word, i)}
+		if i == n {
+			d.Title = title
+		}
+		if i < headed {
+			d.Headings = word + " ground"
+		}
+		b.Documents = append(b.Documents, d)
+	}
+	if _, err := s.Commit(t.Context(), b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return news[n].URL
+}
+
+// headWalk is the walk the tests give search: every word in more than this many entries is
+// frequent, and the head answers first.
+const headWalk = 100
+
+// Issue 26 part 3 ("a small head index answers first ... the full text is read as a whole only
+// when the head has too few"): a word in more entries than one query may read (here 2,051,
+// with a walk of 100), and in the head of more than the page asks for (the headings of 40), is
+// ranked by the head index: the page whose title holds it comes first, though it was indexed
+// after the first index.MaxCount+1 pages that hold it, and the search never reads the word's
+// whole match list in fts: no bm25 over fts (which counts every entry holding the word), no
+// walk of fts without a LIMIT or a seek per result shown.
+func TestFrequentWordRanksByHead(t *testing.T) {
+	var mu sync.Mutex
+	var ran []string
+	recording := false
+	observe := func(q string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if recording {
+			ran = append(ran, oneLine(q))
+		}
+	}
+	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{observe: observe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	titled := commonPages(t, s, index.MaxCount+50, 2*(10+index.DedupeSlack), "common", "Common")
+	mu.Lock()
+	recording = true
+	mu.Unlock()
+	p, err := s.search(t.Context(), index.Query{Text: "common", Now: t0}, headWalk)
+	mu.Lock()
+	recording = false
+	mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.TotalIsLowerBound || len(p.Results) != 10 || p.Results[0].URL != titled {
+		t.Errorf("common: lower bound %v, %d results, first %v; want the page titled Common first of 10", p.TotalIsLowerBound, len(p.Results), p.Results)
+	}
+	for _, q := range ran {
+		if strings.Contains(q, "bm25(fts,") {
+			t.Errorf("the search scored fts by bm25, reading the frequent word's whole list: %.200s", q)
+		}
+		if strings.Contains(q, "fts MATCH") && !strings.Contains(q, "LIMIT") && !strings.Contains(q, "fts.rowid IN") {
+			t.Errorf("the search walked fts's match list without a bound: %.200s", q)
+		}
+	}
+}
+
+// Issue 26 part 3: when the head (titles, headings, URL words, anchor text) holds a frequent word
+// in fewer entries than the page asks for, the entries that hold it in their text are read
+// (the first in index order), so a page found by its body alone is still a result.
+func TestFrequentWordBodyOnlyStillFound(t *testing.T) {
+	s, _ := openTemp(t)
+	commonPages(t, s, index.MaxCount+50, 0, "walrus", "last page")
+	p, err := s.search(t.Context(), index.Query{Text: "walrus", Limit: 10, Now: t0}, headWalk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Results) != 10 || !p.TotalIsLowerBound {
+		t.Errorf("walrus: %d results (lower bound %v), want 10 pages found by their body", len(p.Results), p.TotalIsLowerBound)
+	}
+	// A rarer word beside it is read in fts: the full text decides, and the one page holding
+	// both is found though neither its title nor its anchors hold either.
+	p, err = s.search(t.Context(), index.Query{Text: "walrus 17", Limit: 10, Now: t0}, headWalk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Results) != 1 || p.Results[0].URL != "http://c.test/17" {
+		t.Errorf("walrus 17: %v, want http://c.test/17 alone", p.Results)
+	}
+}
 
 // Issue 26 part 3: an entry's head row is written and dropped with its fts row, and holds its
 // title, headings, URL words and the identifier parts of its title and headings, not its body;
@@ -50,4 +168,27 @@ func TestHeadRowFollowsTheText(t *testing.T) {
 	if o, n := count("orphan"), count("narwhal"); o != 0 || n != 1 {
 		t.Errorf("head rows: orphan %d, narwhal %d; want 0, 1", o, n)
 	}
+}
+
+// headOnly is a Store whose every query takes the head's path: no node may be read in fts.
+type headOnly struct{ *Store }
+
+func (h headOnly) Search(ctx context.Context, q index.Query) (index.Page, error) {
+	return index.SearchRespelled(ctx, q, vocabulary{h.Store}, func(ctx context.Context, q index.Query) (index.Page, error) {
+		return h.Store.search(ctx, q, 0)
+	})
+}
+
+// Issue 26 part 3 ("bm25 statistics stay correct, or are replaced by a documented scoring with
+// the same judged quality") and issue 32: the conformance suite, its ranking rules included,
+// holds when every query is ranked by the head and the anchor text alone, as a frequent word's
+// is on a large index.
+func TestConformanceHeadOnly(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) store.Store {
+		s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return headOnly{s}
+	})
 }

@@ -11,15 +11,18 @@ import (
 	"github.com/fractle/mandelbot/internal/index/fts5"
 )
 
-// matcher finds and ranks the entries of one query across the two tables of the index (fts.go):
+// matcher finds and ranks the entries of one query across the tables of the index (fts.go):
 // an entry matches when each of the query's required nodes is in its own text (fts) or in its
 // anchor text (fts_anchors), and no exclusion is in either; its score (lower is better, as
 // bm25's) is the weighted bm25 of its own text plus index.AnchorFieldFactor times that of its
 // anchor text, where each matches the whole query (an entry whose nodes are split between them,
 // mixed, is scored by its anchor text, for the nodes it holds), times the factors of
-// index/ranking.go (link-only, proximity, phrase). A matcher is used once, by one goroutine.
+// index/ranking.go (link-only, proximity, phrase). Its own text is scored by the nodes bm25 may
+// read, and by the head when there are none (head.go). A matcher is used once, by one
+// goroutine.
 type matcher struct {
 	db       *sql.DB
+	walk     int      // fullTextWalk, or what a test sets
 	match    string   // fts5.Match: the required part, and the exclusions within one table
 	not      string   // fts5.Exclusions, "" when none
 	any      string   // fts5.Any: any required node, for entries whose nodes are in both tables
@@ -28,9 +31,10 @@ type matcher struct {
 	sites    string   // siteFilter's condition on urls.origin
 	siteArgs []any
 	nums     map[int64]int64 // entries' numbers (their rowids, nums.go) by URL ID, as read
+	text     []table         // where each node is looked for in an entry's own text (rank)
 }
 
-// table is one of the index's two FTS5 tables, and the rank function of its matches.
+// table is one of the index's FTS5 tables, and the rank function of its matches.
 type table struct{ name, bm25 string }
 
 var (
@@ -70,10 +74,10 @@ func (m *matcher) first(ctx context.Context, t table, expr string, limit int) ([
 	return ids, linkOnly, rows.Err()
 }
 
-// inEither reads which of ids match expr in either table, in one walk of expr's matches in each
-// (the unary + hides the rowid test: a seek per ID through a frequent word's list cost 10x
-// more, issue 8).
-func (m *matcher) inEither(ctx context.Context, expr string, ids []int64) (map[int64]bool, error) {
+// inEither reads which of ids match expr in either of tables (fts and fts_anchors when none
+// are named), in one walk of expr's matches in each (the unary + hides the rowid test: a seek
+// per ID through a frequent word's list cost 10x more, issue 8).
+func (m *matcher) inEither(ctx context.Context, expr string, ids []int64, tables ...table) (map[int64]bool, error) {
 	out := map[int64]bool{}
 	if expr == "" || len(ids) == 0 {
 		return out, nil
@@ -82,7 +86,10 @@ func (m *matcher) inEither(ctx context.Context, expr string, ids []int64) (map[i
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range []table{ownTable, anchorTable} {
+	if len(tables) == 0 {
+		tables = []table{ownTable, anchorTable}
+	}
+	for _, t := range tables {
 		found, err := readIDs(ctx, m.db, `SELECT rowid FROM `+t.name+` WHERE `+t.name+` MATCH ? AND +rowid `+inSet, expr, idSet(nums))
 		if err != nil {
 			return nil, err
@@ -141,11 +148,11 @@ func (m *matcher) scores(ctx context.Context, t table, expr string, ids []int64)
 }
 
 // rank returns the depth best entries matching the query with their scores, and how many
-// entries match, counted up to index.MaxCount+1 in each table. Every match is ranked, unless
-// there are more than index.MaxCount: then only the candidates (searchCandidates) are, and the
-// boosts look only at them. The ranking reads only IDs and scores (bm25 reads positions, not
-// text).
-func (m *matcher) rank(ctx context.Context, p index.Parsed, depth int) (map[int64]float64, int, error) {
+// entries match, counted up to index.MaxCount+1 in each table. want is how many entries the page
+// asks for. When every node's entries fit in fullTextWalk, every match is ranked by bm25 over
+// fts and fts_anchors; else the head answers first (head.go). The ranking reads only IDs and
+// scores (bm25 reads positions, not text).
+func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (map[int64]float64, int, error) {
 	own, ownLinkOnly, err := m.first(ctx, ownTable, m.match, index.MaxCount+1)
 	if err != nil {
 		return nil, 0, err
@@ -158,6 +165,20 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth int) (map[int6
 	for id := range anchorLinkOnly {
 		linkOnly[id] = true
 	}
+	freq, err := m.frequencies(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	expr, fit, complete := scoring(m.match, m.nodes, freq, m.walk)
+	// Where a node is looked for in an entry's own text: fts when bm25 may read it, else the
+	// head.
+	m.text = make([]table, len(m.nodes))
+	for i := range m.nodes {
+		m.text[i] = ownTable
+		if !fit[i] {
+			m.text[i] = headTable
+		}
+	}
 	mixed, mixedLinkOnly, err := m.mixed(ctx, union(own, anchored))
 	if err != nil {
 		return nil, 0, err
@@ -167,21 +188,41 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth int) (map[int6
 	}
 	matches := union(own, anchored, mixed)
 	ranked := matches
-	if len(matches) > index.MaxCount {
-		strong, _, err := m.first(ctx, ownTable, fts5.InColumns(m.match, "title", "headings", "urlwords"), searchCandidates)
+	var ownScores, anchorScores map[int64]float64
+	sampled := len(own) > index.MaxCount // own is the first matches, not all
+	if !complete || sampled {
+		head, headScores, headLinkOnly, err := m.top(ctx, headTable, m.match, headCandidates)
 		if err != nil {
 			return nil, 0, err
 		}
-		ranked = union(strong, anchored[:min(searchCandidates, len(anchored))], matches[:searchCandidates])
+		anch, anchScores, anchLinkOnly, err := m.top(ctx, anchorTable, m.match, headCandidates)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, lo := range []map[int64]bool{headLinkOnly, anchLinkOnly} {
+			for id := range lo {
+				linkOnly[id] = true
+			}
+		}
+		ranked, ownScores, anchorScores = union(head, anch, mixed), headScores, anchScores
+		if expr != "" {
+			ranked = union(ranked, own, anchored) // the full text decides, below
+		}
+		matches = union(matches, ranked)
 	}
 	// An exclusion holds for the whole entry: one table's match may be excluded by the other's.
 	if m.not != "" {
-		excluded, err := m.inEither(ctx, m.not, union(matches, ranked))
+		excluded, err := m.inEither(ctx, m.not, matches)
 		if err != nil {
 			return nil, 0, err
 		}
 		gone := func(id int64) bool { return excluded[id] }
 		matches, ranked = slices.DeleteFunc(matches, gone), slices.DeleteFunc(slices.Clone(ranked), gone)
+	}
+	if expr == "" && len(ranked) < want {
+		// The head has too few: the query reads fts as a whole, and ranks the first entries
+		// whose text matches with the head's, as when every node fits.
+		expr, ranked, ownScores, anchorScores = m.match, union(ranked, matches), nil, nil
 	}
 	total := len(matches)
 	if len(ranked) == 0 {
@@ -192,13 +233,15 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth int) (map[int6
 	// their anchor text alone, for the nodes it holds (an OR walk of the anchor text; one of the
 	// pages' text would read a frequent word's whole list: 0.5-2.2 s at p95 for a frequent and a
 	// rare word at 100,000 documents).
-	ownScores, err := m.scores(ctx, ownTable, m.match, ranked)
-	if err != nil {
-		return nil, 0, err
+	if expr != "" {
+		if ownScores, err = m.scores(ctx, ownTable, expr, ranked); err != nil {
+			return nil, 0, err
+		}
 	}
-	anchorScores, err := m.scores(ctx, anchorTable, m.match, ranked)
-	if err != nil {
-		return nil, 0, err
+	if anchorScores == nil {
+		if anchorScores, err = m.scores(ctx, anchorTable, m.match, ranked); err != nil {
+			return nil, 0, err
+		}
 	}
 	if mixed = slices.DeleteFunc(mixed, func(id int64) bool { return !slices.Contains(ranked, id) }); len(mixed) > 0 {
 		sc, err := m.scores(ctx, anchorTable, m.any, mixed)
@@ -209,14 +252,19 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth int) (map[int6
 			anchorScores[id] = v
 		}
 	}
-	// The boosts: no expression (""), no entry boosted.
+	// The boosts: no expression (""), no entry boosted. Looked for in the head when no node may
+	// be read in fts (an AND walk there skips by the rarest node's list, which then fits).
+	boostTables := []table{ownTable, anchorTable}
+	if expr == "" {
+		boostTables = []table{headTable, anchorTable}
+	}
 	nearExpr, _ := fts5.Near(p, index.ProximityWindow)
-	near, err := m.inEither(ctx, nearExpr, ranked)
+	near, err := m.inEither(ctx, nearExpr, ranked, boostTables...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("boost: %w", err)
 	}
 	phraseExpr, _ := fts5.Phrase(p)
-	phrase, err := m.inEither(ctx, phraseExpr, ranked)
+	phrase, err := m.inEither(ctx, phraseExpr, ranked, boostTables...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("boost: %w", err)
 	}
@@ -270,7 +318,10 @@ const mixedCandidates = index.MaxCount + 1
 // and the rest in their anchor text, with which are link-only: among the first mixedCandidates
 // entries whose anchor text holds any node (an entry matching only this way holds a node
 // there), in ID order, when found has no more than index.MaxCount (else the count is a lower
-// bound already, and the ranking looks at candidates).
+// bound already, and the ranking looks at candidates). A node is looked for in the own text
+// where m.text says: a node in more entries than a query may read is looked for in the head
+// (head.go), so an entry that holds it in its body only, and the other nodes in its anchor text
+// only, is not found.
 func (m *matcher) mixed(ctx context.Context, found []int64) ([]int64, map[int64]bool, error) {
 	if len(m.nodes) < 2 || len(found) > index.MaxCount {
 		return nil, nil, nil
@@ -284,11 +335,11 @@ func (m *matcher) mixed(ctx context.Context, found []int64) ([]int64, map[int64]
 		seen[id] = true
 	}
 	cands = slices.DeleteFunc(cands, func(id int64) bool { return seen[id] })
-	for _, n := range m.nodes {
+	for i, n := range m.nodes {
 		if len(cands) == 0 {
 			break
 		}
-		holds, err := m.inEither(ctx, n, cands)
+		holds, err := m.inEither(ctx, n, cands, m.text[i], anchorTable)
 		if err != nil {
 			return nil, nil, err
 		}

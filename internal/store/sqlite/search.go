@@ -24,16 +24,6 @@ var (
 	bm25AnchorWeight = fmt.Sprintf("%g", index.WeightAnchors)
 )
 
-// searchCandidates bounds the entries a search of a common word ranks (more than index.MaxCount
-// matches): bm25 costs a read of every ranked entry's positions, so ranking all of a word in most
-// of the index takes time in proportion to how common it is. The candidates are the first
-// searchCandidates entries matching in the title, headings or URL, the first searchCandidates
-// matching in the anchor text (where a match counts most: index/ranking.go), and the first
-// searchCandidates matching anywhere, in ID order (IDs are hashes of URLs, store.IDOf: a sample
-// of the matches); they are ranked by the full score. A page matching only in its body can be
-// missing from such a search.
-const searchCandidates = 1000
-
 // Snippet markers: control characters that cannot survive in indexed text (the extractor emits
 // valid text without C0 controls), so a marker is never confused with page content.
 const (
@@ -62,9 +52,15 @@ func siteFilter(sites []string) (string, []any) {
 }
 
 // searchAsTyped is Search (vocab.go) of the query as typed, with FTS5, ranked by bm25 with the
-// weights and factors of index/ranking.go, duplicates merged by index.Dedupe. Matches are
-// counted up to index.MaxCount.
+// weights and factors of index/ranking.go, the head index answering first for frequent words
+// (head.go), duplicates merged by index.Dedupe. Matches are counted up to index.MaxCount.
 func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, error) {
+	return s.search(ctx, q, fullTextWalk)
+}
+
+// search is searchAsTyped with walk in place of fullTextWalk: the tests take the head's path on
+// an index of a few thousand entries.
+func (s *Store) search(ctx context.Context, q index.Query, walk int) (index.Page, error) {
 	q = q.Clamp()
 	now := q.Now
 	if now.IsZero() {
@@ -84,9 +80,9 @@ func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, e
 	if err != nil {
 		return page, err
 	}
-	m := matcher{db: s.read, match: match, not: not, any: anyNode, nodes: nodes, now: unix(now), nums: map[int64]int64{}}
+	m := matcher{db: s.read, walk: walk, match: match, not: not, any: anyNode, nodes: nodes, now: unix(now), nums: map[int64]int64{}}
 	m.sites, m.siteArgs = siteFilter(parsed.Sites)
-	ranked, total, err := m.rank(ctx, parsed, max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth))
+	ranked, total, err := m.rank(ctx, parsed, max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth), q.Offset+q.Limit+index.DedupeSlack)
 	if err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}

@@ -1,56 +1,12 @@
 package sqlite
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
 )
-
-// Issue 11 item 5: a word in more than index.MaxCount entries ranks a bounded candidate set
-// (searchCandidates), not every match; the candidates include the entries matching in a title
-// however late they were discovered, so the page about the word still comes first. Proximity
-// still counts among candidates.
-func TestSearchBoundedCandidatesKeepTitleMatches(t *testing.T) {
-	s, _ := openTemp(t)
-	n := index.MaxCount + 2*searchCandidates
-	var news []store.NewURL
-	for i := range n + 2 {
-		news = append(news, newURL(fmt.Sprintf("http://c.test/%d", i), "http://c.test"))
-	}
-	added, err := s.Commit(t.Context(), store.Batch{New: news})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b store.Batch
-	for i, u := range added {
-		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
-		b.Updates = append(b.Updates, u)
-		d := store.Document{URLID: u.ID, Index: true, Title: fmt.Sprintf("page %d", i), Text: fmt.Sprintf("common words of page %d, far from the other", i)}
-		switch i {
-		case n: // discovered last: outside the first searchCandidates body matches
-			d.Title = "Common"
-		case n + 1:
-			d.Title, d.Text = "Another page", "the common other words"
-		}
-		b.Documents = append(b.Documents, d)
-	}
-	if _, err := s.Commit(t.Context(), b); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.RefreshIndex(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	p, err := s.Search(t.Context(), index.Query{Text: "common", Now: t0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !p.TotalIsLowerBound || len(p.Results) == 0 || p.Results[0].URL != fmt.Sprintf("http://c.test/%d", n) {
-		t.Errorf("common: lower bound %v, first %v; want the late page titled Common first", p.TotalIsLowerBound, p.Results)
-	}
-}
 
 // Issue 8: during a crawl, RefreshDocuments leaves the link-only entry of a queued URL unwritten
 // and waiting (it will most likely be fetched, and the entry would only be replaced), while it

@@ -1,0 +1,144 @@
+package sqlite
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fractle/mandelbot/internal/index"
+)
+
+// The head index (issue 26 part 3): queries whose cost does not grow with a word's frequency.
+//
+// FTS5's bm25 reads, for every phrase of the query, the whole list of the entries that hold it
+// (it counts them for the phrase's IDF) in every statement that calls it, and a seek per entry
+// starts that count again: a word in most of 100,000 entries took 116 ms to count and 13 s to
+// score 1,000 entries by seeks (modernc, 2026-11-27). So a query never scores fts by a phrase in
+// more entries than it can read (fullTextWalk): it estimates how many entries hold each of its
+// required nodes (frequencies), scores by bm25 over fts only the rarest nodes that fit in the
+// walk, and takes its candidates from the head first:
+//
+//   - head (fts.go) holds each entry's title, headings, URL words and the identifier parts of
+//     the title and headings, fts_anchors its anchor text: a small part of the text, whose
+//     lists are short. The best headCandidates entries of each, by the table's own bm25, are
+//     the candidates (best).
+//   - When some node fits in the walk, the full text decides: the candidates, with the first
+//     index.MaxCount+1 entries whose text matches (a sample in index order), are ranked by
+//     bm25 over fts of the nodes that fit, plus their anchor text's. A node left out still has
+//     to match; it is the query's most frequent, whose IDF is its lowest (FTS5 gives a word in
+//     more than half the entries an IDF of 10⁻⁶).
+//   - When no node fits (one frequent word), the head's and the anchor text's bm25 rank the
+//     candidates, each with FTS5's own statistics over its table, and the body counts for
+//     nothing. Only when they give fewer entries than the page asks for does the query read
+//     fts as a whole: the candidates and the first entries whose text matches are ranked by
+//     bm25 over fts, as when every node fits (a page found by its body only is still found).
+//
+// When every node fits (every query on a site of a few thousand pages), nothing of this
+// applies: every match is ranked by bm25 over fts and fts_anchors, as before the head existed.
+
+// headCandidates bounds the entries a query takes from the head, and from the anchor text, by
+// their bm25 there.
+const headCandidates = 1000
+
+// fullTextWalk bounds how many entries' positions one query's bm25 over fts reads, summed over
+// the nodes it scores: each is read twice (FTS5 counts a phrase's entries, then walks them).
+const fullTextWalk = 20_000
+
+// frequencySample is how many matches of a node frequencies reads: a node in fewer entries is
+// counted exactly.
+const frequencySample = 1000
+
+// headTable is the head index, and its rank function: the weights of index/ranking.go for its
+// columns (title, headings, URL words, identifier parts).
+var headTable = table{"head", fmt.Sprintf("bm25(head, %g, %g, %g, %g)", index.WeightTitle, index.WeightHeadings,
+	index.WeightURLWords, index.WeightIdentifierParts)}
+
+// frequencies estimates how many entries' own text holds each node: exactly when fewer than
+// frequencySample do, else frequencySample times the highest entry number over the number of
+// the node's frequencySample-th match. Numbers are given in index order (nums.go), so a word's
+// matches are spread over them about evenly; the estimate only chooses which nodes bm25 reads.
+func (m *matcher) frequencies(ctx context.Context) ([]int, error) {
+	out := make([]int, len(m.nodes))
+	last := int64(0)
+	for i, n := range m.nodes {
+		nums, err := readIDs(ctx, m.db, `SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?`, n, frequencySample)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = len(nums)
+		if len(nums) < frequencySample {
+			continue
+		}
+		if last == 0 {
+			var l sql.NullInt64
+			if err := m.db.QueryRowContext(ctx, sqlLastNum).Scan(&l); err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return nil, err
+			}
+			last = l.Int64
+		}
+		if at := nums[len(nums)-1]; at > 0 {
+			out[i] = int(int64(frequencySample) * max(last, at) / at)
+		}
+	}
+	return out, nil
+}
+
+// scoring returns the expression whose bm25 over fts ranks the query, and which nodes it holds
+// (fit): match itself when every node's entries fit in walk (fullTextWalk) together (complete),
+// else the rarest nodes that fit, ANDed, or "" when not even the rarest fits.
+func scoring(match string, nodes []string, freq []int, walk int) (expr string, fit []bool, complete bool) {
+	order := make([]int, len(nodes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(freq[a], freq[b]) })
+	fit = make([]bool, len(nodes))
+	var parts []string
+	sum := 0
+	for _, i := range order {
+		if sum += freq[i]; sum > walk {
+			break
+		}
+		fit[i], parts = true, append(parts, nodes[i])
+	}
+	switch len(parts) {
+	case len(nodes):
+		return match, fit, true
+	case 0:
+		return "", fit, false
+	}
+	return strings.Join(parts, " AND "), fit, false
+}
+
+// top reads the URL IDs of the best limit entries of t matching expr by t's rank function
+// (visible, in the sites), in that order, with their scores and which are link-only.
+func (m *matcher) top(ctx context.Context, t table, expr string, limit int) ([]int64, map[int64]float64, map[int64]bool, error) {
+	q := `SELECT docs.url_id, docs.num, docs.link_only, ` + t.bm25 + ` AS score FROM ` + t.name + ` JOIN docs ON docs.num = ` + t.name + `.rowid
+		JOIN urls ON urls.id = docs.url_id WHERE ` + t.name + ` MATCH ? AND ` + visible + ` AND ` + m.sites + ` ORDER BY score LIMIT ?`
+	args := append(append([]any{expr, m.now}, m.siteArgs...), limit)
+	rows, err := m.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	scores := map[int64]float64{}
+	linkOnly := map[int64]bool{}
+	for rows.Next() {
+		var id, num int64
+		var lo bool
+		var score float64
+		if err := rows.Scan(&id, &num, &lo, &score); err != nil {
+			return nil, nil, nil, err
+		}
+		ids, scores[id], m.nums[id] = append(ids, id), score, num
+		if lo {
+			linkOnly[id] = true
+		}
+	}
+	return ids, scores, linkOnly, rows.Err()
+}
