@@ -61,7 +61,13 @@ var headTable = table{"head", fmt.Sprintf("bm25(head, %g, %g, %g, %g)", index.We
 // frequencySample do, else frequencySample times the highest entry number over the number of
 // the node's frequencySample-th match. Numbers are given in index order (nums.go), so a word's
 // matches are spread over them about evenly; the estimate only chooses which nodes bm25 reads.
-func (m *matcher) frequencies(ctx context.Context) ([]int, error) {
+// own is the query's first matches (matcher.first): when the query is one node, without
+// exclusions and not limited to sites, they are its count if there are no more than
+// index.MaxCount.
+func (m *matcher) frequencies(ctx context.Context, own []int64) ([]int, error) {
+	if len(m.nodes) == 1 && m.not == "" && len(m.siteArgs) == 0 && len(own) <= index.MaxCount {
+		return []int{len(own)}, nil
+	}
 	out := make([]int, len(m.nodes))
 	last := int64(0)
 	for i, n := range m.nodes {

@@ -102,7 +102,8 @@ func TestFrequentWordRanksByHead(t *testing.T) {
 
 // Issue 26 part 3: when the head (titles, headings, URL words, anchor text) holds a frequent word
 // in fewer entries than the page asks for, the entries that hold it in their text are read
-// (the first in index order), so a page found by its body alone is still a result.
+// (the first in index order), so a page found by its body alone is still a result, and so is
+// one that holds the query's words some in its text and the rest in its anchor text.
 func TestFrequentWordBodyOnlyStillFound(t *testing.T) {
 	s, _ := openTemp(t)
 	commonPages(t, s, index.MaxCount+50, 0, "walrus", "last page")
@@ -121,6 +122,25 @@ func TestFrequentWordBodyOnlyStillFound(t *testing.T) {
 	}
 	if len(p.Results) != 1 || p.Results[0].URL != "http://c.test/17" {
 		t.Errorf("walrus 17: %v, want http://c.test/17 alone", p.Results)
+	}
+	// A page holding the frequent word in its body only and the other word in its anchor text
+	// only is found too: the head gives fewer than the page asks for, so the whole text is read.
+	u := store.URL{ID: store.IDOf("http://c.test/0"), URL: "http://c.test/0", Origin: "http://c.test", State: store.StateFetched,
+		Status: 200, FetchedAt: t0, DiscoveredAt: t0}
+	if _, err := s.Commit(t.Context(), store.Batch{Updates: []store.URL{u},
+		Documents: []store.Document{{URLID: u.ID, Index: true, Title: "page 0", Text: "walrus words of page 0"}},
+		Links:     []store.Link{{FromID: u.ID, To: "http://c.test/5", Anchor: "narwhal"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	p, err = s.search(t.Context(), index.Query{Text: "walrus narwhal", Limit: 10, Now: t0}, headWalk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Results) != 1 || p.Results[0].URL != "http://c.test/5" {
+		t.Errorf("walrus narwhal: %v, want http://c.test/5 (walrus in its text, narwhal in its anchor text)", p.Results)
 	}
 }
 

@@ -31,7 +31,6 @@ type matcher struct {
 	sites    string   // siteFilter's condition on urls.origin
 	siteArgs []any
 	nums     map[int64]int64 // entries' numbers (their rowids, nums.go) by URL ID, as read
-	text     []table         // where each node is looked for in an entry's own text (rank)
 }
 
 // table is one of the index's FTS5 tables, and the rank function of its matches.
@@ -165,21 +164,15 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 	for id := range anchorLinkOnly {
 		linkOnly[id] = true
 	}
-	freq, err := m.frequencies(ctx)
+	freq, err := m.frequencies(ctx, own)
 	if err != nil {
 		return nil, 0, err
 	}
 	expr, fit, complete := scoring(m.match, m.nodes, freq, m.walk)
-	// Where a node is looked for in an entry's own text: fts when bm25 may read it, else the
-	// head.
-	m.text = make([]table, len(m.nodes))
-	for i := range m.nodes {
-		m.text[i] = ownTable
-		if !fit[i] {
-			m.text[i] = headTable
-		}
-	}
-	mixed, mixedLinkOnly, err := m.mixed(ctx, union(own, anchored))
+	// The head answers first when ranking every match would read more than the walk, or when
+	// the entries matching are more than were read.
+	head := !complete || len(own) > index.MaxCount
+	mixed, mixedLinkOnly, err := m.mixed(ctx, union(own, anchored), fit)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -189,9 +182,8 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 	matches := union(own, anchored, mixed)
 	ranked := matches
 	var ownScores, anchorScores map[int64]float64
-	sampled := len(own) > index.MaxCount // own is the first matches, not all
-	if !complete || sampled {
-		head, headScores, headLinkOnly, err := m.top(ctx, headTable, m.match, headCandidates)
+	if head {
+		heads, headScores, headLinkOnly, err := m.top(ctx, headTable, m.match, headCandidates)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -204,11 +196,26 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 				linkOnly[id] = true
 			}
 		}
-		ranked, ownScores, anchorScores = union(head, anch, mixed), headScores, anchScores
+		ranked, ownScores, anchorScores = union(heads, anch, mixed), headScores, anchScores
 		if expr != "" {
 			ranked = union(ranked, own, anchored) // the full text decides, below
 		}
 		matches = union(matches, ranked)
+	}
+	if head && len(ranked) < want {
+		// The head gives fewer than the page asks for: the query reads fts as a whole, as when
+		// every node fits, its mixed entries looked for in the whole text too.
+		if !complete {
+			more, moreLinkOnly, err := m.mixed(ctx, union(own, anchored), nil)
+			if err != nil {
+				return nil, 0, err
+			}
+			for id := range moreLinkOnly {
+				linkOnly[id] = true
+			}
+			mixed, matches = union(mixed, more), union(matches, more)
+		}
+		expr, ranked, ownScores, anchorScores = m.match, union(ranked, matches), nil, nil
 	}
 	// An exclusion holds for the whole entry: one table's match may be excluded by the other's.
 	if m.not != "" {
@@ -218,11 +225,6 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 		}
 		gone := func(id int64) bool { return excluded[id] }
 		matches, ranked = slices.DeleteFunc(matches, gone), slices.DeleteFunc(slices.Clone(ranked), gone)
-	}
-	if expr == "" && len(ranked) < want {
-		// The head has too few: the query reads fts as a whole, and ranks the first entries
-		// whose text matches with the head's, as when every node fits.
-		expr, ranked, ownScores, anchorScores = m.match, union(ranked, matches), nil, nil
 	}
 	total := len(matches)
 	if len(ranked) == 0 {
@@ -318,11 +320,10 @@ const mixedCandidates = index.MaxCount + 1
 // and the rest in their anchor text, with which are link-only: among the first mixedCandidates
 // entries whose anchor text holds any node (an entry matching only this way holds a node
 // there), in ID order, when found has no more than index.MaxCount (else the count is a lower
-// bound already, and the ranking looks at candidates). A node is looked for in the own text
-// where m.text says: a node in more entries than a query may read is looked for in the head
-// (head.go), so an entry that holds it in its body only, and the other nodes in its anchor text
-// only, is not found.
-func (m *matcher) mixed(ctx context.Context, found []int64) ([]int64, map[int64]bool, error) {
+// bound already, and the ranking looks at candidates). A node is looked for in fts, or, when fit
+// is not nil and says it does not fit in the walk (head.go), in the head: an entry that holds
+// such a node in its body only, and the other nodes in its anchor text only, is then not found.
+func (m *matcher) mixed(ctx context.Context, found []int64, fit []bool) ([]int64, map[int64]bool, error) {
 	if len(m.nodes) < 2 || len(found) > index.MaxCount {
 		return nil, nil, nil
 	}
@@ -339,7 +340,11 @@ func (m *matcher) mixed(ctx context.Context, found []int64) ([]int64, map[int64]
 		if len(cands) == 0 {
 			break
 		}
-		holds, err := m.inEither(ctx, n, cands, m.text[i], anchorTable)
+		text := ownTable
+		if fit != nil && !fit[i] {
+			text = headTable
+		}
+		holds, err := m.inEither(ctx, n, cands, text, anchorTable)
 		if err != nil {
 			return nil, nil, err
 		}
