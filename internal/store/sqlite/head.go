@@ -25,7 +25,7 @@ import (
 //   - head (fts.go) holds each entry's title, headings, URL words and the identifier parts of
 //     the title and headings, fts_anchors its anchor text: a small part of the text, whose
 //     lists are short. The best headCandidates entries of each, by the table's own bm25, are
-//     the candidates (best).
+//     the candidates (top).
 //   - When some node fits in the walk, the full text decides: the candidates, with the first
 //     index.MaxCount+1 entries whose text matches (a sample in index order), are ranked by
 //     bm25 over fts of the nodes that fit, plus their anchor text's. A node left out still has
@@ -33,12 +33,17 @@ import (
 //     more than half the entries an IDF of 10⁻⁶).
 //   - When no node fits (one frequent word), the head's and the anchor text's bm25 rank the
 //     candidates, each with FTS5's own statistics over its table, and the body counts for
-//     nothing. Only when they give fewer entries than the page asks for does the query read
-//     fts as a whole: the candidates and the first entries whose text matches are ranked by
-//     bm25 over fts, as when every node fits (a page found by its body only is still found).
+//     nothing.
+//   - Either way, an entry whose nodes are split between its text and its anchor text (mixed)
+//     has a node that does not fit looked for in its head, not its text.
+//   - Only when the candidates are fewer than the page asks for does the query read fts as a
+//     whole: mixed entries are looked for in the whole text, and the candidates and the first
+//     entries whose text matches are ranked by bm25 over fts, as when every node fits (a page
+//     found by its body only is still found).
 //
-// When every node fits (every query on a site of a few thousand pages), nothing of this
-// applies: every match is ranked by bm25 over fts and fts_anchors, as before the head existed.
+// When every node fits and the query's matches are all read (every query on a site of a few
+// thousand pages), nothing of this applies: every match is ranked by bm25 over fts and
+// fts_anchors, as before the head existed.
 
 // headCandidates bounds the entries a query takes from the head, and from the anchor text, by
 // their bm25 there.
