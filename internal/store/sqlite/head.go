@@ -38,8 +38,8 @@ import (
 //     has a node that does not fit looked for in its head, not its text.
 //   - Only when the candidates are fewer than the page asks for does the query read fts as a
 //     whole: mixed entries are looked for in the whole text, and the candidates and the first
-//     entries whose text matches are ranked by bm25 over fts, as when every node fits (a page
-//     found by its body only is still found).
+//     entries whose text matches are ranked by bm25 over fts (of the nodes that fit, or of
+//     all when none does), so a page found by its body only is still found.
 //
 // When every node fits and the query's matches are all read (every query on a site of a few
 // thousand pages), nothing of this applies: every match is ranked by bm25 over fts and

@@ -203,8 +203,9 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 		matches = union(matches, ranked)
 	}
 	if head && len(ranked) < want {
-		// The head gives fewer than the page asks for: the query reads fts as a whole, as when
-		// every node fits, its mixed entries looked for in the whole text too.
+		// The head gives fewer than the page asks for: the query reads fts as a whole, its
+		// mixed entries looked for in the whole text too, and ranks them by bm25 over fts of
+		// the nodes that fit, or of all when none does.
 		if !complete {
 			more, moreLinkOnly, err := m.mixed(ctx, union(own, anchored), nil)
 			if err != nil {
@@ -215,7 +216,10 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 			}
 			mixed, matches = union(mixed, more), union(matches, more)
 		}
-		expr, ranked, ownScores, anchorScores = m.match, union(ranked, matches), nil, nil
+		ranked = union(ranked, matches)
+		if expr == "" {
+			expr, ownScores, anchorScores = m.match, nil, nil
+		}
 	}
 	// An exclusion holds for the whole entry: one table's match may be excluded by the other's.
 	if m.not != "" {
