@@ -128,8 +128,7 @@ func scoring(match string, nodes []string, freq []int, walk int) (expr string, f
 // top reads the URL IDs of the best limit entries of t matching expr by t's rank function
 // (visible, in the sites), in that order, with their scores and which are link-only.
 func (m *matcher) top(ctx context.Context, t table, expr string, limit int) ([]int64, map[int64]float64, map[int64]bool, error) {
-	q := `SELECT docs.url_id, docs.num, docs.link_only, ` + t.bm25 + ` AS score FROM ` + t.name + ` JOIN docs ON docs.num = ` + t.name + `.rowid
-		JOIN urls ON urls.id = docs.url_id WHERE ` + t.name + ` MATCH ? AND ` + visible + ` AND ` + m.sites + ` ORDER BY score LIMIT ?`
+	q := `SELECT docs.url_id, docs.num, docs.link_only, ` + t.bm25 + ` AS score FROM ` + m.from(t) + ` WHERE ` + t.name + ` MATCH ? AND ` + visible + ` AND ` + m.sites + ` ORDER BY score LIMIT ?`
 	args := append(append([]any{expr, m.now}, m.siteArgs...), limit)
 	rows, err := m.db.QueryContext(ctx, q, args...)
 	if err != nil {
