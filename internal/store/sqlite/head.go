@@ -27,7 +27,7 @@ import (
 //     lists are short. The best headCandidates entries of each, by the table's own bm25, are
 //     the candidates (top).
 //   - When some node fits in the walk, the full text decides: the candidates, with the first
-//     index.MaxCount+1 entries whose text matches (a sample in index order), are ranked by
+//     headCandidates entries whose text matches (a sample in index order), are ranked by
 //     bm25 over fts of the nodes that fit, plus their anchor text's. A node left out still has
 //     to match; it is the query's most frequent, whose IDF is its lowest (FTS5 gives a word in
 //     more than half the entries an IDF of 10⁻⁶).

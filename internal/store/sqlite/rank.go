@@ -208,8 +208,8 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 			}
 		}
 		ranked, ownScores, anchorScores = union(heads, anch, mixed), headScores, anchScores
-		if expr != "" {
-			ranked = union(ranked, own, anchored) // the full text decides, below
+		if expr != "" { // the full text decides, below, among as many of its first matches
+			ranked = union(ranked, own[:min(len(own), headCandidates)], anchored[:min(len(anchored), headCandidates)])
 		}
 		matches = union(matches, ranked)
 	}
