@@ -107,11 +107,20 @@ func TestNewerSchemaRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(context.Background())
-	if _, err := conn.Exec(t.Context(), `UPDATE `+schema+`.meta SET value = '2' WHERE key = $1`, postgres.LayoutKey); err != nil {
+	if _, err := conn.Exec(t.Context(), `UPDATE `+schema+`.meta SET value = $2 WHERE key = $1`, postgres.LayoutKey, fmt.Sprint(postgres.SchemaVersion+1)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := postgres.Open(t.Context(), url, postgres.Options{Schema: schema}); !errors.Is(err, postgres.ErrNewerSchema) {
 		t.Errorf("open: %v, want ErrNewerSchema", err)
+	}
+	// Issue 26 part 4: an earlier layout of the one schema (layout 1, before the head index and
+	// the anchor generations) is an earlier build's crawl, refused with how to start again.
+	if _, err := conn.Exec(t.Context(), `UPDATE `+schema+`.meta SET value = '1' WHERE key = $1`, postgres.LayoutKey); err != nil {
+		t.Fatal(err)
+	}
+	_, err = postgres.Open(t.Context(), url, postgres.Options{Schema: schema})
+	if !errors.Is(err, postgres.ErrEarlierBuild) || !strings.Contains(fmt.Sprint(err), "DROP SCHEMA") || !strings.Contains(fmt.Sprint(err), "layout 1") {
+		t.Errorf("open a layout-1 crawl: %v, want ErrEarlierBuild saying how to start again", err)
 	}
 }
 

@@ -15,13 +15,18 @@ import (
 // different schemas of one database do not wait for each other.
 const schemaLockSalt = "mandelbot schema migration"
 
-// The store has one schema, version 1 (issue 26: nothing was ever released, so there are no
-// migrations until a release promises upgrades). Its meta table holds the row layoutKey =
-// schemaVersion, which no earlier build wrote: those kept a schema_version row (1 to 6), and
-// prepareSchema refuses their schemas before anything is written (ErrEarlierBuild).
+// The store has one schema (issue 26: nothing was ever released, so there are no migrations
+// until a release promises upgrades). Its meta table holds the row layoutKey = schemaVersion,
+// the layout of its tables, which changes whenever a build changes them; builds before the
+// layout row kept a schema_version row (1 to 6). prepareSchema refuses both kinds of earlier
+// crawl before anything is written (ErrEarlierBuild). Layout 1 was the single schema of issue
+// 26 part 4; layout 2 added the head index, the anchor generations (issue 31 part 4) and the
+// origins' gap (issue 29).
 const (
 	layoutKey     = "layout"
-	schemaVersion = 1
+	schemaVersion = 2
+	// firstLayout is the first layout a meta row names.
+	firstLayout = 1
 )
 
 // schemaSQL makes the crawl's tables in a new schema (the search_path).
@@ -222,8 +227,11 @@ func (s *Store) checkSchema(ctx context.Context, tx pgx.Tx) error {
 	}
 	version, err := strconv.Atoi(layout)
 	switch {
-	case err != nil || version < schemaVersion:
+	case err != nil || version < firstLayout:
 		return fmt.Errorf("postgres: schema %s: %s %q: %w", s.schema, layoutKey, layout, ErrNotAStore)
+	case version < schemaVersion:
+		return fmt.Errorf("postgres: schema %s: %w (its tables are layout %d; this build's are layout %d, and it does not convert crawls). Start a new crawl in another schema (--store postgres://...?schema=NAME), or drop this one (DROP SCHEMA %s CASCADE)",
+			s.schema, ErrEarlierBuild, version, schemaVersion, s.schema)
 	case version > schemaVersion:
 		return fmt.Errorf("postgres: schema %s: version %d, this build knows up to %d: %w (use a newer mandelbot)", s.schema, version, schemaVersion, ErrNewerSchema)
 	}

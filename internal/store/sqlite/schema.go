@@ -8,8 +8,13 @@ import (
 	"strconv"
 )
 
-// The store has one schema, version 1 (issue 26: nothing was ever released, so there are no
-// migrations until a release promises upgrades). A store is made in one step by createSchema.
+// The store has one schema (issue 26: nothing was ever released, so there are no migrations
+// until a release promises upgrades), made in one step by createSchema. Its number, the layout,
+// changes whenever a build changes the tables: a store of an earlier layout (firstLayout up to
+// schemaVersion-1) is an earlier build's store and is refused before anything is written
+// (ErrEarlierBuild). Layout 1 was the single schema of issue 26 part 4; layout 2 added the links
+// log, the folded table, docs keyed by entry number (issue 26 part 2), the head index (part 3)
+// and the origins' gap (issue 29).
 //
 // The crawl database says what it is in its header, where an earlier build never wrote: PRAGMA
 // application_id is applicationID and user_version is schemaVersion. Earlier builds kept a
@@ -20,8 +25,10 @@ import (
 const (
 	// applicationID marks a Mandelbot crawl database ("MBOT").
 	applicationID = 0x4d424f54
-	// schemaVersion is the version of the schema below.
-	schemaVersion = 1
+	// schemaVersion is the layout of the schema below.
+	schemaVersion = 2
+	// firstLayout is the first layout marked in the header; earlier builds marked none.
+	firstLayout = 1
 )
 
 // ftsHashSize is the FTS5 'hashsize' of the search index (issue 8): the terms of this many bytes
@@ -219,6 +226,9 @@ func readSchema(ctx context.Context, q rowQuerier, path string) (schemaState, er
 		return schemaCurrent, nil
 	case app == applicationID && version > schemaVersion:
 		return 0, fmt.Errorf("sqlite: open %s: schema %d, this build knows up to %d: %w (use a newer mandelbot)", path, version, schemaVersion, ErrNewerSchema)
+	case app == applicationID && version >= firstLayout:
+		return 0, fmt.Errorf("sqlite: open %s: %w (its tables are layout %d; this build's are layout %d, and it does not convert stores). Start a new crawl with another --data directory (or --store), or delete %s and the files beside it (%s, %s)",
+			path, ErrEarlierBuild, version, schemaVersion, path, indexPath(path), textPath(path))
 	case app == applicationID:
 		return 0, fmt.Errorf("sqlite: open %s: schema %d: %w", path, version, ErrNotAStore)
 	case app == 0 && objects == 0:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -92,8 +93,8 @@ func TestNewStoreIsSchemaOne(t *testing.T) {
 		(SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM meta WHERE key = 'schema_version')`).Scan(&app, &version, &old); err != nil {
 		t.Fatal(err)
 	}
-	if app != 0x4d424f54 || version != 1 || old != 0 {
-		t.Errorf("application_id %#x, user_version %d, %d schema_version rows; want 0x4d424f54, 1, 0", app, version, old)
+	if app != 0x4d424f54 || version != schemaVersion || old != 0 {
+		t.Errorf("application_id %#x, user_version %d, %d schema_version rows; want 0x4d424f54, %d, 0", app, version, old, schemaVersion)
 	}
 	s.Close()
 	for _, readOnly := range []bool{false, true} {
@@ -105,11 +106,41 @@ func TestNewStoreIsSchemaOne(t *testing.T) {
 	}
 }
 
+// Issue 26 part 4: a store marked with an earlier layout of the one schema (user_version 1: the
+// layout before the links log, the folded table and the head index) is an earlier build's store
+// too: refused before anything is written, saying how to start again, never read with tables
+// this build does not have.
+func TestEarlierLayoutRefusedBeforeAnyWrite(t *testing.T) {
+	s, path := openTemp(t)
+	if _, err := s.wconn.ExecContext(t.Context(), `PRAGMA user_version = 1`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for _, readOnly := range []bool{false, true} {
+		before := filesIn(t, filepath.Dir(path))
+		_, err := Open(t.Context(), path, Options{ReadOnly: readOnly})
+		if !errors.Is(err, ErrEarlierBuild) {
+			t.Fatalf("read-only %v: open: %v, want ErrEarlierBuild", readOnly, err)
+		}
+		for _, want := range []string{"earlier Mandelbot build", "layout 1", "--data", "delete " + path} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("the message %q does not say %q", err, want)
+			}
+		}
+		after := filesIn(t, filepath.Dir(path))
+		delete(before, filepath.Base(path)+"-shm")
+		delete(after, filepath.Base(path)+"-shm")
+		if !maps.Equal(before, after) {
+			t.Errorf("read-only %v: the refused store's files changed:\nbefore %v\nafter  %v", readOnly, before, after)
+		}
+	}
+}
+
 // A store of a newer schema, and an SQLite database that is not a crawl's, are refused and left
 // as they were.
 func TestNewerSchemaAndForeignDatabaseRefused(t *testing.T) {
 	s, newer := openTemp(t)
-	if _, err := s.wconn.ExecContext(t.Context(), `PRAGMA user_version = 2`); err != nil {
+	if _, err := s.wconn.ExecContext(t.Context(), fmt.Sprintf(`PRAGMA user_version = %d`, schemaVersion+1)); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
