@@ -6,6 +6,15 @@ import "strconv"
 // Options.PageCacheBytes: SQLite works, slowly, with a few pages per connection.
 const MinPageCacheKiB = 64
 
+// pageCacheCost is what a page cache holds in the process per byte of its cache_size, at most
+// (issue 29: at --memory 128MiB a crawl of 1,000 origins peaked 20-30 MiB over its budget, and
+// 40-50 MiB of its RSS was SQLite's C heap against a page caches' share of 16 MiB). SQLite
+// counts a cache in pages of pageSize, but each page also has its headers (about 300 bytes),
+// and modernc.org/memory gives an allocation of up to 16 KiB a slot of the next power of two:
+// an 8 KiB page takes a 16 KiB slot. Measured (TestPageCacheCostBoundsItsRSS): a full 16 MiB
+// cache held 1.6-1.75 times that in RSS. pageCachesFor charges each cache at this cost.
+const pageCacheCost = 2
+
 // pageCaches are the page caches of a writable store's connections, in KiB: the crawl writer's,
 // the index writer's (for the index database and the crawl database it reads), the text
 // writer's, and each read connection's (readerCaches, with the crawl database's).
@@ -27,13 +36,14 @@ func (p pageCaches) total(readers int) int {
 }
 
 // pageCachesFor divides budget bytes among the page caches of a store with readers read
-// connections (issue 29, the page caches' share of --memory): the defaults when they fit, else
-// each default scaled down by the same factor, none under MinPageCacheKiB. budget <= 0 means
-// the defaults. The sum stays within budget whenever budget allows every cache its minimum.
+// connections (issue 29, the page caches' share of --memory), each cache charged at
+// pageCacheCost times its size: the defaults when they fit, else each default scaled down by
+// the same factor, none under MinPageCacheKiB. budget <= 0 means the defaults. The sum of the
+// sizes times pageCacheCost stays within budget whenever budget allows every cache its minimum.
 func pageCachesFor(budget int64, readers int) pageCaches {
 	p := defaultPageCaches
 	full := int64(p.total(readers))
-	kib := budget >> 10
+	kib := budget / pageCacheCost >> 10
 	if budget <= 0 || kib >= full {
 		return p
 	}

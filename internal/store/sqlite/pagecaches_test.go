@@ -3,7 +3,12 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -25,7 +30,8 @@ func cacheKiB(t *testing.T, q interface {
 
 // issue 29 ("one memory budget": SQLite's page caches are a named share; a consumer never grows
 // past it): with Options.PageCacheBytes, the caches of every connection of a crawl's store, the
-// writers' and each reader's, add up to no more than the share; with 0, the defaults stand.
+// writers' and each reader's, each charged at what it holds in the process (pageCacheCost times
+// its cache_size), add up to no more than the share; with 0, the defaults stand.
 func TestPageCachesKeepToTheirShare(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -53,13 +59,84 @@ func TestPageCachesKeepToTheirShare(t *testing.T) {
 				}
 				return
 			}
-			if total > tc.budget {
-				t.Errorf("page caches %d KiB (writers %d, each of %d readers %d), over the share of %d KiB",
-					total>>10, writers, DefaultReaders, reader, tc.budget>>10)
+			if held := total * pageCacheCost; held > tc.budget {
+				t.Errorf("page caches %d KiB (writers %d, each of %d readers %d), holding %d KiB, over the share of %d KiB",
+					total>>10, writers, DefaultReaders, reader, held>>10, tc.budget>>10)
 			}
-			if total < tc.budget/2 {
-				t.Errorf("page caches %d KiB, under half the share of %d KiB: the share is wasted", total>>10, tc.budget>>10)
+			if held := total * pageCacheCost; held < tc.budget/2 {
+				t.Errorf("page caches %d KiB, holding %d KiB, under half the share of %d KiB: the share is wasted",
+					total>>10, held>>10, tc.budget>>10)
 			}
 		})
+	}
+}
+
+// rssAnonKiB is the process's anonymous resident memory (RssAnon in /proc/self/status), in KiB,
+// after the Go heap returned what it could: SQLite's C heap is in it, outside the Go heap.
+func rssAnonKiB(t *testing.T) int {
+	t.Helper()
+	runtime.GC()
+	debug.FreeOSMemory()
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skipf("no /proc/self/status: %v", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "RssAnon:"); ok {
+			n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			if err != nil {
+				t.Fatalf("RssAnon %q: %v", v, err)
+			}
+			return n
+		}
+	}
+	t.Skip("no RssAnon in /proc/self/status")
+	return 0
+}
+
+// issue 29 (a crawl at --memory 128MiB peaked 20-30 MiB over its budget, SQLite's C heap holding
+// 40-50 MiB against a page caches' share of 16 MiB): a page cache of pageSize pages, filled,
+// holds more than its cache_size in the process (so charging a cache at its size undercounts
+// it), and no more than pageCacheCost times it (what pageCachesFor charges).
+func TestPageCacheCostBoundsItsRSS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills a 16 MiB page cache from a 60 MB database")
+	}
+	const cacheKiB, rows, rowBytes = 16 << 10, 20_000, 3_000
+	path := filepath.Join(t.TempDir(), "cache.db")
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=page_size("+strconv.Itoa(pageSize)+")&_pragma=journal_mode(wal)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE t(b BLOB)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < ?)
+		INSERT INTO t SELECT randomblob(?) FROM n`, rows, rowBytes); err != nil {
+		t.Fatal(err)
+	}
+	// A new connection starts with an empty cache.
+	db.SetMaxIdleConns(0)
+	db.SetMaxIdleConns(1)
+	if _, err := db.ExecContext(ctx, cacheSizePragma("main", cacheKiB)); err != nil {
+		t.Fatal(err)
+	}
+	before := rssAnonKiB(t)
+	var n int64
+	for range 2 { // the second pass finds the cache full
+		if err := db.QueryRowContext(ctx, `SELECT sum(length(b)) FROM t`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	grew := rssAnonKiB(t) - before
+	t.Logf("a %d KiB page cache of %d-byte pages grew RssAnon by %d KiB (%.2f times)", cacheKiB, pageSize, grew, float64(grew)/cacheKiB)
+	if grew <= cacheKiB {
+		t.Errorf("a filled %d KiB page cache grew RssAnon by %d KiB, no more than its size", cacheKiB, grew)
+	}
+	if grew > pageCacheCost*cacheKiB {
+		t.Errorf("a filled %d KiB page cache grew RssAnon by %d KiB, over pageCacheCost (%d) times its size", cacheKiB, grew, pageCacheCost)
 	}
 }
