@@ -34,11 +34,11 @@ func dirBytes(dir string) int64 {
 }
 
 // bleveChecks returns what went wrong in a colly-bleve run beyond collyChecks: every page it
-// fetched must be in its index.
+// fetched must be in its index, once (a page Colly fetched twice is one document).
 func bleveChecks(c collyRun) []string {
 	p := collyChecks(c)
-	if c.Err == nil && int(c.Report.Indexed) != c.Report.Responses {
-		p = append(p, fmt.Sprintf("%d pages indexed of %d fetched", c.Report.Indexed, c.Report.Responses))
+	if pages := c.Tally.DistinctPages(); c.Err == nil && int(c.Report.Indexed) != pages {
+		p = append(p, fmt.Sprintf("%d documents in the index for %d different pages fetched", c.Report.Indexed, pages))
 	}
 	return p
 }

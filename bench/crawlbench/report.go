@@ -157,7 +157,7 @@ func report(out io.Writer, rs []result, selector string) error {
 			tallyRow(name(nameCollyDOM, i), r.collyDOM.Tally, fmt.Sprintf("%d responses, %d selected", r.collyDOM.Report.Responses, r.collyDOM.Report.Selected))
 		}
 		if r.ran.collyBleve {
-			tallyRow(name(nameCollyBleve, i), r.collyBleve.Tally, fmt.Sprintf("%d responses, %d indexed", r.collyBleve.Report.Responses, r.collyBleve.Report.Indexed))
+			tallyRow(name(nameCollyBleve, i), r.collyBleve.Tally, fmt.Sprintf("%d responses, %d documents indexed", r.collyBleve.Report.Responses, r.collyBleve.Report.Indexed))
 		}
 	}
 	if err := asked.Write(out); err != nil {

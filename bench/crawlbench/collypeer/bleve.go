@@ -20,7 +20,7 @@ type bleveSink struct {
 	mu      sync.Mutex
 	idx     bleve.Index
 	batch   *bleve.Batch
-	indexed int64
+	indexed int64 // documents put in batches so far; at close, the documents in the index
 	err     error // the first failure; later pages are dropped
 }
 
@@ -65,12 +65,20 @@ func (s *bleveSink) flush() {
 	s.batch.Reset()
 }
 
-// close indexes the last batch and closes the index; it returns how many pages were indexed.
+// close indexes the last batch and closes the index; it returns how many documents the index
+// holds: one per page, a page fetched twice (Colly's repeats) stored once under its URL.
 func (s *bleveSink) close() (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err == nil {
 		s.flush()
+	}
+	if s.err == nil {
+		n, err := s.idx.DocCount()
+		if err != nil {
+			s.err = fmt.Errorf("bleve: count: %w", err)
+		}
+		s.indexed = int64(n)
 	}
 	if err := s.idx.Close(); err != nil && s.err == nil {
 		s.err = fmt.Errorf("bleve: close: %w", err)

@@ -45,7 +45,7 @@ type Report struct {
 	Errors        int64   `json:"errors"`         // requests that failed (OnError)
 	RobotsBlocked int64   `json:"robots_blocked"` // links Colly refused because robots.txt disallows them
 	Selected      int64   `json:"selected"`       // elements the -select callback received
-	Indexed       int64   `json:"indexed"`        // pages stored in the -bleve index
+	Indexed       int64   `json:"indexed"`        // documents in the -bleve index at its close (one per page)
 	Seconds       float64 `json:"seconds"`        // from the first Visit to the end of Wait
 	FirstErr      string  `json:"first_err"`
 }
