@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -45,15 +43,8 @@ func TestClusterOfThreeOnALatencyWeb(t *testing.T) {
 	outs := make([]bytes.Buffer, workers)
 	errs := make([]error, workers)
 	for w := range workers {
-		args := append([]string{"crawl", "--store", loc, "--user-agent", clusterAgent(w), "--allow-private",
-			"--delay", delay.String(), "--lease-batch", fmt.Sprint(batch)}, web.Seeds()...)
-		cmd := exec.Command(os.Args[0], args...)
-		cmd.Env = append(os.Environ(), envRunMain+"=1")
-		cmd.Stdout, cmd.Stderr = &outs[w], &outs[w]
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cmd.Process.Kill() })
+		cmd := startWorker(t, loc, w, &outs[w], append([]string{"--allow-private", "--delay", delay.String(),
+			"--lease-batch", fmt.Sprint(batch)}, web.Seeds()...)...)
 		wg.Go(func() { errs[w] = cmd.Wait() })
 	}
 	wg.Wait()

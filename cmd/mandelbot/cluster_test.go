@@ -24,11 +24,17 @@ import (
 func clusterAgent(w int) string { return fmt.Sprintf("Mandelbot-cluster-test/worker-%d", w) }
 
 // startClusterWorker starts `mandelbot crawl` (this test binary run as the command) on the
-// shared store loc as worker w, its output going to out.
+// shared store loc as worker w, crawling web's seeds, its output going to out.
 func startClusterWorker(t *testing.T, loc string, web *testweb.Web, w int, out *bytes.Buffer, flags ...string) *exec.Cmd {
 	t.Helper()
-	args := append([]string{"crawl", "--store", loc, "--user-agent", clusterAgent(w)}, flags...)
-	args = append(append(args, resolveArgs(web)...), web.Seeds()...)
+	return startWorker(t, loc, w, out, slices.Concat(flags, resolveArgs(web), web.Seeds())...)
+}
+
+// startWorker starts `mandelbot crawl` on the shared store loc as worker w with the rest of
+// its arguments (flags and seeds), its output going to out; the test kills it at its end.
+func startWorker(t *testing.T, loc string, w int, out *bytes.Buffer, args ...string) *exec.Cmd {
+	t.Helper()
+	args = append([]string{"crawl", "--store", loc, "--user-agent", clusterAgent(w)}, args...)
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), envRunMain+"=1")
 	cmd.Stdout, cmd.Stderr = out, out

@@ -75,18 +75,7 @@ func TestCrawl(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(web.Close)
-	var out bytes.Buffer
-	args := []string{"-concurrency", "4", "-per-origin", "1"}
-	for _, r := range web.Resolve() {
-		args = append(args, "-resolve", r)
-	}
-	if err := run(append(args, web.Seeds()...), &out); err != nil {
-		t.Fatal(err)
-	}
-	var rep Report
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatalf("report %q: %v", out.String(), err)
-	}
+	rep := crawlWeb(t, web)
 	if rep.Responses != 60 || rep.Errors != 0 || rep.RobotsBlocked == 0 {
 		t.Errorf("report %+v, want 60 responses, no errors, some links refused for robots.txt", rep)
 	}
@@ -124,18 +113,7 @@ func TestCrawlIntoBleve(t *testing.T) {
 	}
 	t.Cleanup(web.Close)
 	dir := filepath.Join(t.TempDir(), "index.bleve")
-	var out bytes.Buffer
-	args := []string{"-concurrency", "4", "-per-origin", "1", "-bleve", dir}
-	for _, r := range web.Resolve() {
-		args = append(args, "-resolve", r)
-	}
-	if err := run(append(args, web.Seeds()...), &out); err != nil {
-		t.Fatal(err)
-	}
-	var rep Report
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatalf("report %q: %v", out.String(), err)
-	}
+	rep := crawlWeb(t, web, "-bleve", dir)
 	if rep.Indexed != rep.Responses || rep.Responses != 60 {
 		t.Errorf("report %+v: want 60 pages fetched and all 60 indexed", rep)
 	}
@@ -175,4 +153,23 @@ func TestCrawlIntoBleve(t *testing.T) {
 	if !found {
 		t.Errorf("searching the title word %q of %s found %d pages, not it", strings.Fields(title)[0], home, res.Total)
 	}
+}
+
+// crawlWeb runs the peer over web's seeds (4 requests in flight, one per origin, with extra
+// flags) and returns its report.
+func crawlWeb(t *testing.T, web *testweb.Web, extra ...string) Report {
+	t.Helper()
+	args := append([]string{"-concurrency", "4", "-per-origin", "1"}, extra...)
+	for _, r := range web.Resolve() {
+		args = append(args, "-resolve", r)
+	}
+	var out bytes.Buffer
+	if err := run(append(args, web.Seeds()...), &out); err != nil {
+		t.Fatal(err)
+	}
+	var rep Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("report %q: %v", out.String(), err)
+	}
+	return rep
 }
