@@ -55,6 +55,10 @@ type Result struct {
 	// DefinesBoost): 1 when the headings define no identifier the query names.
 	Headings      string
 	DefinesFactor float64
+	// CitedFactor is what Rerank's rule of the cited definition multiplied Score by (ranking.go,
+	// CitedDefinitionMargin): 1 unless the entry defines what the query names and other pages
+	// name it so.
+	CitedFactor float64
 	// LinkShare is the entry's shape (index.LinkShare: its links' anchor text over its text),
 	// which a store fills in for Rerank's link-list rule; LinkListFactor is what that rule
 	// multiplied Score by (ranking.go, LinkListFactor): 1 when the entry is no list of links or

@@ -56,7 +56,10 @@ import (
 //     the query's words, so that body frequency alone never beats it (the engines'
 //     term-frequency saturation lets a long reference page that repeats the words match a
 //     short tutorial's title). Words match as the index splits them (CamelCase parts:
-//     "RewriteRule" holds "rewrite"), plurals folded; the host is not the path. A link-only
+//     "RewriteRule" holds "rewrite"), plurals folded, and a word of MinAbbreviationBytes or
+//     more holds a longer query word it begins (abbreviates: "mod_auth_basic" holds
+//     "authentication"); the host is not the path. A task ("setting up ssl", taskWords) is
+//     held by a how-to's title without its verb (namesHowTo, howto.go). A link-only
 //     entry has no title of its own (its "title" is anchor text, weighed as such): the rule
 //     is for fetched pages.
 //   - A page whose headings (h1-h6, and the terms of its definition lists: extract's
@@ -69,6 +72,12 @@ import (
 //     hot-standby.html stays above the page that defines the setting hot_standby, and
 //     sql-checkpoint.html above the page of an option --checkpoint. The rule is for fetched
 //     pages.
+//   - Of the pages that define what the query names, the one other pages cite by that name (its
+//     AnchorVotes, which count an anchor text that is the identifier, "DocumentRoot" for
+//     "document root") is the definition; the others define a like-named thing in passing
+//     (mod_cgi.html lists the variable DOCUMENT_ROOT) or mention it in a heading (issue 32):
+//     each such cited definition scores at least (1+CitedDefinitionMargin) times the best
+//     definition no page cites.
 //   - A fetched page that is mostly links (a generated index, a site map, a tag cloud: its
 //     LinkShare, the anchor text of its links over its text, at least LinkListShare; or
 //     LinkListLinkRate distinct links or more per 1000 bytes of a text of few sentences,
@@ -117,7 +126,9 @@ const (
 	OutOfScopeMargin  = 0.1
 	DefinesBoost      = 2.0
 	DefinesMargin     = 0.1
-	LinkListShare     = 0.7
+	// CitedDefinitionMargin: see the rule of the cited definition above.
+	CitedDefinitionMargin = 0.1
+	LinkListShare         = 0.7
 	// LinkListLinkRate and LinkListSentenceRate: a text of terms and links (PostgreSQL's
 	// bookindex.html: 9 distinct links per 1000 bytes, 0.01 sentence ends; its LinkShare, 0.15
 	// as stores count it, misses it: one anchor text repeats for many terms) against tables and
@@ -131,8 +142,8 @@ const (
 )
 
 // Rerank applies the inlink prior, the anchor votes, the title boost, the title-and-URL rule, the
-// definition rule, the link-list rule and the out-of-scope rule to rs, whose Score is a store's score (higher is
-// better, not negative), sets each entry's TitleURLFactor, DefinesFactor and LinkListFactor, and sorts rs by the new score, best first (stably). terms are the query's
+// definition rule, the cited definition, the link-list rule and the out-of-scope rule to rs, whose Score is a store's score (higher is
+// better, not negative), sets each entry's TitleURLFactor, DefinesFactor, CitedFactor and LinkListFactor, and sorts rs by the new score, best first (stably). terms are the query's
 // words (Parsed.Terms). A store calls it on its best RerankDepth entries (at least the page
 // asked for), with their AnchorVotes, Headings, LinkShare, LinkRate and SentenceRate filled in, before Dedupe.
 func Rerank(rs []Result, terms []string) {
@@ -142,6 +153,7 @@ func Rerank(rs []Result, terms []string) {
 	both := make([]bool, len(rs))
 	list := make([]bool, len(rs)) // a list of links the query does not name
 	bodyBest := 0.0               // the best score of an entry whose title and URL path hold no query word
+	task := taskWords(terms)
 	for i := range rs {
 		r := &rs[i]
 		r.Score *= 1 + InlinkPrior*math.Log1p(float64(max(r.Inlinks, 0)))
@@ -151,7 +163,7 @@ func Rerank(rs []Result, terms []string) {
 		}
 		title, path := forms.held(r.Title), forms.held(urlPath(r.URL))
 		titleAll[i] = all != 0 && title == all
-		both[i] = !r.LinkOnly && titleAndURLHold(title, path, all)
+		both[i] = !r.LinkOnly && titleAndURLHold(title|howToHolds(r, task), path, all)
 		r.LinkListFactor = 1
 		if list[i] = isLinkList(r, title, path); list[i] {
 			r.Score *= LinkListFactor
@@ -203,6 +215,29 @@ func favourDefinitions(rs []Result, terms []string) {
 		}
 		r.Score *= f
 		r.DefinesFactor = f
+	}
+	citeDefinitions(rs, defines)
+}
+
+// citeDefinitions applies the rule of the cited definition (CitedDefinitionMargin) to rs, whose
+// entries defines says define what the query names, and sets each entry's CitedFactor.
+func citeDefinitions(rs []Result, defines []bool) {
+	uncitedBest := 0.0 // the best score of an entry that defines it and that no other page names so
+	for i := range rs {
+		rs[i].CitedFactor = 1
+		if defines[i] && rs[i].AnchorVotes == 0 {
+			uncitedBest = max(uncitedBest, rs[i].Score)
+		}
+	}
+	for i := range rs {
+		r := &rs[i]
+		if !defines[i] || r.AnchorVotes == 0 {
+			continue
+		}
+		if floor := uncitedBest * (1 + CitedDefinitionMargin); r.Score > 0 && r.Score < floor {
+			r.CitedFactor = floor / r.Score
+			r.Score = floor
+		}
 	}
 }
 
@@ -351,7 +386,7 @@ func (fs termForms) held(s string) uint64 {
 		w = sStem(w) // the query's words are lower-case; case is folded below, without a copy
 		k := 0
 		for i, f := range fs {
-			if strings.EqualFold(f.stem, w) {
+			if strings.EqualFold(f.stem, w) || abbreviates(w, f.stem) {
 				mask |= 1 << i
 			}
 			if f.segs != nil {
@@ -403,7 +438,9 @@ func hasCamel(run string) bool {
 // AnchorVotes counts the votes of a page's inlinks for terms (the query's words, Parsed.Terms):
 // anchors maps each anchor text of links to the page from other pages to how many links carry
 // it; a link votes when its anchor text holds every term as a word, in any order and case,
-// plurals folded (sStem: "Foreign Keys" votes for "foreign key").
+// plurals folded (sStem: "Foreign Keys" votes for "foreign key"); and a link votes when its
+// anchor text holds an identifier that the terms spell (definesQuery: "DocumentRoot" votes for
+// "document root", issue 32), the name a reference's users write.
 func AnchorVotes(anchors map[string]int, terms []string) int {
 	if len(terms) == 0 {
 		return 0
@@ -418,7 +455,7 @@ func AnchorVotes(anchors map[string]int, terms []string) int {
 		for i := range w {
 			w[i] = sStem(w[i])
 		}
-		if !slices.ContainsFunc(stems, func(t string) bool { return !slices.Contains(w, t) }) {
+		if !slices.ContainsFunc(stems, func(t string) bool { return !slices.Contains(w, t) }) || definesQuery(a, terms) {
 			votes += n
 		}
 	}

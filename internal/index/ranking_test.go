@@ -204,3 +204,32 @@ func BenchmarkRerank(b *testing.B) {
 		Rerank(rs, terms)
 	}
 }
+
+// Issue 32, cited definitions: an anchor text that is the identifier the query's words spell
+// votes ("DocumentRoot" for "document root"), one that spells another does not.
+func TestAnchorVotesIdentifier(t *testing.T) {
+	anchors := map[string]int{"DocumentRoot": 21, "DocumentRoot directory-path": 1, "VirtualDocumentRoot": 4, "Root": 2}
+	if got := AnchorVotes(anchors, []string{"document", "root"}); got != 22 {
+		t.Errorf("AnchorVotes(document root) = %d, want 22", got)
+	}
+}
+
+// Issue 32, cited definitions: of the pages that define DocumentRoot / DOCUMENT_ROOT, the one
+// other pages cite by the name comes first, though another definition scored better; the
+// score tells it (CitedFactor); the definitions no page cites keep their order.
+func TestRerankCitedDefinition(t *testing.T) {
+	rs := []Result{
+		{URL: "http://a.test/mod/mod_cgi.html", Title: "mod_cgi", Headings: "Environment variables DOCUMENT_ROOT", Score: 7},
+		{URL: "http://a.test/rewrite/remapping.html", Title: "Remapping", Headings: "Moved DocumentRoot", Score: 6},
+		{URL: "http://a.test/mod/core.html", Title: "core", Headings: "DocumentRoot Directive", Score: 3, AnchorVotes: 22},
+	}
+	Rerank(rs, []string{"document", "root"})
+	var got []string
+	for _, r := range rs {
+		got = append(got, r.URL)
+	}
+	want := []string{"http://a.test/mod/core.html", "http://a.test/mod/mod_cgi.html", "http://a.test/rewrite/remapping.html"}
+	if !slices.Equal(got, want) || rs[0].CitedFactor <= 1 || rs[1].CitedFactor != 1 {
+		t.Errorf("Rerank order = %q (CitedFactor %v, %v), want %q", got, rs[0].CitedFactor, rs[1].CitedFactor, want)
+	}
+}
