@@ -52,10 +52,11 @@ import (
 //   - A page whose title holds every query word and whose URL path holds at least one of them
 //     ("htaccess tutorial": howto/htaccess.html, "Apache Tutorial: .htaccess files") is named
 //     for the query twice, by its author and by its address (issue 32): ×TitleURLBoost, and
-//     at least (1+TitleURLMargin) times the best entry whose title and URL path hold none of
-//     the query's words, so that body frequency alone never beats it (the engines'
-//     term-frequency saturation lets a long reference page that repeats the words match a
-//     short tutorial's title). Words match as the index splits them (CamelCase parts:
+//     at least (1+TitleURLMargin) times the best entry whose title does not hold every query
+//     word, so that body frequency never beats it, nor a title that holds some of the words
+//     and a body that says them all again and again (the engines' term-frequency saturation
+//     lets a long reference page that repeats the words match a short tutorial's title, and
+//     PostgreSQL's cover density rewards the FAQ that says "setting up SSL" five times). Words match as the index splits them (CamelCase parts:
 //     "RewriteRule" holds "rewrite"), plurals folded, and a word of MinAbbreviationBytes or
 //     more holds a longer query word it begins (abbreviates: "mod_auth_basic" holds
 //     "authentication"); the host is not the path. A task ("setting up ssl", taskWords) is
@@ -152,7 +153,7 @@ func Rerank(rs []Result, terms []string) {
 	titleAll := make([]bool, len(rs)) // the entry's title holds every query word
 	both := make([]bool, len(rs))
 	list := make([]bool, len(rs)) // a list of links the query does not name
-	bodyBest := 0.0               // the best score of an entry whose title and URL path hold no query word
+	bodyBest := 0.0               // the best score of an entry whose title does not hold every query word
 	task := taskWords(terms)
 	for i := range rs {
 		r := &rs[i]
@@ -163,13 +164,14 @@ func Rerank(rs []Result, terms []string) {
 		}
 		title, path := forms.held(r.Title), forms.held(urlPath(r.URL))
 		titleAll[i] = all != 0 && title == all
-		both[i] = !r.LinkOnly && titleAndURLHold(title|howToHolds(r, task), path, all)
+		named := title | howToHolds(r, task) // the words the title holds for the title-and-URL rule
+		both[i] = !r.LinkOnly && titleAndURLHold(named, path, all)
 		r.LinkListFactor = 1
 		if list[i] = isLinkList(r, title, path); list[i] {
 			r.Score *= LinkListFactor
 			r.LinkListFactor = LinkListFactor
 		}
-		if title == 0 && path == 0 {
+		if named != all {
 			bodyBest = max(bodyBest, r.Score)
 		}
 	}

@@ -233,3 +233,18 @@ func TestRerankCitedDefinition(t *testing.T) {
 		t.Errorf("Rerank order = %q (CitedFactor %v, %v), want %q", got, rs[0].CitedFactor, rs[1].CitedFactor, want)
 	}
 }
+
+// Issue 32 part 2, "a boost that body frequency alone cannot beat": the tutorial named for
+// "htaccess tutorial" by its title and URL beats a page whose title holds "htaccess" alone and
+// whose body scores twelve times better, and a page whose title holds neither word.
+func TestRerankTitleURLAbovePartialTitles(t *testing.T) {
+	rs := []Result{
+		{URL: "http://a.test/mod/core.html", Title: "core", Score: 10},
+		{URL: "http://a.test/faq/htaccess.html", Title: "htaccess FAQ", Score: 12},
+		{URL: "http://a.test/howto/htaccess.html", Title: "Apache Tutorial: .htaccess files", Score: 1},
+	}
+	Rerank(rs, []string{"htaccess", "tutorial"})
+	if rs[0].URL != "http://a.test/howto/htaccess.html" {
+		t.Errorf("Rerank order = %v, want the tutorial first", rs)
+	}
+}
