@@ -130,6 +130,23 @@ var mutants = []mutant{
 			return p, err
 		}}
 	}},
+	{"abbreviations in titles and URLs not read as the words they begin", "Ranking/AbbreviationInTitleAndURL",
+		titleURLUnless(func(title string, q []string) bool {
+			return !slices.ContainsFunc(q, func(w string) bool { return !strings.Contains(strings.ToLower(title), w) })
+		})},
+	{"a task's verb required in the how-to's title", "Ranking/TaskFindsHowTo", titleURLUnless(func(title string, q []string) bool {
+		return strings.Contains(strings.ToLower(title), q[0])
+	})},
+	{"a definition other pages cite not put first", "Ranking/CitedDefinition", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			for i, r := range p.Results {
+				p.Results[i].Score, p.Results[i].CitedFactor = r.Score/r.CitedFactor, 1
+			}
+			slices.SortStableFunc(p.Results, func(a, b index.Result) int { return cmp.Compare(b.Score, a.Score) })
+			return p, err
+		}}
+	}},
 	{"pages that are mostly links not demoted", "Ranking/LinkListDemoted", func(s store.Store) store.Store {
 		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
 			p, err := s.Search(ctx, q)
@@ -687,6 +704,25 @@ func rewriteQuery(rewrite func(string) string) func(s store.Store) store.Store {
 		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
 			q.Text = rewrite(q.Text)
 			return s.Search(ctx, q)
+		}}
+	}
+}
+
+// titleURLUnless is a store whose title-and-URL rule (index.TitleURLBoost) holds only for the
+// results whose title keep says hold the query's words (q, the words of the query as typed,
+// lower-cased): the others' TitleURLFactor is taken out of their score.
+func titleURLUnless(keep func(title string, q []string) bool) func(s store.Store) store.Store {
+	return func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			words := strings.Fields(strings.ToLower(q.Text))
+			for i, r := range p.Results {
+				if r.TitleURLFactor != 1 && !keep(r.Title, words) {
+					p.Results[i].Score, p.Results[i].TitleURLFactor = r.Score/r.TitleURLFactor, 1
+				}
+			}
+			slices.SortStableFunc(p.Results, func(a, b index.Result) int { return cmp.Compare(b.Score, a.Score) })
+			return p, err
 		}}
 	}
 }
