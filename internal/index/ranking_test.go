@@ -248,3 +248,17 @@ func TestRerankTitleURLAbovePartialTitles(t *testing.T) {
 		t.Errorf("Rerank order = %v, want the tutorial first", rs)
 	}
 }
+
+// Issue 32, the httpd judged set ("which port does https use"): a word without a vowel is an
+// abbreviation, whose final s is no plural: "https" is not "http", so an anchor text that says
+// "HTTP" and "ports" is no vote for "https port"; plurals still fold.
+func TestSStemAbbreviation(t *testing.T) {
+	for w, want := range map[string]string{"https": "https", "dns": "dns", "ports": "port", "urls": "url", "queries": "query"} {
+		if got := sStem(w); got != want {
+			t.Errorf("sStem(%q) = %q, want %q", w, got, want)
+		}
+	}
+	if n := AnchorVotes(map[string]int{"Setting which addresses and ports HTTP uses": 4}, []string{"port", "https"}); n != 0 {
+		t.Errorf("AnchorVotes(port https) = %d, want 0", n)
+	}
+}

@@ -8,6 +8,8 @@ import "strings"
 // where "Foreign Keys" must name "foreign key"; s is lower case.
 func sStem(s string) string {
 	switch {
+	case !strings.ContainsAny(s, "aeiouy"):
+		return s // an abbreviation, not a plural: "https" is not the plural of "http"
 	case strings.HasSuffix(s, "ies") && !strings.HasSuffix(s, "eies") && !strings.HasSuffix(s, "aies"):
 		return s[:len(s)-3] + "y"
 	case strings.HasSuffix(s, "es") && !strings.HasSuffix(s, "aes") && !strings.HasSuffix(s, "ees") && !strings.HasSuffix(s, "oes"):

@@ -147,6 +147,7 @@ var mutants = []mutant{
 			return p, err
 		}}
 	}},
+	{"https read as the plural of http", "Ranking/AbbreviationNoPlural", rewriteQuery(strings.NewReplacer("https", "http").Replace)},
 	{"pages that are mostly links not demoted", "Ranking/LinkListDemoted", func(s store.Store) store.Store {
 		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
 			p, err := s.Search(ctx, q)

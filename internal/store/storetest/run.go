@@ -67,6 +67,7 @@ var checks = []check{
 	{"Ranking/AbbreviationInTitleAndURL", testRankAbbreviationInTitleAndURL},
 	{"Ranking/TaskFindsHowTo", testRankTaskFindsHowTo},
 	{"Ranking/CitedDefinition", testRankCitedDefinition},
+	{"Ranking/AbbreviationNoPlural", testRankAbbreviationNoPlural},
 	{"Search/SnippetSentence", testSnippetSentence},
 	{"Search/Respelled", testSearchRespelled},
 	{"Search/CountStops", testSearchCountStops},
