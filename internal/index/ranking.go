@@ -454,10 +454,16 @@ func AnchorVotes(anchors map[string]int, terms []string) int {
 	votes := 0
 	for a, n := range anchors {
 		w := words(a)
+		// An identifier that the terms spell has a run of letters and digits that begins with
+		// the first term or begins it ("keep alive timeout": Keep_AliveTimeout): an anchor
+		// without one is not read again (definesQuery walks the text).
+		spells := slices.ContainsFunc(w, func(run string) bool {
+			return strings.HasPrefix(run, terms[0]) || strings.HasPrefix(terms[0], run)
+		})
 		for i := range w {
 			w[i] = sStem(w[i])
 		}
-		if !slices.ContainsFunc(stems, func(t string) bool { return !slices.Contains(w, t) }) || definesQuery(a, terms) {
+		if !slices.ContainsFunc(stems, func(t string) bool { return !slices.Contains(w, t) }) || spells && definesQuery(a, terms) {
 			votes += n
 		}
 	}

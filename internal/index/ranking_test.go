@@ -262,3 +262,10 @@ func TestSStemAbbreviation(t *testing.T) {
 		t.Errorf("AnchorVotes(port https) = %d, want 0", n)
 	}
 }
+
+// The anchor votes of an identifier whose runs split the words otherwise than the query does.
+func TestAnchorVotesIdentifierRuns(t *testing.T) {
+	if n := AnchorVotes(map[string]int{"Keep_AliveTimeout": 2}, []string{"keepalive", "timeout"}); n != 2 {
+		t.Errorf("AnchorVotes(keepalive timeout) = %d, want 2", n)
+	}
+}
