@@ -56,13 +56,13 @@ import (
 //     word, so that body frequency never beats it, nor a title that holds some of the words
 //     and a body that says them all again and again (the engines' term-frequency saturation
 //     lets a long reference page that repeats the words match a short tutorial's title, and
-//     PostgreSQL's cover density rewards the FAQ that says "setting up SSL" five times). Words match as the index splits them (CamelCase parts:
-//     "RewriteRule" holds "rewrite"), plurals folded, and a word of MinAbbreviationBytes or
-//     more holds a longer query word it begins (abbreviates: "mod_auth_basic" holds
-//     "authentication"); the host is not the path. A task ("setting up ssl", taskWords) is
-//     held by a how-to's title without its verb (namesHowTo, howto.go). A link-only
-//     entry has no title of its own (its "title" is anchor text, weighed as such): the rule
-//     is for fetched pages.
+//     PostgreSQL's cover density rewards the FAQ that says "setting up SSL" five times).
+//     Words match as the index splits them (CamelCase parts: "RewriteRule" holds "rewrite"),
+//     plurals folded, and a word that abbreviates a query word holds it (abbrev.go:
+//     "mod_auth_basic" holds "authentication"); the host is not the path. A task ("setting
+//     up ssl", howto.go) is held by a how-to's title without its verb. A link-only entry has
+//     no title of its own (its "title" is anchor text, weighed as such): the rule is for
+//     fetched pages.
 //   - A page whose headings (h1-h6, and the terms of its definition lists: extract's
 //     Document.Headings) hold an identifier that the query's words spell ("document root":
 //     DocumentRoot, "keep alive timeout": KeepAliveTimeout, definesQuery) is the page that
@@ -143,10 +143,12 @@ const (
 )
 
 // Rerank applies the inlink prior, the anchor votes, the title boost, the title-and-URL rule, the
-// definition rule, the cited definition, the link-list rule and the out-of-scope rule to rs, whose Score is a store's score (higher is
-// better, not negative), sets each entry's TitleURLFactor, DefinesFactor, CitedFactor and LinkListFactor, and sorts rs by the new score, best first (stably). terms are the query's
-// words (Parsed.Terms). A store calls it on its best RerankDepth entries (at least the page
-// asked for), with their AnchorVotes, Headings, LinkShare, LinkRate and SentenceRate filled in, before Dedupe.
+// definition rule, the cited definition, the link-list rule and the out-of-scope rule to rs,
+// whose Score is a store's score (higher is better, not negative), sets each entry's
+// TitleURLFactor, DefinesFactor, CitedFactor and LinkListFactor, and sorts rs by the new score,
+// best first (stably). terms are the query's words (Parsed.Terms). A store calls it on its best
+// RerankDepth entries (at least the page asked for), with their AnchorVotes, Headings,
+// LinkShare, LinkRate and SentenceRate filled in, before Dedupe.
 func Rerank(rs []Result, terms []string) {
 	forms := termFormsOf(terms)
 	all := forms.all()
@@ -455,7 +457,7 @@ func AnchorVotes(anchors map[string]int, terms []string) int {
 	for a, n := range anchors {
 		w := words(a)
 		// An identifier that the terms spell has a run of letters and digits that begins with
-		// the first term or begins it ("keep alive timeout": Keep_AliveTimeout): an anchor
+		// the first term or begins it ("keepalive timeout": Keep_AliveTimeout): an anchor
 		// without one is not read again (definesQuery walks the text).
 		spells := slices.ContainsFunc(w, func(run string) bool {
 			return strings.HasPrefix(run, terms[0]) || strings.HasPrefix(terms[0], run)
