@@ -19,7 +19,7 @@ import (
 //   - the crawl database (the path given to Open): meta, origins, urls and staged, written by
 //     the crawl's commits (Store.inTx);
 //   - the index database (indexPath): the link graph, the entries' metadata and their anchor
-//     text (folded, link_log, links, docs, dirty, waiting, fts_anchors: see linklog.go for the
+//     text (folded, link_log, links, docs, dirty, fts_anchors: see linklog.go for the
 //     first three), written only by the indexer
 //     (Store.inIndexTx), which reads the crawl database's staged documents and URLs, and
 //     decides what every entry is;
@@ -129,7 +129,7 @@ func indexWriterSetup(schema string) []string {
 
 // indexTables and textTables are the tables of the index and text databases.
 var (
-	indexTables = []string{"folded", "link_log", "links", "dirty", "waiting", "docs", "fts_anchors"}
+	indexTables = []string{"folded", "link_log", "links", "dirty", "docs", "fts_anchors"}
 	textTables  = []string{"fts", "head"}
 )
 

@@ -248,17 +248,15 @@ func walBytes(t *testing.T, paths ...string) int64 {
 	return n
 }
 
-// Issue 8 (the final refresh on two cores): a refresh transaction writes several chunks of
-// indexChunk dirty entries, and plans each next chunk on a reader while it writes the one
-// before, the last one's for the next transaction (refreshDirty). Every entry must still be
-// written once and right: here more than a transaction's chunks of entries, documents and
-// link-only entries alike, each with an anchor text of its own, so that a chunk planned from the
-// wrong place, or a plan given to the wrong chunk, leaves entries dirty or with another entry's
-// anchor text.
-func TestRefreshPlannedAheadWritesEveryEntry(t *testing.T) {
+// Issue 26 part 2 (anchor text rebuilt in bulk): a merge takes its targets in chunks of
+// indexChunk, all in one transaction (mergeLogRows). Every entry must still be written once and
+// right: here more than three chunks of entries, documents and link-only entries alike, each
+// with an anchor text of its own, so that a chunk taken from the wrong place leaves entries
+// dirty or with another entry's anchor text.
+func TestRefreshWritesEveryEntryChunkByChunk(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
-	const fetched = catchUpChunks*indexChunk/2 + 300
+	const fetched = 3*indexChunk/2 + 300
 	us := addURLs(t, s, 2*fetched+1)
 	want := map[int64]string{} // each entry's anchor text
 	var b store.Batch

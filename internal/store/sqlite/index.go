@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/fractle/mandelbot/internal/store"
@@ -18,13 +16,6 @@ import (
 // segment merges: 2,000 was a third cheaper than 500 per entry, and holds the writer for tens of
 // milliseconds.
 const indexChunk = 2000
-
-// catchUpChunks is how many chunks of indexChunk entries RefreshIndex writes in one transaction:
-// it runs when the crawl is over (the index catching up), so no commit waits behind it, and
-// larger transactions let FTS5 write fewer, larger segments, with less merging (issue 8). Each
-// chunk's plans are read while the chunk before is written, and released once it is written:
-// the memory held is two chunks' (refreshDirty).
-const catchUpChunks = 3
 
 // pendingBytes bounds the text one chunk of IndexPending reads from the stage: it writes the
 // text during the crawl, when the crawl's own buffers are at their peak, and each byte of a
@@ -53,10 +44,10 @@ const (
 	sqlDeleteDocs  = `DELETE FROM docs WHERE url_id ` + inSet
 	sqlInsertDocs  = `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash, num)`
 	// sqlOldEntries reads the entries the fold replaces: a document keeps its inlinks, and one
-	// that was no entry (never linked, or waiting) gets its anchor text at the next refresh.
+	// that was no entry gets its anchor text at the merge of its touch (anchors.go).
 	sqlOldEntries  = `SELECT url_id, inlinks FROM docs WHERE url_id ` + inSet
 	sqlPlanEntries = `SELECT u.id, u.url, u.fetched_at, u.kind, u.state, d.url_id IS NOT NULL, d.link_only,
-			d.nosnippet, d.unavailable_after, d.content_hash, d.num
+			d.nosnippet, d.unavailable_after, d.content_hash, d.num, d.inlinks
 		FROM urls u LEFT JOIN docs d ON d.url_id = u.id
 		WHERE u.id ` + inSet
 	sqlOldAnchors = `SELECT rowid, anchors FROM fts_anchors WHERE rowid ` + inSet
@@ -66,23 +57,8 @@ const (
 	sqlLinksTo = `SELECT to_id, from_id, anchor FROM links WHERE to_id ` + inSet + ` ORDER BY to_id, from_id`
 )
 
-var (
-	foldStatements = []string{
-		// The folded documents' header and links: replaced by the chunk's (foldChunk).
-		`DELETE FROM folded WHERE url_id ` + inSet,
-		// A folded document no longer waits as a link-only entry (its touch in link_log makes it
-		// dirty at the next merge).
-		`DELETE FROM waiting WHERE url_id ` + inSet,
-	}
-	// wakeStatements make the entries RefreshDocuments left waiting dirty again, for RefreshIndex.
-	wakeStatements = []string{
-		`INSERT OR IGNORE INTO dirty (url_id) SELECT url_id FROM waiting`,
-		`DELETE FROM waiting`,
-	}
-	refreshStatements = []string{
-		`DELETE FROM dirty WHERE url_id ` + inSet,
-	}
-)
+// sqlUnfold removes the folded documents' header and links: the chunk's replace them (foldChunk).
+const sqlUnfold = `DELETE FROM folded WHERE url_id ` + inSet
 
 // IndexPending implements store.Indexer, in transactions of at most indexChunk documents: it
 // folds staged documents into the link log and the entries' metadata, and writes their own
@@ -113,7 +89,7 @@ func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 	if err != nil {
 		return n, err
 	}
-	_, err = s.mergeLinks(ctx, s.mergeRows)
+	_, err = s.mergeLinks(ctx, s.mergeRows, false)
 	return n, err
 }
 
@@ -125,24 +101,23 @@ func pendingChunkBytes(lag int) int {
 	return pendingBytes
 }
 
-// RefreshIndex implements store.Indexer: every staged document, then every dirty entry.
+// RefreshIndex implements store.Indexer: every staged document, the whole link log merged with
+// every target's entry rewritten, then every dirty entry (anchors.go).
 func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
-	return s.refresh(ctx, false)
-}
-
-// RefreshDocuments implements store.Indexer: RefreshIndex, except that the link-only entries of
-// URLs still queued wait, unwritten, for the next RefreshIndex (in the waiting table).
-func (s *Store) RefreshDocuments(ctx context.Context) (int, error) {
 	return s.refresh(ctx, true)
 }
 
-// refresh indexes every staged document, merges the whole link log (marking the entries whose
-// anchor text changed dirty), then goes once through the dirty entries in ID order;
-// with deferQueued it leaves the link-only entries of queued URLs waiting, else it first makes
-// the waiting entries dirty again. It holds indexMu throughout, so that no other step of the
-// indexer writes the index between its transactions: without deferQueued each transaction's
-// first chunk is planned during the transaction before (refreshDirty).
-func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
+// RefreshDocuments implements store.Indexer: every staged document, then the whole link log
+// merged, the targets' entries rewritten by the power-of-two rule (anchors.go).
+func (s *Store) RefreshDocuments(ctx context.Context) (int, error) {
+	return s.refresh(ctx, false)
+}
+
+// refresh indexes every staged document and merges the whole link log, rewriting its targets'
+// entries exactly or by the power-of-two rule; exact, it then rewrites every dirty entry. It
+// holds indexMu throughout, so that no other step of the indexer writes between its
+// transactions.
+func (s *Store) refresh(ctx context.Context, exact bool) (int, error) {
 	if s.readOnly {
 		return 0, fmt.Errorf("sqlite: refresh index: %w", ErrReadOnly)
 	}
@@ -155,34 +130,13 @@ func (s *Store) refresh(ctx context.Context, deferQueued bool) (int, error) {
 	if err != nil {
 		return total, err
 	}
-	if _, err := s.mergeLinks(ctx, 1); err != nil {
+	n, err := s.mergeLinks(ctx, 1, exact)
+	total += n
+	if err != nil || !exact {
 		return total, err
 	}
-	if !deferQueued {
-		if err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
-			for _, q := range wakeStatements {
-				if _, err := tx.ExecContext(ctx, q); err != nil {
-					return fmt.Errorf("refresh: waiting entries: %w", err)
-				}
-			}
-			return nil
-		}); err != nil {
-			return total, fmt.Errorf("sqlite: refresh index: %w", err)
-		}
-	}
-	r := refreshRun{limit: indexChunk, chunks: 1, deferQueued: deferQueued}
-	if !deferQueued {
-		r.chunks = catchUpChunks
-	}
-	for from, more := int64(math.MinInt64), true; more; {
-		n, last, err := s.refreshDirty(ctx, &r, from)
-		total += n
-		if err != nil {
-			return total, err
-		}
-		from, more = last+1, n > 0 && last < math.MaxInt64
-	}
-	return total, nil
+	n, err = s.rewriteDirty(ctx)
+	return total + n, err
 }
 
 // IndexLag implements store.Indexer: staged documents whose text is not in FTS5 yet, counted on
@@ -504,10 +458,8 @@ func foldChunk(ctx context.Context, tx writeTx, docs []stagedDoc, set string, en
 		log = appendLinkChanges(log, d.id, old[d.id], d.links)
 		out = append(out, []any{d.id, nonNil(d.header), nonNil(d.rawLinks)})
 	}
-	for _, q := range foldStatements {
-		if _, err := tx.ExecContext(ctx, q, set); err != nil {
-			return fmt.Errorf("index: fold: %w", err)
-		}
+	if _, err := tx.ExecContext(ctx, sqlUnfold, set); err != nil {
+		return fmt.Errorf("index: fold: %w", err)
 	}
 	if err := insertRows(ctx, tx, `INSERT INTO folded (url_id, header, links)`, 3, "", out); err != nil {
 		return fmt.Errorf("index: folded pages: %w", err)
@@ -627,376 +579,6 @@ func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int, after int6
 		return nil, fmt.Errorf("index: read staged: %w", err)
 	}
 	return docs, nil
-}
-
-// refreshRun is one refresh's way through the dirty entries (refresh): the chunk size, the
-// chunks per transaction, whether queued URLs' entries are deferred, and the chunk planned
-// ahead that a transaction has not written yet (next).
-type refreshRun struct {
-	limit, chunks int
-	deferQueued   bool
-	next          *chunkPlan
-}
-
-// planAhead reports whether each chunk's successor is planned while it is written: in a
-// catch-up, not during a crawl, where each chunk is planned in its own transaction so that the
-// memory held stays one chunk's while the crawl's own is at its peak.
-func (r *refreshRun) planAhead() bool { return !r.deferQueued }
-
-// refreshDirty rewrites up to r.chunks chunks of r.limit dirty entries, those with an ID from
-// from up, in ID order, in one transaction, and returns how many it looked at and the last one's
-// ID (see refreshChunk). Its first chunk is r.next, planned during the transaction before, or
-// else planned in this one; with planAhead, each next chunk is planned by a reader while the one
-// before is written (planChunk), the last one's for the next transaction, in r.next.
-func (s *Store) refreshDirty(ctx context.Context, r *refreshRun, from int64) (int, int64, error) {
-	var n int
-	var last int64
-	err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
-		var cur chunkPlan
-		var err error
-		if r.next != nil {
-			cur, r.next = *r.next, nil
-		} else {
-			cur, err = planChunk(ctx, tx, r.limit, from, r.deferQueued)
-		}
-		for i := 0; err == nil && len(cur.ids) > 0; i++ {
-			l := cur.ids[len(cur.ids)-1]
-			var ahead chan plannedChunk
-			if r.planAhead() && l < math.MaxInt64 {
-				ahead = make(chan plannedChunk, 1)
-				limit, deferQueued := r.limit, r.deferQueued
-				go func() {
-					next, err := planChunk(ctx, s.read, limit, l+1, deferQueued)
-					ahead <- plannedChunk{next, err}
-				}()
-			}
-			if err = s.refreshChunk(ctx, tx, cur); err == nil {
-				n, last = n+len(cur.ids), l
-			}
-			if ahead == nil {
-				break
-			}
-			next := <-ahead
-			if err == nil {
-				cur, err = next.chunkPlan, next.err
-			}
-			if err == nil && i+1 == r.chunks {
-				r.next = &cur // for the next transaction
-				break
-			}
-		}
-		return err
-	})
-	if err != nil {
-		r.next = nil
-		return 0, 0, fmt.Errorf("sqlite: refresh index: %w", err)
-	}
-	return n, last, nil
-}
-
-// chunkPlan is one chunk of dirty entries for refreshChunk: their IDs in order, and what each
-// is and must become.
-type chunkPlan struct {
-	ids   []int64
-	plans map[int64]*plan
-}
-
-// plannedChunk is a chunkPlan read ahead, or the error that stopped it.
-type plannedChunk struct {
-	chunkPlan
-	err error
-}
-
-// planChunk reads up to limit dirty entries, from from up, and their plans through q: a refresh
-// transaction for its first chunk, or the pool of readers for a chunk planned while the
-// refresh writes the one before (refreshDirty: issue 8, the final refresh of a crawl ran on one
-// core, half of it these reads). A reader sees the index as the last commit left it, and that is
-// what the refresh still holds for the chunk when it writes it, in the same transaction or the
-// next: each chunk writes only its own entries' rows (docs, dirty, waiting, fts_anchors, and fts
-// under new numbers, which the plans do not read), and the refresh holds indexMu, so no other
-// step of the indexer writes the index meanwhile.
-func planChunk(ctx context.Context, q querier, limit int, from int64, deferQueued bool) (chunkPlan, error) {
-	ids, err := queryIDs(ctx, q, `SELECT url_id FROM dirty WHERE url_id >= ? ORDER BY url_id LIMIT ?`, from, limit)
-	if err != nil {
-		return chunkPlan{}, fmt.Errorf("refresh: dirty entries: %w", err)
-	}
-	if len(ids) == 0 {
-		return chunkPlan{}, nil
-	}
-	plans, err := planEntries(ctx, q, ids, deferQueued)
-	if err != nil {
-		return chunkPlan{}, err
-	}
-	return chunkPlan{ids: ids, plans: plans}, nil
-}
-
-// refreshChunk brings the entries of c (planChunk) up to date in tx:
-//
-//   - a document (folded) gets its inlinks, and its anchor text if that changed;
-//   - a URL never fetched becomes (or stays) a link-only entry while links point to it: its
-//     URL's words in fts, its anchor text in fts_anchors. Unless deferQueued and the URL is
-//     queued and no entry yet: then it moves to waiting, unwritten and its links unread, until
-//     RefreshIndex or the fold of the URL's document (it will most likely be fetched first, and
-//     a link-only entry written now would only be replaced then: most of a large crawl's index
-//     work, issue 8);
-//   - any other entry leaves the index: a link-only entry nothing links to any more, and a URL
-//     fetched without a document (noindex, not 2xx, a sitemap; or its document not folded yet,
-//     when the fold marks it dirty again).
-//
-// Reads and deletes are one statement for the whole chunk; FTS5 rows are written last, and no
-// statement of a next chunk in the same transaction opens a statement journal.
-func (s *Store) refreshChunk(ctx context.Context, tx writeTx, c chunkPlan) error {
-	ids, plans := c.ids, c.plans
-	set := idSet(ids)
-	nums, err := newNumbers(ctx, tx)
-	if err != nil {
-		return err
-	}
-	var waiting [][]any // deferred: in waiting until RefreshIndex, or the URL's fetch
-	var meta [][]any    // docs rows of the entries kept
-	var gone []int64    // entries removed
-	var drop []int64    // their fts rows (numbers)
-	var own []ownRow    // new link-only entries' fts rows
-	var dropAnchors []int64
-	var anchors []anchorRow
-	for _, id := range ids {
-		p, ok := plans[id]
-		if !ok {
-			continue // an unknown URL
-		}
-		linkOnly := !p.wasDoc && !p.fetched && p.inlinks > 0
-		num := p.num
-		switch {
-		case p.deferred:
-			waiting = append(waiting, []any{id})
-			continue
-		case p.wasDoc:
-			meta = append(meta, []any{id, 0, p.nosnippet, p.unavailableAfter, p.inlinks, p.hash, num})
-		case linkOnly:
-			if !p.had {
-				num = nums.next()
-				own = append(own, linkOnlyRow(id, num, p.url))
-			}
-			meta = append(meta, []any{id, 1, 0, 0, p.inlinks, 0, num})
-		default:
-			if p.had {
-				gone, drop = append(gone, id), append(drop, num)
-			}
-			if p.hadAnchors {
-				dropAnchors = append(dropAnchors, num)
-			}
-			continue
-		}
-		if !p.hadAnchors || p.anchors != p.oldAnchors {
-			if p.hadAnchors {
-				dropAnchors = append(dropAnchors, num)
-			}
-			anchors = append(anchors, anchorRow{num: num, text: p.anchors})
-		}
-	}
-	for _, q := range refreshStatements {
-		if _, err := tx.ExecContext(ctx, q, set); err != nil {
-			return fmt.Errorf("refresh: %w", err)
-		}
-	}
-	if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO waiting (url_id)`, 1, "", waiting); err != nil {
-		return fmt.Errorf("refresh: waiting entries: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(gone)); err != nil {
-		return fmt.Errorf("refresh: %w", err)
-	}
-	// OR REPLACE: the statement cannot abort halfway, and opens no statement journal (writeFTS).
-	if err := insertRows(ctx, tx, sqlInsertDocs, 7, "", meta); err != nil {
-		return fmt.Errorf("refresh: %w", err)
-	}
-	// The text database may hold rows under the new numbers already, if a step gave them before
-	// and its index transaction did not commit: they go first (dropOrphans).
-	if len(drop) > 0 || len(own) > 0 {
-		if err := s.textStep(ctx, func(ctx context.Context, ttx writeTx) error {
-			if err := nums.dropOrphans(ctx, ttx); err != nil {
-				return err
-			}
-			return writeOwn(ctx, ttx, drop, own)
-		})(); err != nil {
-			return err
-		}
-	}
-	if err := writeAnchors(ctx, tx, dropAnchors, anchors); err != nil {
-		return err
-	}
-	return nil
-}
-
-// plan is what one dirty entry is now, and what it must become.
-type plan struct {
-	url              string
-	had, wasDoc      bool  // it is an entry (a docs row); a document's
-	num              int64 // its number, if had (nums.go)
-	fetched          bool  // fetched, or a sitemap: no link-only entry
-	queued           bool  // the URL is queued (store.StateQueued): it will most likely be fetched
-	nosnippet, hash  int64 // a document's docs columns, kept
-	unavailableAfter int64
-	inlinks          int    // distinct pages linking to it now
-	anchors          string // its anchor text now (readAnchors)
-	oldAnchors       string // its fts_anchors row, if hadAnchors
-	hadAnchors       bool
-	deferred         bool // left waiting (planEntries with deferQueued): its links were not read
-}
-
-// planEntries reads what each entry of ids is and what it must be now, in a few queries for the
-// whole set. With deferQueued, a queued URL that is no entry yet is deferred (plan.deferred) and
-// only its URL's row is read: whether links point to it is for the refresh that writes it (such
-// URLs were 40% of a refresh's dirty entries at 200,000 pages, 82% at 1,000,000; issue 8).
-func planEntries(ctx context.Context, tx querier, ids []int64, deferQueued bool) (map[int64]*plan, error) {
-	plans := map[int64]*plan{}
-	rows, err := tx.QueryContext(ctx, sqlPlanEntries, idSet(ids))
-	if err != nil {
-		return nil, fmt.Errorf("refresh: read entries: %w", err)
-	}
-	for rows.Next() {
-		var id, fetchedAt int64
-		p := &plan{}
-		var kind int
-		var state string
-		var linkOnly, nosnippet, ua, hash, num sql.NullInt64
-		if err := rows.Scan(&id, &p.url, &fetchedAt, &kind, &state, &p.had, &linkOnly, &nosnippet, &ua, &hash, &num); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("refresh: read entries: %w", err)
-		}
-		p.wasDoc = p.had && linkOnly.Int64 == 0
-		p.fetched, p.queued = fetchedAt != 0 || kind != 0, store.State(state) == store.StateQueued
-		p.nosnippet, p.unavailableAfter, p.hash, p.num = nosnippet.Int64, ua.Int64, hash.Int64, num.Int64
-		p.deferred = deferQueued && p.queued && !p.had && !p.fetched
-		plans[id] = p
-	}
-	if err := rows.Close(); err != nil {
-		return nil, fmt.Errorf("refresh: read entries: %w", err)
-	}
-	var read, nums []int64
-	idOf := map[int64]int64{}
-	for _, id := range ids {
-		if p := plans[id]; p != nil && !p.deferred {
-			read = append(read, id)
-			if p.had {
-				nums, idOf[p.num] = append(nums, p.num), id
-			}
-		}
-	}
-	set := idSet(read)
-	rows, err = tx.QueryContext(ctx, sqlOldAnchors, idSet(nums))
-	if err != nil {
-		return nil, fmt.Errorf("refresh: read anchors: %w", err)
-	}
-	for rows.Next() {
-		var num int64
-		var text string
-		if err := rows.Scan(&num, &text); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("refresh: read anchors: %w", err)
-		}
-		if p := plans[idOf[num]]; p != nil {
-			p.oldAnchors, p.hadAnchors = text, true
-		}
-	}
-	if err := rows.Close(); err != nil {
-		return nil, fmt.Errorf("refresh: read anchors: %w", err)
-	}
-	if err := readAnchors(ctx, tx, set, plans); err != nil {
-		return nil, err
-	}
-	return plans, nil
-}
-
-// readAnchors fills each entry's anchor text (the distinct non-empty anchors of links to it, most
-// used first, then in byte order, at most store.MaxAnchorsPerURL) and how many distinct pages
-// link to it.
-func readAnchors(ctx context.Context, tx querier, set string, plans map[int64]*plan) error {
-	type anchor struct {
-		text string
-		n    int
-	}
-	type target struct {
-		anchors []anchor
-		index   map[string]int // anchors by text, once there are manyAnchors
-		pages   int            // distinct from_id (rows come in from_id order)
-		last    int64
-	}
-	const manyAnchors = 16
-	targets := map[int64]*target{}
-	rows, err := tx.QueryContext(ctx, sqlLinksTo, set)
-	if err != nil {
-		return fmt.Errorf("refresh: anchors: %w", err)
-	}
-	var id, from int64
-	var text string
-	for rows.Next() {
-		if err := rows.Scan(&id, &from, &text); err != nil {
-			rows.Close()
-			return fmt.Errorf("refresh: anchors: %w", err)
-		}
-		t := targets[id]
-		if t == nil {
-			t = &target{}
-			targets[id] = t
-		}
-		if t.pages == 0 || from != t.last {
-			t.pages, t.last = t.pages+1, from
-		}
-		if text == "" {
-			continue
-		}
-		i := -1
-		if t.index != nil {
-			if j, ok := t.index[text]; ok {
-				i = j
-			}
-		} else {
-			i = slices.IndexFunc(t.anchors, func(a anchor) bool { return a.text == text })
-		}
-		if i >= 0 {
-			t.anchors[i].n++
-			continue
-		}
-		t.anchors = append(t.anchors, anchor{text: text, n: 1})
-		switch {
-		case t.index != nil:
-			t.index[text] = len(t.anchors) - 1
-		case len(t.anchors) == manyAnchors:
-			t.index = make(map[string]int, 2*manyAnchors)
-			for j, a := range t.anchors {
-				t.index[a.text] = j
-			}
-		}
-	}
-	if err := rows.Close(); err != nil {
-		return fmt.Errorf("refresh: anchors: %w", err)
-	}
-	for id, t := range targets {
-		p := plans[id]
-		if p == nil {
-			continue
-		}
-		p.inlinks = t.pages
-		as := t.anchors
-		slices.SortFunc(as, func(a, b anchor) int {
-			if a.n != b.n {
-				return b.n - a.n
-			}
-			return strings.Compare(a.text, b.text)
-		})
-		var b strings.Builder
-		for i, a := range as {
-			if i == store.MaxAnchorsPerURL {
-				break
-			}
-			if b.Len() > 0 {
-				b.WriteString(" \u2022 ")
-			}
-			b.WriteString(a.text)
-		}
-		p.anchors = b.String()
-	}
-	return nil
 }
 
 // querier runs a query: a transaction of a writer (writeTx) or the pool of readers.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 )
 
 // The link graph is written twice, each time in the order its B-tree wants (issue 26 part 2):
@@ -12,14 +13,16 @@ import (
 //     commit order: sequential writes, whatever the targets;
 //   - the merge (mergeLinks) takes link_log's oldest rows, sorts them by target, and applies them
 //     to links, whose primary key leads with the target (one sort, as Nutch's link inversion
-//     does), and marks their targets dirty in the same order, for the refresh to rewrite their
-//     anchor text. Where each fold wrote its links and dirty marks at random pages of links, of
-//     an index of it by target, and of dirty, a merge writes each page it touches once, in order.
+//     does), then takes their targets in the same order to the anchor text's generation
+//     (anchors.go), which rewrites those due and leaves the others in dirty. Where each fold
+//     wrote its links and dirty marks at random pages of links, of an index of it by target, and
+//     of dirty, a merge writes each page it touches once, in order.
 //
 // A merge runs when link_log holds mergeLinksRows rows (IndexPending), and of the whole log
-// before every refresh (refresh), never on a timer. Its rows, the links and dirty marks they
-// become, and their removal from link_log are one transaction of the index database: a crash
-// leaves the log as it was, and the next merge does it again.
+// in every refresh (refresh), never on a timer. Its rows, the links and entries they change,
+// and their removal from link_log are one transaction of the index database (the link-only
+// entries' own text is written by the text writer before it: nums.go): a crash leaves the log
+// as it was, and the next merge does it again.
 
 // mergeLinksRows is how many link_log rows one merge takes: about 5,000 pages' links. Larger
 // merges write fewer pages of links per link (each touched page is written once per merge), and
@@ -48,10 +51,11 @@ func linkLogSize(ctx context.Context, q rowQuerier) (n, end int64, err error) {
 }
 
 // mergeLinks merges link_log into links, s.mergeRows rows (mergeLinksRows) per transaction of
-// the index database, while it holds at least least rows (all of it with least 1); the caller
-// holds indexMu. It returns how many rows it merged.
-func (s *Store) mergeLinks(ctx context.Context, least int64) (int64, error) {
-	var total int64
+// the index database, while it holds at least least rows (all of it with least 1), rewriting
+// the targets' entries exactly or by the power-of-two rule (rewriteTargets); the caller holds
+// indexMu. It returns how many entries it wrote.
+func (s *Store) mergeLinks(ctx context.Context, least int64, exact bool) (int, error) {
+	total := 0
 	for {
 		var n int64
 		err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
@@ -60,7 +64,9 @@ func (s *Store) mergeLinks(ctx context.Context, least int64) (int64, error) {
 				return err
 			}
 			n = min(size, s.mergeRows)
-			return mergeLogRows(ctx, tx, end-size+n)
+			w, err := s.mergeLogRows(ctx, tx, end-size+n, exact)
+			total += w
+			return err
 		})
 		if err != nil {
 			return total, fmt.Errorf("sqlite: merge links: %w", err)
@@ -68,16 +74,16 @@ func (s *Store) mergeLinks(ctx context.Context, least int64) (int64, error) {
 		if n == 0 {
 			return total, nil
 		}
-		total += n
 	}
 }
 
 // mergeLogRows applies link_log's rows below seq end to links, in target order (each link as its
-// last row leaves it), marks their targets dirty, and removes the rows, in tx.
-func mergeLogRows(ctx context.Context, tx writeTx, end int64) error {
+// last row leaves it), rewrites their targets' entries (rewriteTargets, indexChunk targets at a
+// time), and removes the rows, in tx. It returns how many entries it wrote.
+func (s *Store) mergeLogRows(ctx context.Context, tx writeTx, end int64, exact bool) (int, error) {
 	rows, err := tx.QueryContext(ctx, sqlLogRows, end)
 	if err != nil {
-		return fmt.Errorf("index: link log: %w", err)
+		return 0, fmt.Errorf("index: link log: %w", err)
 	}
 	type link struct {
 		to, from int64
@@ -85,7 +91,8 @@ func mergeLogRows(ctx context.Context, tx writeTx, end int64) error {
 		fragment int
 		added    int
 	}
-	var adds, marks [][]any
+	var adds [][]any
+	var targets []int64
 	var removes []link
 	var cur link
 	have := false
@@ -101,35 +108,40 @@ func mergeLogRows(ctx context.Context, tx writeTx, end int64) error {
 		var l link
 		if err := rows.Scan(&l.to, &l.from, &l.anchor, &l.fragment, &l.added); err != nil {
 			rows.Close()
-			return fmt.Errorf("index: link log: %w", err)
+			return 0, fmt.Errorf("index: link log: %w", err)
 		}
 		if have && (l.to != cur.to || l.from != cur.from || l.anchor != cur.anchor) {
 			flush()
 		}
 		if !have || l.to != cur.to {
-			marks = append(marks, []any{l.to})
+			targets = append(targets, l.to)
 		}
 		cur, have = l, true
 	}
 	if err := rows.Close(); err != nil {
-		return fmt.Errorf("index: link log: %w", err)
+		return 0, fmt.Errorf("index: link log: %w", err)
 	}
 	if have {
 		flush()
 	}
 	for _, r := range removes {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE to_id = ? AND from_id = ? AND anchor = ?`, r.to, r.from, r.anchor); err != nil {
-			return fmt.Errorf("index: remove a link: %w", err)
+			return 0, fmt.Errorf("index: remove a link: %w", err)
 		}
 	}
 	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO links (to_id, from_id, anchor, fragment)`, 4, "", adds); err != nil {
-		return fmt.Errorf("index: links: %w", err)
+		return 0, fmt.Errorf("index: links: %w", err)
 	}
-	if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO dirty (url_id)`, 1, "", marks); err != nil {
-		return fmt.Errorf("index: mark dirty: %w", err)
+	written := 0
+	for chunk := range slices.Chunk(targets, indexChunk) {
+		n, err := s.rewriteTargets(ctx, tx, chunk, exact)
+		written += n
+		if err != nil {
+			return written, err
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM link_log WHERE seq < ?`, end); err != nil {
-		return fmt.Errorf("index: link log: %w", err)
+		return written, fmt.Errorf("index: link log: %w", err)
 	}
-	return nil
+	return written, nil
 }

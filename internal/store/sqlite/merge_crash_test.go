@@ -106,7 +106,7 @@ func indexDump(t *testing.T, s *Store) string {
 		`SELECT to_id, from_id, anchor, fragment FROM links ORDER BY to_id, from_id, anchor`,
 		`SELECT d.url_id, d.link_only, d.inlinks, d.num, COALESCE(a.anchors, '-'), f.urlwords, f.title
 			FROM docs d LEFT JOIN fts_anchors a ON a.rowid = d.num LEFT JOIN fts f ON f.rowid = d.num ORDER BY d.url_id`,
-		`SELECT (SELECT COUNT(*) FROM link_log), (SELECT COUNT(*) FROM dirty), (SELECT COUNT(*) FROM waiting),
+		`SELECT (SELECT COUNT(*) FROM link_log), (SELECT COUNT(*) FROM dirty),
 			(SELECT COUNT(*) FROM fts), (SELECT COUNT(*) FROM fts_anchors), (SELECT COUNT(*) FROM staged)`,
 	} {
 		rows, err := s.read.QueryContext(t.Context(), q)
@@ -186,12 +186,13 @@ func TestMergeCrashHelper(t *testing.T) {
 }
 
 // Issue 26 part 6: the link graph's merge (link_log into links, linklog.go) and the anchor
-// text's rebuild (the refresh of the dirty entries it marks) replay idempotently after a kill
+// text's rebuild (the generation each merge runs, and the rewrite of the dirty entries:
+// anchors.go) replay idempotently after a kill
 // -9 at any moment. A child runs RefreshIndex on a store whose links all wait in link_log and
 // kills itself with SIGKILL at a random statement of each stretch of it in turn: inside a merge,
 // between two, or inside the refresh. The store then reopens, a RefreshIndex completes what was lost, and the
 // index is the one a refresh without the crash left: the same links, entries, inlinks, anchor
-// rows, and nothing left in link_log, dirty or waiting.
+// rows, and nothing left in link_log or dirty.
 func TestKillDuringMergeAndRefresh(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills child processes")

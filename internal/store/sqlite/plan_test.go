@@ -96,8 +96,6 @@ var wholeTable = map[string]string{
 	`FROM urls WHERE depth = 0 AND hops = 0`:                 "Seeds, once when a crawl resumes",
 	`AS due FROM origins`:                                    "LeaseOrigins: one seek in urls_origin per origin, O(origins) not O(URLs)",
 	`UPDATE urls SET next_at`:                                "Reschedule, once per command: every fetched URL of a state",
-	`DELETE FROM waiting`:                                    "RefreshIndex: every waiting entry becomes dirty",
-	`SELECT url_id FROM waiting`:                             "RefreshIndex: every waiting entry becomes dirty",
 	`SELECT COUNT(*) FROM staged`:                            "IndexLag: the stage's count, on its smallest index",
 	`FROM pragma_application_id`:                             "readSchema, once per Open: the header and sqlite_master",
 	`.sqlite_master WHERE type = 'table'`:                    "checkIndexFiles, once per Open: the index files' tables",

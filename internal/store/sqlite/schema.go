@@ -14,7 +14,8 @@ import (
 // schemaVersion-1) is an earlier build's store and is refused before anything is written
 // (ErrEarlierBuild). Layout 1 was the single schema of issue 26 part 4; layout 2 added the links
 // log, the folded table, docs keyed by entry number (issue 26 part 2), the head index (part 3)
-// and the origins' gap (issue 29).
+// and the origins' gap (issue 29);
+// layout 3 dropped the waiting table (anchor text in generations, issue 26 part 2).
 //
 // The crawl database says what it is in its header, where an earlier build never wrote: PRAGMA
 // application_id is applicationID and user_version is schemaVersion. Earlier builds kept a
@@ -26,7 +27,7 @@ const (
 	// applicationID marks a Mandelbot crawl database ("MBOT").
 	applicationID = 0x4d424f54
 	// schemaVersion is the layout of the schema below.
-	schemaVersion = 2
+	schemaVersion = 3
 	// firstLayout is the first layout marked in the header; earlier builds marked none.
 	firstLayout = 1
 )
@@ -50,7 +51,6 @@ const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 	DROP TABLE IF EXISTS idx.folded;
 	DROP TABLE IF EXISTS idx.link_log;
 	DROP TABLE IF EXISTS idx.dirty;
-	DROP TABLE IF EXISTS idx.waiting;
 	DROP TABLE IF EXISTS idx.fts_anchors;
 	DROP TABLE IF EXISTS txt.fts;
 	DROP TABLE IF EXISTS txt.head;
@@ -80,7 +80,6 @@ const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 		added INTEGER NOT NULL
 	);
 	CREATE TABLE idx.dirty (url_id INTEGER PRIMARY KEY);
-	CREATE TABLE idx.waiting (url_id INTEGER PRIMARY KEY);
 	CREATE VIRTUAL TABLE idx.fts_anchors USING fts5(anchors, tokenize = 'porter unicode61 remove_diacritics 2');
 	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('automerge', 8);
 	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);

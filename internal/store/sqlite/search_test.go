@@ -9,9 +9,10 @@ import (
 )
 
 // Issue 8: during a crawl, RefreshDocuments leaves the link-only entry of a queued URL unwritten
-// and waiting (it will most likely be fetched, and the entry would only be replaced), while it
-// writes documents; a later RefreshDocuments does not read it again; the next RefreshIndex writes
-// it; and a waiting URL whose document is folded no longer waits.
+// and dirty (it will most likely be fetched, and the entry would only be replaced), while it
+// writes documents; a later RefreshDocuments does not read it again (issue 26 part 2: only the
+// merge's targets are read); the next RefreshIndex writes it; and a dirty URL whose document is
+// folded is written and no longer dirty.
 func TestRefreshDocumentsDefersQueuedLinkOnly(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := t.Context()
@@ -27,24 +28,23 @@ func TestRefreshDocumentsDefersQueuedLinkOnly(t *testing.T) {
 		Links:     []store.Link{{FromID: a.ID, To: next.URL, Anchor: "narwhal"}, {FromID: a.ID, To: later.URL, Anchor: "beluga"}}}); err != nil {
 		t.Fatal(err)
 	}
-	counts := func() (fts, dirty, waiting int) {
+	counts := func() (fts, dirty int) {
 		t.Helper()
-		if err := s.read.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM fts), (SELECT COUNT(*) FROM dirty), (SELECT COUNT(*) FROM waiting)`).
-			Scan(&fts, &dirty, &waiting); err != nil {
+		if err := s.read.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM fts), (SELECT COUNT(*) FROM dirty)`).Scan(&fts, &dirty); err != nil {
 			t.Fatal(err)
 		}
-		return fts, dirty, waiting
+		return fts, dirty
 	}
 	if _, err := s.RefreshDocuments(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if fts, dirty, waiting := counts(); fts != 1 || dirty != 0 || waiting != 2 {
-		t.Errorf("after RefreshDocuments: %d FTS rows, %d dirty, %d waiting; want 1 (the document), 0, 2", fts, dirty, waiting)
+	if fts, dirty := counts(); fts != 1 || dirty != 2 {
+		t.Errorf("after RefreshDocuments: %d FTS rows, %d dirty; want 1 (the document), 2", fts, dirty)
 	}
 	if n, err := s.RefreshDocuments(ctx); err != nil || n != 0 {
-		t.Errorf("RefreshDocuments again = %d, %v; want 0: waiting entries are not read again", n, err)
+		t.Errorf("RefreshDocuments again = %d, %v; want 0: dirty entries are not read again", n, err)
 	}
-	// later is fetched: its document replaces the waiting link-only entry.
+	// later is fetched: its document is written in place of the link-only entry it never had.
 	l := store.URL{ID: store.IDOf(later.URL), URL: later.URL, Origin: later.Origin, State: store.StateFetched, Status: 200, FetchedAt: t0, DiscoveredAt: t0}
 	if _, err := s.Commit(ctx, store.Batch{Updates: []store.URL{l},
 		Documents: []store.Document{{URLID: l.ID, Index: true, Title: "Beluga", Text: "melon"}}}); err != nil {
@@ -53,14 +53,14 @@ func TestRefreshDocumentsDefersQueuedLinkOnly(t *testing.T) {
 	if _, err := s.RefreshDocuments(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if fts, dirty, waiting := counts(); fts != 2 || dirty != 0 || waiting != 1 {
-		t.Errorf("after the fetch of a waiting URL: %d FTS rows, %d dirty, %d waiting; want 2, 0, 1", fts, dirty, waiting)
+	if fts, dirty := counts(); fts != 2 || dirty != 1 {
+		t.Errorf("after the fetch of a dirty URL: %d FTS rows, %d dirty; want 2, 1", fts, dirty)
 	}
 	if _, err := s.RefreshIndex(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if fts, dirty, waiting := counts(); fts != 3 || dirty != 0 || waiting != 0 {
-		t.Errorf("after RefreshIndex: %d FTS rows, %d dirty, %d waiting; want 3 (with the link-only entry), 0, 0", fts, dirty, waiting)
+	if fts, dirty := counts(); fts != 3 || dirty != 0 {
+		t.Errorf("after RefreshIndex: %d FTS rows, %d dirty; want 3 (with the link-only entry), 0", fts, dirty)
 	}
 	p, err := s.Search(ctx, index.Query{Text: "narwhal", Limit: 10, Now: t0})
 	if err != nil || len(p.Results) != 1 || p.Results[0].URL != next.URL || !p.Results[0].LinkOnly {

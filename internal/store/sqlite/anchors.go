@@ -1,0 +1,328 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+// Anchor text is rewritten in generations (issue 26 part 2), driven by the link graph's merge
+// (linklog.go): each merge takes its targets in key order, reads how many distinct pages link to
+// each now, and rewrites a target's entry (its docs row and fts_anchors row) only when that
+// count has reached twice, or fallen to half, the count of its last rewrite (docs.inlinks), or
+// when the entry has no anchor row yet (a document fetched for the first time, or a new link-only
+// entry): over a crawl an entry's anchor row is written O(log inlinks) times, and between two
+// rewrites it lacks at most half of its links. The targets a merge leaves behind, and the
+// link-only entries of URLs still queued (most will be fetched, and an entry written now would
+// only be replaced then: issue 8), wait in dirty, written in key order; RefreshIndex merges the
+// whole log exactly (every target rewritten) and then rewrites every dirty entry. The
+// PostgreSQL store follows the same rule (internal/store/postgres/anchors.go).
+
+// sqlDirtyFrom reads the next dirty entries in key order, for RefreshIndex.
+const sqlDirtyFrom = `SELECT url_id FROM dirty WHERE url_id >= ? ORDER BY url_id LIMIT ?`
+
+// dueAt reports whether anchor text written at inlinks at is rewritten at inlinks count: at the
+// powers of two up and down, and at 0.
+func dueAt(at, count int) bool {
+	switch {
+	case count == at:
+		return false
+	case at == 0 || count == 0:
+		return true
+	default:
+		return count >= 2*at || 2*count <= at
+	}
+}
+
+// rewriteDirty rewrites every dirty entry, in key order, indexChunk entries per transaction of
+// the index database, and returns how many it wrote; the caller holds indexMu.
+func (s *Store) rewriteDirty(ctx context.Context) (int, error) {
+	total := 0
+	for from := int64(math.MinInt64); ; {
+		var ids []int64
+		n := 0
+		err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
+			var err error
+			if ids, err = queryIDs(ctx, tx, sqlDirtyFrom, from, indexChunk); err != nil || len(ids) == 0 {
+				return err
+			}
+			n, err = s.rewriteTargets(ctx, tx, ids, true)
+			return err
+		})
+		total += n
+		if err != nil {
+			return total, fmt.Errorf("sqlite: refresh index: %w", err)
+		}
+		if len(ids) < indexChunk || ids[len(ids)-1] == math.MaxInt64 {
+			return total, nil
+		}
+		from = ids[len(ids)-1] + 1
+	}
+}
+
+// rewriteTargets decides, then writes, the entries of ids (sorted by key, at most indexChunk)
+// in tx, and returns how many it wrote. With exact every one is written (RefreshIndex); else
+// only those due (dueAt, or with no anchor row yet), the others left in dirty. Writing an entry:
+//
+//   - a document (folded) gets its inlinks and its anchor text;
+//   - a URL never fetched becomes (or stays) a link-only entry while links point to it: its
+//     URL's words in fts, its anchor text in fts_anchors (unless it is queued and no entry yet,
+//     and not exact: it waits in dirty, its document most likely coming first);
+//   - any other entry leaves the index: a link-only entry nothing links to any more, and a URL
+//     fetched without a document (noindex, not 2xx, a sitemap; or its document not folded yet,
+//     when the fold's touch brings it back).
+//
+// Reads and deletes are one statement for the whole set; FTS5 rows are written last.
+func (s *Store) rewriteTargets(ctx context.Context, tx writeTx, ids []int64, exact bool) (int, error) {
+	plans, err := planEntries(ctx, tx, ids)
+	if err != nil {
+		return 0, err
+	}
+	nums, err := newNumbers(ctx, tx)
+	if err != nil {
+		return 0, err
+	}
+	var pending [][]any // left in dirty
+	var done []int64    // leaving dirty
+	var meta [][]any    // docs rows of the entries kept
+	var gone []int64    // entries removed
+	var drop []int64    // their fts rows (numbers)
+	var own []ownRow    // new link-only entries' fts rows
+	var dropAnchors []int64
+	var anchors []anchorRow
+	for _, id := range ids {
+		p, ok := plans[id]
+		if !ok {
+			done = append(done, id) // an unknown URL
+			continue
+		}
+		linkOnly := !p.wasDoc && !p.fetched && p.inlinks > 0
+		if !exact && ((p.hadAnchors && (p.wasDoc || linkOnly) && !dueAt(p.at, p.inlinks)) || (linkOnly && !p.had && p.queued)) {
+			pending = append(pending, []any{id})
+			continue
+		}
+		done = append(done, id)
+		num := p.num
+		switch {
+		case p.wasDoc:
+			meta = append(meta, []any{id, 0, p.nosnippet, p.unavailableAfter, p.inlinks, p.hash, num})
+		case linkOnly:
+			if !p.had {
+				num = nums.next()
+				own = append(own, linkOnlyRow(id, num, p.url))
+			}
+			meta = append(meta, []any{id, 1, 0, 0, p.inlinks, 0, num})
+		default:
+			if p.had {
+				gone, drop = append(gone, id), append(drop, num)
+			}
+			if p.hadAnchors {
+				dropAnchors = append(dropAnchors, num)
+			}
+			continue
+		}
+		if !p.hadAnchors || p.anchors != p.oldAnchors {
+			if p.hadAnchors {
+				dropAnchors = append(dropAnchors, num)
+			}
+			anchors = append(anchors, anchorRow{num: num, text: p.anchors})
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM dirty WHERE url_id `+inSet, idSet(done)); err != nil {
+		return 0, fmt.Errorf("anchors: %w", err)
+	}
+	if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO dirty (url_id)`, 1, "", pending); err != nil {
+		return 0, fmt.Errorf("anchors: dirty entries: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(gone)); err != nil {
+		return 0, fmt.Errorf("anchors: %w", err)
+	}
+	// OR REPLACE: the statement cannot abort halfway, and opens no statement journal (writeFTS).
+	if err := insertRows(ctx, tx, sqlInsertDocs, 7, "", meta); err != nil {
+		return 0, fmt.Errorf("anchors: %w", err)
+	}
+	// The text database may hold rows under the new numbers already, if a step gave them before
+	// and its index transaction did not commit: they go first (dropOrphans).
+	if len(drop) > 0 || len(own) > 0 {
+		if err := s.textStep(ctx, func(ctx context.Context, ttx writeTx) error {
+			if err := nums.dropOrphans(ctx, ttx); err != nil {
+				return err
+			}
+			return writeOwn(ctx, ttx, drop, own)
+		})(); err != nil {
+			return 0, err
+		}
+	}
+	return len(meta), writeAnchors(ctx, tx, dropAnchors, anchors)
+}
+
+// plan is what one target entry is now, and what it must become.
+type plan struct {
+	url              string
+	had, wasDoc      bool  // it is an entry (a docs row); a document's
+	num              int64 // its number, if had (nums.go)
+	at               int   // its inlinks when its anchor text was last written (docs.inlinks)
+	fetched          bool  // fetched, or a sitemap: no link-only entry
+	queued           bool  // the URL is queued (store.StateQueued): it will most likely be fetched
+	nosnippet, hash  int64 // a document's docs columns, kept
+	unavailableAfter int64
+	inlinks          int    // distinct pages linking to it now
+	anchors          string // its anchor text now (readAnchors)
+	oldAnchors       string // its fts_anchors row, if hadAnchors
+	hadAnchors       bool
+}
+
+// planEntries reads what each entry of ids is and what it must be now, in a few queries for the
+// whole set.
+func planEntries(ctx context.Context, tx querier, ids []int64) (map[int64]*plan, error) {
+	plans := map[int64]*plan{}
+	rows, err := tx.QueryContext(ctx, sqlPlanEntries, idSet(ids))
+	if err != nil {
+		return nil, fmt.Errorf("anchors: read entries: %w", err)
+	}
+	for rows.Next() {
+		var id, fetchedAt int64
+		p := &plan{}
+		var kind int
+		var state string
+		var linkOnly, nosnippet, ua, hash, num, at sql.NullInt64
+		if err := rows.Scan(&id, &p.url, &fetchedAt, &kind, &state, &p.had, &linkOnly, &nosnippet, &ua, &hash, &num, &at); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("anchors: read entries: %w", err)
+		}
+		p.wasDoc = p.had && linkOnly.Int64 == 0
+		p.fetched, p.queued = fetchedAt != 0 || kind != 0, store.State(state) == store.StateQueued
+		p.nosnippet, p.unavailableAfter, p.hash, p.num, p.at = nosnippet.Int64, ua.Int64, hash.Int64, num.Int64, int(at.Int64)
+		plans[id] = p
+	}
+	if err := rows.Close(); err != nil {
+		return nil, fmt.Errorf("anchors: read entries: %w", err)
+	}
+	var nums []int64
+	idOf := map[int64]int64{}
+	for id, p := range plans {
+		if p.had {
+			nums, idOf[p.num] = append(nums, p.num), id
+		}
+	}
+	rows, err = tx.QueryContext(ctx, sqlOldAnchors, idSet(nums))
+	if err != nil {
+		return nil, fmt.Errorf("anchors: read anchors: %w", err)
+	}
+	for rows.Next() {
+		var num int64
+		var text string
+		if err := rows.Scan(&num, &text); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("anchors: read anchors: %w", err)
+		}
+		if p := plans[idOf[num]]; p != nil {
+			p.oldAnchors, p.hadAnchors = text, true
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return nil, fmt.Errorf("anchors: read anchors: %w", err)
+	}
+	if err := readAnchors(ctx, tx, idSet(ids), plans); err != nil {
+		return nil, err
+	}
+	return plans, nil
+}
+
+// readAnchors fills each entry's anchor text (the distinct non-empty anchors of links to it, most
+// used first, then in byte order, at most store.MaxAnchorsPerURL) and how many distinct pages
+// link to it.
+func readAnchors(ctx context.Context, tx querier, set string, plans map[int64]*plan) error {
+	type anchor struct {
+		text string
+		n    int
+	}
+	type target struct {
+		anchors []anchor
+		index   map[string]int // anchors by text, once there are manyAnchors
+		pages   int            // distinct from_id (rows come in from_id order)
+		last    int64
+	}
+	const manyAnchors = 16
+	targets := map[int64]*target{}
+	rows, err := tx.QueryContext(ctx, sqlLinksTo, set)
+	if err != nil {
+		return fmt.Errorf("anchors: links: %w", err)
+	}
+	var id, from int64
+	var text string
+	for rows.Next() {
+		if err := rows.Scan(&id, &from, &text); err != nil {
+			rows.Close()
+			return fmt.Errorf("anchors: links: %w", err)
+		}
+		t := targets[id]
+		if t == nil {
+			t = &target{}
+			targets[id] = t
+		}
+		if t.pages == 0 || from != t.last {
+			t.pages, t.last = t.pages+1, from
+		}
+		if text == "" {
+			continue
+		}
+		i := -1
+		if t.index != nil {
+			if j, ok := t.index[text]; ok {
+				i = j
+			}
+		} else {
+			i = slices.IndexFunc(t.anchors, func(a anchor) bool { return a.text == text })
+		}
+		if i >= 0 {
+			t.anchors[i].n++
+			continue
+		}
+		t.anchors = append(t.anchors, anchor{text: text, n: 1})
+		switch {
+		case t.index != nil:
+			t.index[text] = len(t.anchors) - 1
+		case len(t.anchors) == manyAnchors:
+			t.index = make(map[string]int, 2*manyAnchors)
+			for j, a := range t.anchors {
+				t.index[a.text] = j
+			}
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("anchors: links: %w", err)
+	}
+	for id, t := range targets {
+		p := plans[id]
+		if p == nil {
+			continue
+		}
+		p.inlinks = t.pages
+		as := t.anchors
+		slices.SortFunc(as, func(a, b anchor) int {
+			if a.n != b.n {
+				return b.n - a.n
+			}
+			return strings.Compare(a.text, b.text)
+		})
+		var b strings.Builder
+		for i, a := range as {
+			if i == store.MaxAnchorsPerURL {
+				break
+			}
+			if b.Len() > 0 {
+				b.WriteString(" \u2022 ")
+			}
+			b.WriteString(a.text)
+		}
+		p.anchors = b.String()
+	}
+	return nil
+}
+
