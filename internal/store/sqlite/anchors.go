@@ -325,4 +325,3 @@ func readAnchors(ctx context.Context, tx querier, set string, plans map[int64]*p
 	}
 	return nil
 }
-
