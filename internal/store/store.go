@@ -115,22 +115,24 @@ type Reader interface {
 // leaves the stage in the same transaction that indexes it.
 type Indexer interface {
 	// IndexPending folds up to max staged documents into the link graph and the entries'
-	// metadata (their outgoing links replace the old ones; their entries and those of the link
-	// targets are marked for rewriting) and reports how many it folded. A store may write their
-	// own text too, when it can do so beside the crawl's commits (SQLite: on a writer of its
-	// own); the rest of the searchable text is written by RefreshIndex, once per entry however
-	// often it changed.
+	// metadata (their outgoing links replace the old ones) and reports how many it folded. A
+	// store may write their own text too, when it can do so beside the crawl's commits (SQLite:
+	// on a writer of its own), and may rewrite anchor text by the rule of RefreshDocuments when
+	// enough link changes wait (the store's own signal: a log of a given size, never a timer).
 	IndexPending(ctx context.Context, max int) (int, error)
-	// RefreshIndex indexes every staged document, then rewrites once each entry whose anchor
-	// text changed, and reports how many entries it wrote. When it returns nil, everything
-	// committed before the call is searchable.
+	// RefreshIndex indexes every staged document, then rewrites each entry whose anchor text
+	// changed since it was written, and reports how many entries it wrote. It is exact: when it
+	// returns nil, everything committed before the call is searchable, with all its anchor text.
 	RefreshIndex(ctx context.Context) (int, error)
-	// RefreshDocuments is RefreshIndex for the refreshes during a crawl (issue 8): when it
-	// returns nil, every document committed before the call is searchable, as is every entry
-	// RefreshIndex would write, except that a store may leave the link-only entries of URLs
-	// queued (StateQueued) when it looks at them for a later RefreshIndex: such a URL will most
-	// likely be fetched soon, and writing its link-only entry only to replace it then is most of
-	// a large crawl's index work.
+	// RefreshDocuments is the refresh during a crawl (issue 26 part 2): when it returns nil,
+	// every document committed before the call is searchable by its own text, and each entry's
+	// anchor text reflects its inlinks (the distinct pages linking to it) within a factor of
+	// two. An entry's anchor text is rewritten when it has none yet (a new entry) and when its
+	// inlink count has reached twice, or fallen to half, the count at its last rewrite (or
+	// fallen to 0), and not otherwise: over a crawl it is written O(log inlinks) times, never once
+	// per refresh. A store may also leave the link-only entries of URLs queued (StateQueued)
+	// for RefreshIndex: such a URL will most likely be fetched soon, and writing its link-only
+	// entry only to replace it then is most of a large crawl's index work (issue 8).
 	RefreshDocuments(ctx context.Context) (int, error)
 	// IndexLag reports how many committed documents are not searchable yet (staged, folded or
 	// not).

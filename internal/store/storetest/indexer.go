@@ -84,9 +84,10 @@ func testIndexerStagesDocuments(t *testing.T, s store.Store) {
 }
 
 // store.Indexer.RefreshDocuments (issue 8, the refreshes during a crawl): every committed document
-// is searchable after it, with the anchor text of links committed before it, and so is the
-// link-only entry of a URL that is not queued (here out of scope: never to be fetched); only the
-// link-only entry of a queued URL may wait for RefreshIndex, which writes it.
+// is searchable after it, with the anchor text of its first links (an inlink count from 0 to 1
+// is a rewrite: issue 26 part 2), and so is the link-only entry of a URL that is not queued
+// (here out of scope: never to be fetched); only the link-only entry of a queued URL may wait
+// for RefreshIndex, which writes it.
 func testIndexerRefreshDocuments(t *testing.T, s store.Store) {
 	ctx := t.Context()
 	added := commit(t, s, store.Batch{New: []store.NewURL{queued("http://a.test/a", 0, t0), queued("http://a.test/b", 1, t0)}})

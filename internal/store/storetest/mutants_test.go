@@ -326,6 +326,12 @@ var mutants = []mutant{
 			return s.IndexPending(ctx, 1<<20) // folds, marks dirty, writes no FTS row
 		}}
 	}},
+	{"RefreshDocuments rewrites every changed anchor text, at every refresh", "Indexer/AnchorsWithinFactorTwo", func(s store.Store) store.Store {
+		return patched{Store: s, refreshDocs: s.RefreshIndex} // the old contract: exact at every refresh
+	}},
+	{"RefreshIndex leaves anchor text within a factor of two only", "Indexer/RefreshIndexExact", func(s store.Store) store.Store {
+		return patched{Store: s, refreshIndex: s.RefreshDocuments}
+	}},
 	{"new URLs returned in reverse order", "NewURLs/IDsAndOrder", func(s store.Store) store.Store {
 		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
 			added, err := s.Commit(ctx, b)

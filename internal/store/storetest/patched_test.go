@@ -24,6 +24,7 @@ type patched struct {
 	loadOrigin   func(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error)
 	indexPending func(ctx context.Context, max int) (int, error)
 	refreshDocs  func(ctx context.Context) (int, error)
+	refreshIndex func(ctx context.Context) (int, error)
 	eachPage     func(ctx context.Context, fn func(store.Page) error) error
 	reschedule   func(ctx context.Context, r store.Reschedule) error
 	search       func(ctx context.Context, q index.Query) (index.Page, error)
@@ -77,6 +78,13 @@ func (p patched) RefreshDocuments(ctx context.Context) (int, error) {
 		return p.refreshDocs(ctx)
 	}
 	return p.Store.RefreshDocuments(ctx)
+}
+
+func (p patched) RefreshIndex(ctx context.Context) (int, error) {
+	if p.refreshIndex != nil {
+		return p.refreshIndex(ctx)
+	}
+	return p.Store.RefreshIndex(ctx)
 }
 
 func (p patched) Commit(ctx context.Context, b store.Batch) ([]store.URL, error) {

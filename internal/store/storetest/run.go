@@ -53,6 +53,8 @@ var checks = []check{
 	{"Reschedule", testReschedule},
 	{"Indexer/StagesDocuments", testIndexerStagesDocuments},
 	{"Indexer/RefreshDocuments", testIndexerRefreshDocuments},
+	{"Indexer/AnchorsWithinFactorTwo", testIndexerAnchorsWithinFactorTwo},
+	{"Indexer/RefreshIndexExact", testIndexerRefreshIndexExact},
 	{"Ranking/TitleBeatsBody", testRankTitleBeatsBody},
 	{"Ranking/HeadingBeatsBody", testRankHeadingBeatsBody},
 	{"Ranking/FetchedBeatsLinkOnly", testRankFetchedBeatsLinkOnly},
