@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/fractle/mandelbot/internal/clock"
 	"github.com/fractle/mandelbot/internal/store"
 )
 
@@ -69,8 +70,14 @@ type indexed struct {
 // next, so that its transactions do not crowd the crawl's commits. every and refreshEvery are
 // wall-clock times: they space out disk work, they decide no crawl policy.
 func indexer(ctx context.Context, st store.Indexer, every time.Duration, stop, wake <-chan struct{}, out chan<- indexed) {
+	indexOn(ctx, st, clock.Real{}, every, stop, wake, out)
+}
+
+// indexOn is indexer with its waits on clk: the crawl's is the wall clock (clock.Real), a test's
+// a virtual one.
+func indexOn(ctx context.Context, st store.Indexer, clk clock.Clock, every time.Duration, stop, wake <-chan struct{}, out chan<- indexed) {
 	defer close(out)
-	lastRefresh := time.Now()
+	lastRefresh := clk.Now()
 	for {
 		n, err := st.IndexPending(ctx, indexBatch)
 		if err != nil {
@@ -88,13 +95,13 @@ func indexer(ctx context.Context, st store.Indexer, every time.Duration, stop, w
 			out <- indexed{err: fmt.Errorf("crawl: index: %w", err)}
 			return
 		}
-		if lag > 0 && (lag >= refreshLag || time.Since(lastRefresh) >= refreshEvery) {
+		if lag > 0 && (lag >= refreshLag || clk.Now().Sub(lastRefresh) >= refreshEvery) {
 			// During the crawl: the link-only entries of queued URLs wait for the last refresh.
 			if _, err := st.RefreshDocuments(ctx); err != nil {
 				out <- indexed{err: fmt.Errorf("crawl: refresh the index: %w", err)}
 				return
 			}
-			lastRefresh = time.Now()
+			lastRefresh = clk.Now()
 			if lag, err = st.IndexLag(ctx); err != nil {
 				out <- indexed{err: fmt.Errorf("crawl: index: %w", err)}
 				return
@@ -104,13 +111,16 @@ func indexer(ctx context.Context, st store.Indexer, every time.Duration, stop, w
 		if n == indexBatch {
 			continue
 		}
+		tick, cancel := clk.At(clk.Now().Add(every), false)
 		select {
-		case <-time.After(every):
+		case <-tick:
 		case <-wake:
 		case <-stop:
+			cancel()
 			catchUp(ctx, st, out)
 			return
 		}
+		cancel()
 	}
 }
 
