@@ -11,19 +11,17 @@ import (
 
 // Indexing trails the crawl, on its own goroutine and in its own transactions. The indexer folds
 // staged documents into the link graph as they come (store.Indexer.IndexPending, batches of
-// indexBatch), and writes the searchable text (RefreshIndex) when refreshEvery has passed since
-// the last time or refreshLag documents wait (RefreshDocuments: the link-only entries of URLs
-// still queued are left for later, since most are fetched before the crawl ends), and always
-// before the run ends (RefreshIndex: everything): each entry's text is written once per refresh
-// however many links to it arrived meanwhile. The scheduler stops
-// dispatching while more than MaxIndexLag committed documents are not searchable, so the lag is
-// bounded.
+// indexBatch; the store rewrites anchor text itself when its link log is large enough: issue 26
+// part 2), refreshes during the crawl only on the store's signal, when refreshLag documents are
+// not searchable yet (RefreshDocuments: it takes the backlog in large transactions, with anchor
+// text within a factor of two of the inlinks), never on a timer, and always refreshes before the
+// run ends (RefreshIndex: everything, exactly). The scheduler stops dispatching while more than
+// MaxIndexLag committed documents are not searchable, so the lag is bounded.
 const (
-	indexBatch   = 2000
-	foldEvery    = 500 * time.Millisecond
-	refreshEvery = 30 * time.Second
-	refreshLag   = 50_000
-	MaxIndexLag  = 100_000
+	indexBatch  = 2000
+	foldEvery   = 500 * time.Millisecond
+	refreshLag  = 50_000
+	MaxIndexLag = 100_000
 )
 
 // The crawl wakes an idle indexer (one waiting out foldEvery) once indexWakeDocs documents, or
@@ -67,8 +65,8 @@ type indexed struct {
 // returns, closing out; a stop during a backlog ends its batches, and its refreshes of the
 // crawl's kind, at the next step. When a fold finds less than a full batch it waits for a
 // wake-up (a receive from wake: indexWaker) or for every (foldEvery in a crawl) before the
-// next, so that its transactions do not crowd the crawl's commits. every and refreshEvery are
-// wall-clock times: they space out disk work, they decide no crawl policy.
+// next, so that its transactions do not crowd the crawl's commits. every is a wall-clock time:
+// it spaces out disk work, it decides no crawl policy.
 func indexer(ctx context.Context, st store.Indexer, every time.Duration, stop, wake <-chan struct{}, out chan<- indexed) {
 	indexOn(ctx, st, clock.Real{}, every, stop, wake, out)
 }
@@ -77,7 +75,6 @@ func indexer(ctx context.Context, st store.Indexer, every time.Duration, stop, w
 // a virtual one.
 func indexOn(ctx context.Context, st store.Indexer, clk clock.Clock, every time.Duration, stop, wake <-chan struct{}, out chan<- indexed) {
 	defer close(out)
-	lastRefresh := clk.Now()
 	for {
 		n, err := st.IndexPending(ctx, indexBatch)
 		if err != nil {
@@ -95,13 +92,11 @@ func indexOn(ctx context.Context, st store.Indexer, clk clock.Clock, every time.
 			out <- indexed{err: fmt.Errorf("crawl: index: %w", err)}
 			return
 		}
-		if lag > 0 && (lag >= refreshLag || clk.Now().Sub(lastRefresh) >= refreshEvery) {
-			// During the crawl: the link-only entries of queued URLs wait for the last refresh.
+		if lag >= refreshLag {
 			if _, err := st.RefreshDocuments(ctx); err != nil {
 				out <- indexed{err: fmt.Errorf("crawl: refresh the index: %w", err)}
 				return
 			}
-			lastRefresh = clk.Now()
 			if lag, err = st.IndexLag(ctx); err != nil {
 				out <- indexed{err: fmt.Errorf("crawl: index: %w", err)}
 				return

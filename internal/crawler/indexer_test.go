@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fractle/mandelbot/internal/clock"
 )
 
 // countingIndexer is a store.Indexer that reports each IndexPending call on calls and has
@@ -148,5 +150,71 @@ func TestIndexerCatchesUpInOneRefreshOnceStopped(t *testing.T) {
 	if batches != 0 || st.during != 0 || st.refreshes != 1 || st.backlog != 0 {
 		t.Fatalf("after the stop: %d more batches, %d refreshes of the crawl's kind, %d RefreshIndex, %d documents left; want 0, 0, 1, 0",
 			batches, st.during, st.refreshes, st.backlog)
+	}
+}
+
+// lagIndexer is a store.Indexer with a constant lag of documents not searchable yet, below
+// refreshLag, and nothing to fold: it counts the calls to RefreshDocuments.
+type lagIndexer struct {
+	mu         sync.Mutex
+	refreshes  int
+	lag, folds int
+}
+
+func (l *lagIndexer) IndexPending(context.Context, int) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.folds++
+	return 0, nil
+}
+func (*lagIndexer) RefreshIndex(context.Context) (int, error) { return 0, nil }
+func (l *lagIndexer) RefreshDocuments(context.Context) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.refreshes++
+	return 0, nil
+}
+func (l *lagIndexer) IndexLag(context.Context) (int, error) { return l.lag, nil }
+
+// Issue 26 part 2 ("nothing rewrites every dirty entry on a timer"): during a crawl the indexer
+// refreshes on the store's signal only (its lag, past refreshLag; the store merges its link log
+// at its own size), never because time passed. Time is an input here: a virtual clock moves the
+// indexer's waits along, ten virtual minutes of them, with a lag of a few documents.
+func TestIndexerRefreshesOnLagNotOnATimer(t *testing.T) {
+	for _, tc := range []struct {
+		lag, want int
+	}{{lag: 10, want: 0}, {lag: refreshLag, want: 1}} {
+		st := &lagIndexer{lag: tc.lag}
+		clk := clock.NewVirtual(time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC))
+		stop := make(chan struct{})
+		out := make(chan indexed, 1)
+		go indexOn(context.Background(), st, clk, foldEvery, stop, make(chan struct{}), out)
+		deadline := time.After(10 * time.Second) // a deadline for a hung test, not a wait for the indexer
+		start := clk.Now()
+		for steps := 0; clk.Now().Sub(start) < 10*time.Minute; {
+			select {
+			case r := <-out:
+				if r.err != nil {
+					t.Fatal(r.err)
+				}
+				steps++
+			case <-deadline:
+				t.Fatal("the indexer did not step")
+			default:
+			}
+			if clk.Waiting() > 0 && steps > 0 {
+				clk.Advance(foldEvery) // one wait at a time, only while the indexer waits
+				steps = 0
+			}
+		}
+		close(stop)
+		for range out {
+		}
+		st.mu.Lock()
+		refreshes := st.refreshes
+		st.mu.Unlock()
+		if min(refreshes, 1) != tc.want {
+			t.Errorf("lag %d, ten virtual minutes: %d RefreshDocuments, want %d", tc.lag, refreshes, tc.want)
+		}
 	}
 }
