@@ -12,15 +12,14 @@
 //     encoded links and header, waiting for the indexer.
 //   - crawl.index.db, written by the indexer (inIndexTx). folded (rowid seq in fold order; url_id
 //     unique): each folded page's header and links as the fold last kept them, a page fetched
-//     again moving to the end. link_log (rowid seq): what changed in the links of the
-//     pages folded since the last merge, appended (linklog.go). links (to_id, from_id, anchor),
-//     without rowid: the link graph by target, written only by the merge, in key order. dirty and
-//     waiting (url_id): entries whose anchor text is to be rewritten, written by the merge in key
-//     order; waiting holds the link-only entries of queued URLs that RefreshDocuments deferred.
-//     docs (rowid num, the entry's number, given in index order: nums.go; url_id unique): one
-//     row per index entry. fts_anchors (FTS5, rowid num): each entry's anchor text.
-//   - crawl.text.db, written by the text writer beside each indexer transaction (textStep).
-//     fts (FTS5, rowid num): each entry's own text, written once per fetch.
+//     again moving to the end. link_log (rowid seq): what changed in the links of the pages
+//     folded since the last merge, appended (linklog.go). links (to_id, from_id, anchor),
+//     without rowid: the link graph by target, written only by the merge, in key order. docs
+//     (rowid num, the entry's number, given in index order: nums.go; url_id unique): one row
+//     per index entry, with its inlinks as its anchor row was last written. fts_anchors (FTS5,
+//     rowid num): each entry's anchor text. dirty (url_id): the entries whose anchor row lags
+//     their links (a merge found them not due, or a queued URL that is no entry yet), written
+//     by the merge in key order, emptied by RefreshIndex.
 //
 // URL IDs are 63-bit xxHash values of the canonical URL: the crawler names URLs and dedupes
 // links without asking the store, and two of n URLs collide with odds about n²/2⁶⁴ (5.4·10⁻⁴ at
@@ -31,12 +30,15 @@
 //
 // The write path of a page: Commit updates its urls row, inserts the new URLs it found, and
 // stages its document (one transaction on crawl.db). The fold (IndexPending) writes the page's
-// fts row (text file), its docs and folded rows, and appends its link changes to
-// link_log (index file), then unstages it (crawl file). The merge (at mergeLinksRows rows of
-// link_log, and of the whole log before every refresh) applies link_log to links sorted by
-// target and marks the targets dirty. The refresh (RefreshDocuments, RefreshIndex) rewrites the
-// dirty entries' docs and fts_anchors rows, makes link-only entries of URLs linked to and never
-// fetched, and removes entries nothing keeps.
+// fts row (text file), its docs and folded rows, and appends its link changes to link_log
+// (index file), then unstages it (crawl file). The merge (at mergeLinksRows rows of link_log,
+// and of the whole log in every refresh; never on a timer) applies link_log to links sorted by
+// target, then runs a generation over the targets in the same order (anchors.go): an entry's
+// docs and fts_anchors rows are rewritten when it has no anchor row yet or its inlinks reached
+// twice or half those of its last rewrite, so that over a crawl each is written O(log inlinks)
+// times; link-only entries of URLs linked to and never fetched are made, entries nothing keeps
+// removed; the other targets go to dirty. RefreshDocuments is that merge; RefreshIndex merges
+// with every target rewritten, then rewrites every dirty entry: exact.
 //
 // # Crashes and replay
 //
@@ -50,8 +52,9 @@
 // file's record of what was indexed. A crash between them leaves work that is done again, and
 // every step is idempotent: documents still staged are folded again (their link changes are
 // computed against folded as the last committed fold left it, so nothing is logged twice); a
-// merge's links, dirty marks and the removal of its link_log rows are one transaction, so a
-// crash leaves the log to merge again; text rows under numbers an uncommitted index transaction
+// merge's links, rewritten entries, dirty marks and the removal of its link_log rows are one
+// transaction, so a crash leaves the log to merge again (a rewrite reads links as they are, so
+// it is the same); text rows under numbers an uncommitted index transaction
 // gave are dropped before those numbers are given again (nums.go). TestKillDuringMergeAndRefresh
 // kills a process with SIGKILL inside merges and refreshes and checks that a refresh after it
 // leaves the index one without the crash leaves; replay_test.go loses each commit in turn.

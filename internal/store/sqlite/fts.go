@@ -23,8 +23,8 @@ import (
 //     same row without the body, and the identifier parts of the title and headings only:
 //     written beside the fts row, by the same statements' caller (writeOwn), so that an entry
 //     has a head row exactly when it has an fts row;
-//   - fts_anchors (anchors): the anchor text of links to the URL, rewritten by the refresh
-//     (refreshDirty) when it changes: a short row, so new links never make a page's text be
+//   - fts_anchors (anchors): the anchor text of links to the URL, rewritten in generations
+//     (anchors.go) when its inlinks double or halve: a short row, so new links never make a page's text be
 //     tokenized again (issue 8).
 //
 // docs holds each entry's metadata. An entry has a row in each of docs, fts and fts_anchors, or

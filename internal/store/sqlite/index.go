@@ -10,7 +10,7 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// indexChunk bounds how many staged documents, or dirty entries, one indexing transaction
+// indexChunk bounds how many staged documents, or merged targets, one indexing transaction
 // handles, so that the indexer never holds the one writer for long: the crawl's commits wait
 // behind it. Each refresh transaction adds one FTS5 segment, so larger chunks also mean fewer
 // segment merges: 2,000 was a third cheaper than 500 per entry, and holds the writer for tens of
@@ -63,9 +63,9 @@ const sqlUnfold = `DELETE FROM folded WHERE url_id ` + inSet
 // IndexPending implements store.Indexer, in transactions of at most indexChunk documents: it
 // folds staged documents into the link log and the entries' metadata, and writes their own
 // text to FTS5 (once per fetch, on the text database's writer, beside the crawl's commits:
-// attach.go); then, if link_log holds mergeLinksRows rows, it merges them into links, marking
-// the entries whose anchor text changed dirty (linklog.go); the refresh writes their anchor text
-// (once per refresh however often it changed). While one connection wrote both
+// attach.go); then, if link_log holds mergeLinksRows rows, it merges them into links, rewriting
+// the anchor text of the targets whose inlinks doubled or halved (linklog.go, anchors.go).
+// While one connection wrote both
 // the crawl and the index, the text waited for the refresh: writing it during the crawl made
 // the crawl's commits wait behind it and was no faster (issue 8).
 //
@@ -164,10 +164,10 @@ type stagedDoc struct {
 // indexStagedLocked indexes up to max staged documents, in commit order, in chunks of at most
 // indexChunk documents and about maxBytes of their text, each in one transaction of the index
 // database, and returns how many it indexed. For each chunk it folds the documents: what
-// changed in their outgoing links is appended to link_log (foldChunk), whose merge marks the
-// targets dirty (mergeLinks), and each document's metadata row is written; a document that was
-// an entry keeps its inlinks and anchor row, one that was none is touched in link_log, for the
-// refresh to write its anchor text. It writes each document's fts row (its own text, tokenized
+// changed in their outgoing links is appended to link_log (foldChunk), whose merge rewrites the
+// targets' anchor text when due (mergeLinks), and each document's metadata row is written; a
+// document that was an entry keeps its inlinks (as its anchor row was last written) and anchor row, one that was none is touched in link_log, for the
+// merge to write its anchor text. It writes each document's fts row (its own text, tokenized
 // once per fetch) on the text database's writer; a document that may not be indexed (rule 27)
 // leaves the index, anchor text and all. Then the
 // documents leave the stage. Every step is one statement for the whole chunk (or a few
@@ -370,7 +370,7 @@ func (c *stagedChunk) dropText(rows []ownRow) {
 
 // tail drops the anchor rows of the chunk's documents that may not be indexed (rule 27: not
 // searchable, not even as a link-only entry). A document's anchor row is otherwise written by
-// the refresh: a new entry's, once its touch in link_log is merged (it is then dirty), and an
+// the merge: a new entry's, once its touch in link_log is merged, and an
 // entry's whose links changed. No empty row is written here to be replaced there (issue 8: they
 // were a third of the anchor rows written).
 func (c *stagedChunk) tail(ctx context.Context, tx writeTx) error {
@@ -443,7 +443,7 @@ func existing(ctx context.Context, tx writeTx, q string, ids []int64) (map[int64
 // fold's order, so a chunk's rows fill new pages: keyed by URL ID, two tables of them were most
 // of the pages a fold wrote, issue 26), and what changed in its links is appended to link_log, in order
 // (sequential writes: the merge moves it into links later, sorted by target, mergeLinks), with a
-// touch of each document that was no entry (not in entries), so that the refresh writes its
+// touch of each document that was no entry (not in entries), so that the merge writes its
 // anchor text.
 func foldChunk(ctx context.Context, tx writeTx, docs []stagedDoc, set string, entries map[int64]int64) error {
 	old, err := readOutlinks(ctx, tx, set)
@@ -471,7 +471,7 @@ func foldChunk(ctx context.Context, tx writeTx, docs []stagedDoc, set string, en
 }
 
 // The operations of link_log.added: a link removed, a link added (or its fragment flag changed),
-// and a touch, which changes no link but makes its target dirty at the merge.
+// and a touch, which changes no link but makes its target one of the merge's.
 const (
 	logRemove = 0
 	logAdd    = 1
