@@ -39,26 +39,35 @@ func dueAt(at, count int) bool {
 	}
 }
 
-// rewriteDirty rewrites every dirty entry, in key order, indexChunk entries per transaction of
-// the index database, and returns how many it wrote; the caller holds indexMu.
+// drainChunks is how many chunks of indexChunk dirty entries RefreshIndex rewrites in one
+// transaction: it runs when the crawl is over, so no commit waits behind it, and larger
+// transactions let FTS5 write fewer, larger segments, with less merging (issue 8).
+const drainChunks = 3
+
+// rewriteDirty rewrites every dirty entry, in key order, drainChunks chunks of indexChunk
+// entries per transaction of the index database, and returns how many it wrote; the caller
+// holds indexMu.
 func (s *Store) rewriteDirty(ctx context.Context) (int, error) {
 	total := 0
 	for from := int64(math.MinInt64); ; {
 		var ids []int64
-		n := 0
 		err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
 			var err error
-			if ids, err = queryIDs(ctx, tx, sqlDirtyFrom, from, indexChunk); err != nil || len(ids) == 0 {
+			if ids, err = queryIDs(ctx, tx, sqlDirtyFrom, from, drainChunks*indexChunk); err != nil {
 				return err
 			}
-			n, err = s.rewriteTargets(ctx, tx, ids, true)
-			return err
+			for chunk := range slices.Chunk(ids, indexChunk) {
+				n, err := s.rewriteTargets(ctx, tx, chunk, true)
+				if total += n; err != nil {
+					return err
+				}
+			}
+			return nil
 		})
-		total += n
 		if err != nil {
 			return total, fmt.Errorf("sqlite: refresh index: %w", err)
 		}
-		if len(ids) < indexChunk || ids[len(ids)-1] == math.MaxInt64 {
+		if len(ids) < drainChunks*indexChunk || ids[len(ids)-1] == math.MaxInt64 {
 			return total, nil
 		}
 		from = ids[len(ids)-1] + 1
