@@ -22,6 +22,9 @@ const (
 	// TestKillDuringMergeAndRefresh starts.
 	envMergeCrashDB = "MANDELBOT_SQLITE_MERGE_CRASH_DB"
 	envMergeKillAt  = "MANDELBOT_SQLITE_MERGE_KILL_AT"
+	// envMergeOp is the refresh the child runs: "index" (RefreshIndex) or "documents"
+	// (RefreshDocuments: the generations by the power-of-two rule).
+	envMergeOp = "MANDELBOT_SQLITE_MERGE_OP"
 	// mergeCrashRows is the merge size of these tests: the log below is many merges long.
 	mergeCrashRows = 300
 	// mergeCrashRounds is how many children are killed, each on a fresh copy of the store, at
@@ -99,12 +102,17 @@ func copyStore(t *testing.T, from string) string {
 // indexDump is everything the link graph and the anchor text are, as text: each link, each
 // entry with its kind, inlinks and anchor row, and the sizes of the tables that must be empty
 // once the index has caught up.
-func indexDump(t *testing.T, s *Store) string {
+// Without nums, the entries' numbers are left out: they depend on the order entries were made in.
+func indexDump(t *testing.T, s *Store, nums bool) string {
 	t.Helper()
+	num := "d.num"
+	if !nums {
+		num = "0"
+	}
 	var b strings.Builder
 	for _, q := range []string{
 		`SELECT to_id, from_id, anchor, fragment FROM links ORDER BY to_id, from_id, anchor`,
-		`SELECT d.url_id, d.link_only, d.inlinks, d.num, COALESCE(a.anchors, '-'), f.urlwords, f.title
+		`SELECT d.url_id, d.link_only, d.inlinks, ` + num + `, COALESCE(a.anchors, '-'), f.urlwords, f.title
 			FROM docs d LEFT JOIN fts_anchors a ON a.rowid = d.num LEFT JOIN fts f ON f.rowid = d.num ORDER BY d.url_id`,
 		`SELECT (SELECT COUNT(*) FROM link_log), (SELECT COUNT(*) FROM dirty),
 			(SELECT COUNT(*) FROM fts), (SELECT COUNT(*) FROM fts_anchors), (SELECT COUNT(*) FROM staged)`,
@@ -132,9 +140,20 @@ func indexDump(t *testing.T, s *Store) string {
 	return b.String()
 }
 
-// refreshCounting opens the store at path, runs RefreshIndex counting the statements it runs,
-// and returns the count and the index it left.
-func refreshCounting(t *testing.T, path string) (int64, string) {
+// runRefresh runs the refresh op names (envMergeOp).
+func runRefresh(ctx context.Context, s *Store, op string) error {
+	var err error
+	if op == "documents" {
+		_, err = s.RefreshDocuments(ctx)
+	} else {
+		_, err = s.RefreshIndex(ctx)
+	}
+	return err
+}
+
+// refreshCounting opens the store at path, runs the refresh op names counting the statements
+// it runs, then RefreshIndex, and returns the count and the index it left.
+func refreshCounting(t *testing.T, path, op string) (int64, string) {
 	t.Helper()
 	var n atomic.Int64
 	var on atomic.Bool
@@ -148,15 +167,19 @@ func refreshCounting(t *testing.T, path string) (int64, string) {
 	}
 	defer s.Close()
 	on.Store(true)
-	if _, err := s.RefreshIndex(t.Context()); err != nil {
+	if err := runRefresh(t.Context(), s, op); err != nil {
 		t.Fatal(err)
 	}
 	on.Store(false)
-	return n.Load(), indexDump(t, s)
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return n.Load(), indexDump(t, s, op == "index")
 }
 
-// TestMergeCrashHelper is the child of TestKillDuringMergeAndRefresh: it runs RefreshIndex on
-// the store and kills itself with SIGKILL at the statement numbered by envMergeKillAt.
+// TestMergeCrashHelper is the child of TestKillDuringMergeAndRefresh: it runs the refresh
+// envMergeOp names on the store and kills itself with SIGKILL at the statement numbered by
+// envMergeKillAt.
 func TestMergeCrashHelper(t *testing.T) {
 	path := os.Getenv(envMergeCrashDB)
 	if path == "" {
@@ -179,10 +202,10 @@ func TestMergeCrashHelper(t *testing.T) {
 		t.Fatal(err)
 	}
 	on.Store(true)
-	if _, err := s.RefreshIndex(context.Background()); err != nil {
+	if err := runRefresh(context.Background(), s, os.Getenv(envMergeOp)); err != nil {
 		t.Fatal(err)
 	}
-	t.Fatalf("RefreshIndex returned before statement %d", at)
+	t.Fatalf("the refresh returned before statement %d", at)
 }
 
 // Issue 26 part 6: the link graph's merge (link_log into links, linklog.go) and the anchor
@@ -193,15 +216,23 @@ func TestMergeCrashHelper(t *testing.T) {
 // between two, or inside the refresh. The store then reopens, a RefreshIndex completes what was lost, and the
 // index is the one a refresh without the crash left: the same links, entries, inlinks, anchor
 // rows, and nothing left in link_log or dirty.
-func TestKillDuringMergeAndRefresh(t *testing.T) {
+func TestKillDuringMergeAndRefresh(t *testing.T) { testKillDuringRefresh(t, "index") }
+
+// Issue 26 parts 2 and 6: the same with a kill inside RefreshDocuments, whose merges rewrite only
+// the targets due by the power-of-two rule and leave the others in dirty: after the kill, a
+// RefreshIndex leaves the index a RefreshDocuments and a RefreshIndex without the crash leave
+// (the entries' numbers aside: they follow the order entries were made in).
+func TestKillDuringGenerations(t *testing.T) { testKillDuringRefresh(t, "documents") }
+
+func testKillDuringRefresh(t *testing.T, op string) {
 	if testing.Short() {
 		t.Skip("kills child processes")
 	}
 	base := filepath.Join(t.TempDir(), "crawl.db")
 	buildLinkedStore(t, base)
-	total, want := refreshCounting(t, copyStore(t, base))
+	total, want := refreshCounting(t, copyStore(t, base), op)
 	if total < 20 {
-		t.Fatalf("RefreshIndex ran %d statements, want many", total)
+		t.Fatalf("the refresh ran %d statements, want many", total)
 	}
 	rng := rand.New(rand.NewPCG(26, 6))
 	for round := range mergeCrashRounds {
@@ -209,7 +240,7 @@ func TestKillDuringMergeAndRefresh(t *testing.T) {
 		from, to := 1+int64(round)*(total-1)/mergeCrashRounds, 1+int64(round+1)*(total-1)/mergeCrashRounds
 		at := from + rng.Int64N(max(to-from, 1))
 		cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestMergeCrashHelper$", "-test.count=1")
-		cmd.Env = append(os.Environ(), envMergeCrashDB+"="+path, envMergeKillAt+"="+strconv.FormatInt(at, 10))
+		cmd.Env = append(os.Environ(), envMergeCrashDB+"="+path, envMergeKillAt+"="+strconv.FormatInt(at, 10), envMergeOp+"="+op)
 		out, err := cmd.CombinedOutput()
 		ee, ok := err.(*exec.ExitError)
 		if !ok || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
@@ -223,7 +254,7 @@ func TestKillDuringMergeAndRefresh(t *testing.T) {
 		if _, err := s.RefreshIndex(t.Context()); err != nil {
 			t.Fatalf("round %d: RefreshIndex after kill -9: %v", round, err)
 		}
-		if got := indexDump(t, s); got != want {
+		if got := indexDump(t, s, op == "index"); got != want {
 			t.Errorf("round %d: after kill -9 at statement %d and a refresh, the index differs from one without the crash:\n%s",
 				round, at, firstDiff(got, want))
 		}
