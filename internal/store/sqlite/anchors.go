@@ -56,13 +56,9 @@ func (s *Store) rewriteDirty(ctx context.Context) (int, error) {
 			if ids, err = queryIDs(ctx, tx, sqlDirtyFrom, from, drainChunks*indexChunk); err != nil {
 				return err
 			}
-			for chunk := range slices.Chunk(ids, indexChunk) {
-				n, err := s.rewriteTargets(ctx, tx, chunk, true)
-				if total += n; err != nil {
-					return err
-				}
-			}
-			return nil
+			n, err := s.rewriteTargets(ctx, tx, ids, true)
+			total += n
+			return err
 		})
 		if err != nil {
 			return total, fmt.Errorf("sqlite: refresh index: %w", err)
@@ -74,9 +70,9 @@ func (s *Store) rewriteDirty(ctx context.Context) (int, error) {
 	}
 }
 
-// rewriteTargets decides, then writes, the entries of ids (sorted by key, at most indexChunk)
-// in tx, and returns how many it wrote. With exact every one is written (RefreshIndex); else
-// only those due (dueAt, or with no anchor row yet), the others left in dirty. Writing an entry:
+// rewriteTargets decides, then writes, the entries of ids (sorted by key) in tx, and returns how
+// many it wrote. With exact every one is written (RefreshIndex); else only those due (dueAt, or
+// with no anchor row yet), the others left in dirty. Writing an entry:
 //
 //   - a document (folded) gets its inlinks and its anchor text;
 //   - a URL never fetched becomes (or stays) a link-only entry while links point to it: its
@@ -86,88 +82,112 @@ func (s *Store) rewriteDirty(ctx context.Context) (int, error) {
 //     fetched without a document (noindex, not 2xx, a sitemap; or its document not folded yet,
 //     when the fold's touch brings it back).
 //
-// Reads and deletes are one statement for the whole set; FTS5 rows are written last.
+// The entries are read indexChunk at a time, and written together: reads and deletes are one
+// statement for the whole set, and each FTS5 table's rows are written last, once, in rowid
+// order, so that a merge adds one segment to each (FTS5 writes its pending terms out whenever a
+// rowid is lower than the last: writeOwn).
 func (s *Store) rewriteTargets(ctx context.Context, tx writeTx, ids []int64, exact bool) (int, error) {
-	plans, err := planEntries(ctx, tx, ids, exact)
-	if err != nil {
-		return 0, err
-	}
 	nums, err := newNumbers(ctx, tx)
 	if err != nil {
 		return 0, err
 	}
-	var pending [][]any // left in dirty
-	var done []int64    // leaving dirty
-	var meta [][]any    // docs rows of the entries kept
-	var gone []int64    // entries removed
-	var drop []int64    // their fts rows (numbers)
-	var own []ownRow    // new link-only entries' fts rows
-	var dropAnchors []int64
-	var anchors []anchorRow
+	g := generation{exact: exact, nums: nums}
+	for chunk := range slices.Chunk(ids, indexChunk) {
+		if err := g.decide(ctx, tx, chunk); err != nil {
+			return 0, err
+		}
+	}
+	return len(g.meta), g.write(ctx, s, tx)
+}
+
+// generation is what rewriteTargets decided, to write.
+type generation struct {
+	exact       bool
+	nums        *numbers // the numbers of new link-only entries
+	pending     [][]any  // left in dirty
+	done        []int64  // leaving dirty
+	meta        [][]any  // docs rows of the entries kept
+	gone, drop  []int64  // entries removed, and their fts rows (numbers)
+	own         []ownRow // new link-only entries' fts rows
+	dropAnchors []int64  // fts_anchors rows removed or replaced
+	anchors     []anchorRow
+}
+
+// decide reads the entries of ids (at most indexChunk) and adds what each must become to g.
+func (g *generation) decide(ctx context.Context, tx writeTx, ids []int64) error {
+	plans, err := planEntries(ctx, tx, ids, g.exact)
+	if err != nil {
+		return err
+	}
 	for _, id := range ids {
 		p, ok := plans[id]
 		if !ok {
-			done = append(done, id) // an unknown URL
+			g.done = append(g.done, id) // an unknown URL
 			continue
 		}
 		linkOnly := !p.wasDoc && !p.fetched && p.inlinks > 0
-		if p.deferred || (!exact && p.hadAnchors && (p.wasDoc || linkOnly) && !dueAt(p.at, p.inlinks)) {
-			pending = append(pending, []any{id})
+		if p.deferred || (!g.exact && p.hadAnchors && (p.wasDoc || linkOnly) && !dueAt(p.at, p.inlinks)) {
+			g.pending = append(g.pending, []any{id})
 			continue
 		}
-		done = append(done, id)
+		g.done = append(g.done, id)
 		num := p.num
 		switch {
 		case p.wasDoc:
-			meta = append(meta, []any{id, 0, p.nosnippet, p.unavailableAfter, p.inlinks, p.hash, num})
+			g.meta = append(g.meta, []any{id, 0, p.nosnippet, p.unavailableAfter, p.inlinks, p.hash, num})
 		case linkOnly:
 			if !p.had {
-				num = nums.next()
-				own = append(own, linkOnlyRow(id, num, p.url))
+				num = g.nums.next()
+				g.own = append(g.own, linkOnlyRow(id, num, p.url))
 			}
-			meta = append(meta, []any{id, 1, 0, 0, p.inlinks, 0, num})
+			g.meta = append(g.meta, []any{id, 1, 0, 0, p.inlinks, 0, num})
 		default:
 			if p.had {
-				gone, drop = append(gone, id), append(drop, num)
+				g.gone, g.drop = append(g.gone, id), append(g.drop, num)
 			}
 			if p.hadAnchors {
-				dropAnchors = append(dropAnchors, num)
+				g.dropAnchors = append(g.dropAnchors, num)
 			}
 			continue
 		}
 		if !p.hadAnchors || p.anchors != p.oldAnchors {
 			if p.hadAnchors {
-				dropAnchors = append(dropAnchors, num)
+				g.dropAnchors = append(g.dropAnchors, num)
 			}
-			anchors = append(anchors, anchorRow{num: num, text: p.anchors})
+			g.anchors = append(g.anchors, anchorRow{num: num, text: p.anchors})
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM dirty WHERE url_id `+inSet, idSet(done)); err != nil {
-		return 0, fmt.Errorf("anchors: %w", err)
+	return nil
+}
+
+// write writes what g decided in tx, the own text of new link-only entries on the text writer.
+func (g *generation) write(ctx context.Context, s *Store, tx writeTx) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM dirty WHERE url_id `+inSet, idSet(g.done)); err != nil {
+		return fmt.Errorf("anchors: %w", err)
 	}
-	if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO dirty (url_id)`, 1, "", pending); err != nil {
-		return 0, fmt.Errorf("anchors: dirty entries: %w", err)
+	if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO dirty (url_id)`, 1, "", g.pending); err != nil {
+		return fmt.Errorf("anchors: dirty entries: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(gone)); err != nil {
-		return 0, fmt.Errorf("anchors: %w", err)
+	if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(g.gone)); err != nil {
+		return fmt.Errorf("anchors: %w", err)
 	}
 	// OR REPLACE: the statement cannot abort halfway, and opens no statement journal (writeFTS).
-	if err := insertRows(ctx, tx, sqlInsertDocs, 7, "", meta); err != nil {
-		return 0, fmt.Errorf("anchors: %w", err)
+	if err := insertRows(ctx, tx, sqlInsertDocs, 7, "", g.meta); err != nil {
+		return fmt.Errorf("anchors: %w", err)
 	}
 	// The text database may hold rows under the new numbers already, if a step gave them before
 	// and its index transaction did not commit: they go first (dropOrphans).
-	if len(drop) > 0 || len(own) > 0 {
+	if len(g.drop) > 0 || len(g.own) > 0 {
 		if err := s.textStep(ctx, func(ctx context.Context, ttx writeTx) error {
-			if err := nums.dropOrphans(ctx, ttx); err != nil {
+			if err := g.nums.dropOrphans(ctx, ttx); err != nil {
 				return err
 			}
-			return writeOwn(ctx, ttx, drop, own)
+			return writeOwn(ctx, ttx, g.drop, g.own)
 		})(); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	return len(meta), writeAnchors(ctx, tx, dropAnchors, anchors)
+	return writeAnchors(ctx, tx, g.dropAnchors, g.anchors)
 }
 
 // plan is what one target entry is now, and what it must become.

@@ -88,3 +88,32 @@ func groupByAnchors(ctx context.Context, t *testing.T, tx writeTx, id int64) (st
 	}
 	return strings.Join(as, " \u2022 "), n
 }
+
+// Issue 26 part 2 and issue 8: a merge's generation writes the anchor rows of all its targets
+// at once, in rowid order, so that it adds one FTS5 segment to fts_anchors however many chunks
+// of indexChunk targets it reads (FTS5 writes its pending terms out whenever a rowid is lower
+// than the last one written). With merging turned off, the segments one merge of more than two
+// chunks' targets leaves in fts_anchors_data are counted (see TestFoldWritesTheIndexInIDOrder).
+func TestMergeWritesOneAnchorSegment(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	for _, q := range []string{`INSERT INTO fts_anchors (fts_anchors, rank) VALUES ('automerge', 0)`,
+		`INSERT INTO fts_anchors (fts_anchors, rank) VALUES ('crisismerge', 100000)`} {
+		if _, err := s.iconn.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const docs = 2*indexChunk + 500 // each a target of the merge (its fold's touch, and a link)
+	commitFetched(t, s, addURLs(t, s, docs), func(i int) string { return fmt.Sprint("walrus ", i) }, true)
+	if _, err := s.RefreshDocuments(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var segments, rows int
+	if err := s.read.QueryRowContext(ctx, `SELECT (SELECT COUNT(DISTINCT id >> 37) FROM fts_anchors_data WHERE id >> 37 > 0),
+		(SELECT COUNT(*) FROM fts_anchors)`).Scan(&segments, &rows); err != nil {
+		t.Fatal(err)
+	}
+	if rows != docs || segments > 2 {
+		t.Errorf("one merge of %d targets left %d anchor rows in %d FTS5 segments, want %d rows in 1 or 2 segments", docs, rows, segments, docs)
+	}
+}

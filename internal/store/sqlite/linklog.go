@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 )
 
 // The link graph is written twice, each time in the order its B-tree wants (issue 26 part 2):
@@ -78,8 +77,7 @@ func (s *Store) mergeLinks(ctx context.Context, least int64, exact bool) (int, e
 }
 
 // mergeLogRows applies link_log's rows below seq end to links, in target order (each link as its
-// last row leaves it), rewrites their targets' entries (rewriteTargets, indexChunk targets at a
-// time), and removes the rows, in tx. It returns how many entries it wrote.
+// last row leaves it), rewrites their targets' entries (rewriteTargets), and removes the rows, in tx. It returns how many entries it wrote.
 func (s *Store) mergeLogRows(ctx context.Context, tx writeTx, end int64, exact bool) (int, error) {
 	rows, err := tx.QueryContext(ctx, sqlLogRows, end)
 	if err != nil {
@@ -132,13 +130,9 @@ func (s *Store) mergeLogRows(ctx context.Context, tx writeTx, end int64, exact b
 	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO links (to_id, from_id, anchor, fragment)`, 4, "", adds); err != nil {
 		return 0, fmt.Errorf("index: links: %w", err)
 	}
-	written := 0
-	for chunk := range slices.Chunk(targets, indexChunk) {
-		n, err := s.rewriteTargets(ctx, tx, chunk, exact)
-		written += n
-		if err != nil {
-			return written, err
-		}
+	written, err := s.rewriteTargets(ctx, tx, targets, exact)
+	if err != nil {
+		return written, err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM link_log WHERE seq < ?`, end); err != nil {
 		return written, fmt.Errorf("index: link log: %w", err)
