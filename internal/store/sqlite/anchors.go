@@ -171,7 +171,7 @@ func (g *generation) write(ctx context.Context, s *Store, tx writeTx) error {
 	if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(g.gone)); err != nil {
 		return fmt.Errorf("anchors: %w", err)
 	}
-	// OR REPLACE: the statement cannot abort halfway, and opens no statement journal (writeFTS).
+	// OR REPLACE: the statement cannot abort halfway, and opens no statement journal (see writeOwn).
 	if err := insertRows(ctx, tx, sqlInsertDocs, 7, "", g.meta); err != nil {
 		return fmt.Errorf("anchors: %w", err)
 	}

@@ -408,7 +408,7 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64, ha
 		return fmt.Errorf("index: fold: %w", err)
 	}
 	// OR REPLACE (the rows were deleted above: it replaces nothing) so that the statement cannot
-	// abort halfway and opens no statement journal (see writeFTS).
+	// abort halfway and opens no statement journal (see writeOwn).
 	if err := insertRows(ctx, tx, sqlInsertDocs, 7, "", meta); err != nil {
 		return fmt.Errorf("index: documents: %w", err)
 	}
