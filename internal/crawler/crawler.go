@@ -214,7 +214,7 @@ func (c *crawl) start(ctx, workCtx context.Context) (stopWork, stopIndex func())
 	// Outcomes already received are saved, and indexed, even when ctx is canceled.
 	saveCtx := context.WithoutCancel(ctx)
 	go writer(saveCtx, st, c.opts.Owner, c.opts.Archive, commitWindow, c.writes, c.flush, c.acks)
-	go loader{queue: st, keeper: c.keeper}.run(saveCtx, c.loads, c.loaded)
+	go newLoader(st, c.keeper).run(saveCtx, c.loads, c.loaded)
 	c.lost, c.renewErrs = make(chan []string, 1), make(chan error, 1)
 	stopKeeper := make(chan struct{})
 	go c.keeper.run(saveCtx, c.opts.Clock, stopKeeper, c.lost, c.renewErrs)

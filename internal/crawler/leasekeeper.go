@@ -57,8 +57,10 @@ type leaseKeeper struct {
 
 	mu sync.Mutex
 	// held maps each origin held to the expiry of its lease as last confirmed by the store
-	// (grant or renewal).
-	held map[string]time.Time
+	// (grant or renewal). leasing counts the Lease calls under way, each holding a place in the
+	// batch until the store answers (the loader runs several at once).
+	held    map[string]time.Time
+	leasing int
 }
 
 // newLeaseKeeper returns a keeper of owner's leases on st, each lasting ttl unless renewed,
@@ -79,17 +81,23 @@ func (k *leaseKeeper) margin() time.Duration { return k.ttl / leaseRenewDivisor 
 func (k *leaseKeeper) Lease(ctx context.Context, key string, now time.Time) (ok bool, err error) {
 	k.mu.Lock()
 	_, mine := k.held[key]
-	full := k.shared != nil && len(k.held) >= k.batch
+	full := k.shared != nil && len(k.held)+k.leasing >= k.batch
+	if !full && !mine {
+		k.leasing++
+	}
 	k.mu.Unlock()
 	if full && !mine {
 		return false, nil
 	}
 	ok, err = k.leases.LeaseOrigin(ctx, k.owner, key, now, k.ttl)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if !mine {
+		k.leasing--
+	}
 	if err != nil || !ok {
 		return false, err
 	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
 	k.held[key] = now.Add(k.ttl)
 	return true, nil
 }
@@ -112,7 +120,7 @@ func (k *leaseKeeper) Safe(key string, now time.Time) bool {
 func (k *leaseKeeper) Room() bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	return len(k.held) < k.batch
+	return len(k.held)+k.leasing < k.batch
 }
 
 // lapsing forgets and returns, sorted, the origins whose lease's confirmed expiry is within

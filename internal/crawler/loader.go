@@ -3,6 +3,7 @@ package crawler
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/fractle/mandelbot/internal/store"
@@ -11,8 +12,7 @@ import (
 // loadReq asks the loader to take over an origin (lease and LoadOrigin) or, with refill set, to
 // read the next due URLs of an origin the process holds; with acquire set, to lease due origins
 // up to the batch (and with next, to ask when the cluster next has work: store.Shared.NextDue);
-// with release
-// set, to give up the leases of those origins.
+// with release set, to give up the leases of those origins.
 type loadReq struct {
 	origin  string
 	refill  bool
@@ -34,18 +34,127 @@ type loadResp struct {
 	err    error
 }
 
+// The loader serves the requests that queued up while it was busy together (issue 31: on
+// PostgreSQL every request is a round trip, and one worker taking over 4,096 origins one load at
+// a time sent its first request after 15 s, and handed 4,096 finished origins back one statement
+// each while its fetches waited behind them):
+//   - consecutive releases are one store.Leases.ReleaseOrigins;
+//   - consecutive loads and refills (each of a different origin: the frontier asks one at a time
+//     per origin) run at once, at most parallelLoads of them, on a store shared by a cluster
+//     (store.Shared); alone on its store, a process reads one at a time, as before;
+//   - an acquire runs alone.
+//
+// Requests keep their order otherwise: a release is done before a later load of the same origin
+// (which leases it again), and answers are sent in the order asked.
+const parallelLoads = 4
+
 // loader serves loads and refills off the scheduler goroutine, so that the scheduler never waits
-// on the store: it answers each request on out, in order, and stops when in is closed.
+// on the store: it answers each request on out, in order, and stops when in is closed. The zero
+// parallel serves one load at a time.
 type loader struct {
-	queue  store.Queue
-	keeper *leaseKeeper
+	queue    store.Queue
+	keeper   *leaseKeeper
+	parallel int
+}
+
+// newLoader returns the loader of a crawl whose leases k keeps: parallelLoads at once on a
+// shared store, one alone.
+func newLoader(st store.Queue, k *leaseKeeper) loader {
+	l := loader{queue: st, keeper: k, parallel: 1}
+	if k.shared != nil {
+		l.parallel = parallelLoads
+	}
+	return l
 }
 
 func (l loader) run(ctx context.Context, in <-chan loadReq, out chan<- loadResp) {
 	defer close(out)
 	for r := range in {
-		out <- l.serve(ctx, r)
+		group := []loadReq{r}
+	gather:
+		for {
+			select {
+			case r, ok := <-in:
+				if !ok {
+					break gather
+				}
+				group = append(group, r)
+			default:
+				break gather
+			}
+		}
+		for _, resp := range l.serveGroup(ctx, group) {
+			out <- resp
+		}
 	}
+}
+
+// serveGroup answers group, in order, serving runs of consecutive releases, and of consecutive
+// loads and refills, together.
+func (l loader) serveGroup(ctx context.Context, group []loadReq) []loadResp {
+	resps := make([]loadResp, len(group))
+	for i := 0; i < len(group); {
+		j := i + 1
+		switch kind := loadKind(group[i]); kind {
+		case kindRelease:
+			for ; j < len(group) && loadKind(group[j]) == kind; j++ {
+			}
+			keys := make([]string, 0, j-i) // never nil: ReleaseOrigins(nil) releases everything
+			for _, r := range group[i:j] {
+				keys = append(keys, r.release...)
+			}
+			err := l.keeper.Release(ctx, keys)
+			for k := i; k < j; k++ {
+				resps[k] = loadResp{req: group[k], err: err}
+			}
+		case kindLoad:
+			for ; j < len(group) && loadKind(group[j]) == kind; j++ {
+			}
+			l.serveLoads(ctx, group[i:j], resps[i:j])
+		default:
+			resps[i] = l.serve(ctx, group[i])
+		}
+		i = j
+	}
+	return resps
+}
+
+// Kinds of requests that are served together when they follow each other (serveGroup).
+const (
+	kindLoad = iota // a load or a refill
+	kindRelease
+	kindAcquire
+)
+
+func loadKind(r loadReq) int {
+	switch {
+	case r.release != nil:
+		return kindRelease
+	case r.acquire:
+		return kindAcquire
+	}
+	return kindLoad
+}
+
+// serveLoads serves loads and refills of different origins, at most l.parallel at once, into
+// resps (resps[i] answers reqs[i]).
+func (l loader) serveLoads(ctx context.Context, reqs []loadReq, resps []loadResp) {
+	if l.parallel <= 1 || len(reqs) == 1 {
+		for i, r := range reqs {
+			resps[i] = l.serve(ctx, r)
+		}
+		return
+	}
+	slots := make(chan struct{}, l.parallel)
+	var wg sync.WaitGroup
+	for i, r := range reqs {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			resps[i] = l.serve(ctx, r)
+		})
+	}
+	wg.Wait()
 }
 
 func (l loader) serve(ctx context.Context, r loadReq) loadResp {

@@ -1,0 +1,141 @@
+package crawler
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/internal/store/postgres"
+)
+
+// watchedStore is a real PostgreSQL store whose ReleaseOrigins calls are recorded and whose
+// LoadOrigin calls report how many ran at once.
+type watchedStore struct {
+	*postgres.Store
+	mu        sync.Mutex
+	releases  [][]string
+	inLoad    int
+	maxInLoad int
+	together  chan struct{} // closed once two LoadOrigin calls run at once
+}
+
+func (w *watchedStore) ReleaseOrigins(ctx context.Context, owner string, keys []string) error {
+	w.mu.Lock()
+	w.releases = append(w.releases, slices.Clone(keys))
+	w.mu.Unlock()
+	return w.Store.ReleaseOrigins(ctx, owner, keys)
+}
+
+// loadOverlap is how long a LoadOrigin call waits for a second one to start beside it: a loader
+// that reads one origin at a time never starts one, and each call then takes this long.
+const loadOverlap = time.Second
+
+func (w *watchedStore) LoadOrigin(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {
+	w.mu.Lock()
+	w.inLoad++
+	if w.inLoad == 2 && w.maxInLoad < 2 {
+		close(w.together) // the first time only
+	}
+	w.maxInLoad = max(w.maxInLoad, w.inLoad)
+	w.mu.Unlock()
+	select {
+	case <-w.together:
+	case <-time.After(loadOverlap):
+	}
+	defer func() {
+		w.mu.Lock()
+		w.inLoad--
+		w.mu.Unlock()
+	}()
+	return w.Store.LoadOrigin(ctx, key, now, limit)
+}
+
+// runLoader queues reqs for a loader of a keeper of owner "a" on s before the loader starts, as
+// they pile up while it is busy, and returns its answers.
+func runLoader(t *testing.T, s *watchedStore, k *leaseKeeper, reqs []loadReq) []loadResp {
+	t.Helper()
+	in, out := make(chan loadReq, len(reqs)), make(chan loadResp, len(reqs))
+	for _, r := range reqs {
+		in <- r
+	}
+	close(in)
+	newLoader(s, k).run(context.Background(), in, out)
+	var got []loadResp
+	for r := range out {
+		if r.err != nil {
+			t.Fatalf("%+v: %v", r.req, r.err)
+		}
+		got = append(got, r)
+	}
+	if len(got) != len(reqs) {
+		t.Fatalf("%d answers to %d requests", len(got), len(reqs))
+	}
+	for i := range got {
+		if got[i].req.origin != reqs[i].origin || !slices.Equal(got[i].req.release, reqs[i].release) {
+			t.Fatalf("answer %d is to %+v, want %+v: answers out of order", i, got[i].req, reqs[i])
+		}
+	}
+	return got
+}
+
+// Issue 31 part 3: leases are "handed back in batches". Origins a worker finished while its
+// loader was busy are handed back in one statement, not one round trip each (a worker on
+// PostgreSQL released 4,096 origins one statement each, and its fetches waited behind them).
+func TestIssue31ReleasesThatQueuedUpAreOneStatement(t *testing.T) {
+	ctx := context.Background()
+	s := &watchedStore{Store: sharedStore(t, 6).(*postgres.Store), together: make(chan struct{})}
+	k := newLeaseKeeper(s, "a", keeperTTL, 10)
+	if got, err := k.Acquire(ctx, t0, t0.Add(time.Hour)); err != nil || len(got) != 6 {
+		t.Fatalf("Acquire = %q, %v", got, err)
+	}
+	var reqs []loadReq
+	for _, o := range origins(0, 5) {
+		reqs = append(reqs, loadReq{release: []string{o}, now: t0})
+	}
+	runLoader(t, s, k, reqs)
+	if want := [][]string{origins(0, 5)}; !slices.EqualFunc(s.releases, want, slices.Equal) {
+		t.Errorf("ReleaseOrigins calls: %q, want one: %q", s.releases, want)
+	}
+	if got := k.Held(); !slices.Equal(got, origins(5, 6)) {
+		t.Errorf("held after the releases: %q, want %q", got, origins(5, 6))
+	}
+	b := newLeaseKeeper(s, "b", keeperTTL, 10)
+	if got, err := b.Acquire(ctx, t0, t0.Add(time.Hour)); err != nil || !slices.Equal(got, origins(0, 5)) {
+		t.Errorf("another owner's Acquire after the releases = %q, %v; want %q", got, err, origins(0, 5))
+	}
+}
+
+// Issue 31: a worker on PostgreSQL taking over thousands of origins loads them several at a
+// time (one at a time, 4,096 loads of about 3 ms each kept its first request back 15 s), in
+// the batch's bound, and answers them in the order asked; a release queued before a load of the
+// same origin is done first.
+func TestIssue31LoadsThatQueuedUpRunTogether(t *testing.T) {
+	s := &watchedStore{Store: sharedStore(t, 6).(*postgres.Store), together: make(chan struct{})}
+	k := newLeaseKeeper(s, "a", keeperTTL, 5)
+	if ok, err := k.Lease(context.Background(), origins(5, 6)[0], t0); err != nil || !ok {
+		t.Fatalf("Lease = %v, %v", ok, err)
+	}
+	reqs := []loadReq{{release: origins(5, 6), now: t0}}
+	for _, o := range origins(0, 6) {
+		reqs = append(reqs, loadReq{origin: o, limit: 10, now: t0.Add(time.Hour)})
+	}
+	got := runLoader(t, s, k, reqs)
+	if s.maxInLoad < 2 {
+		t.Errorf("at most %d LoadOrigin at once, want several", s.maxInLoad)
+	}
+	leased := 0
+	for _, r := range got[1:] {
+		if r.leased {
+			leased++
+			if len(r.load.Due) != 1 {
+				t.Errorf("load of %s: %d due URLs, want 1", r.req.origin, len(r.load.Due))
+			}
+		}
+	}
+	if leased != 5 || len(k.Held()) != 5 {
+		t.Errorf("%d loads leased, %d origins held; want the batch, 5", leased, len(k.Held()))
+	}
+}
