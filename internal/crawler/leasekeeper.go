@@ -146,7 +146,7 @@ func (k *leaseKeeper) lapsing(now time.Time) []string {
 // ones, earliest due first (store.Leases.LeaseOrigins, which also renews every lease held).
 func (k *leaseKeeper) Acquire(ctx context.Context, now, until time.Time) ([]string, error) {
 	k.mu.Lock()
-	room := k.batch - len(k.held)
+	room := k.batch - len(k.held) - k.leasing
 	k.mu.Unlock()
 	if room <= 0 {
 		return nil, nil
@@ -156,14 +156,24 @@ func (k *leaseKeeper) Acquire(ctx context.Context, now, until time.Time) ([]stri
 		return nil, fmt.Errorf("crawl: lease origins: %w", err)
 	}
 	k.mu.Lock()
-	defer k.mu.Unlock()
-	var fresh []string
+	var fresh, past []string
 	for _, key := range keys {
 		if _, ok := k.held[key]; ok {
 			k.held[key] = now.Add(k.ttl) // renewed by LeaseOrigins
-		} else if len(k.held) < k.batch {
+		} else if len(k.held)+k.leasing < k.batch {
 			k.held[key] = now.Add(k.ttl)
 			fresh = append(fresh, key)
+		} else {
+			past = append(past, key)
+		}
+	}
+	k.mu.Unlock()
+	// The store grants up to room + held, new origins in the place of held ones with nothing
+	// due: those past the batch go back at once, or they would stay leased, and renewed by
+	// every LeaseOrigins, while nobody crawls them (issue 31).
+	if len(past) > 0 {
+		if err := k.leases.ReleaseOrigins(ctx, k.owner, past); err != nil {
+			return fresh, fmt.Errorf("crawl: hand back %d leases past the batch: %w", len(past), err)
 		}
 	}
 	return fresh, nil

@@ -283,3 +283,27 @@ func TestDefaultLeaseBatchFollowsDelayAndConcurrency(t *testing.T) {
 		t.Errorf("Options.withDefaults: LeaseBatch %d at concurrency 16 and a 2 s delay, want 144", o.LeaseBatch)
 	}
 }
+
+// Issue 31 part 3 (and issue 12's bounded batches): an acquire never leaves the store holding
+// origins for this process beyond its batch. The store grants up to room + held origins, and
+// when some held origins have nothing due (their pages fetched, the origin not handed back
+// yet) it grants new ones in their place: those past the batch are handed back at once, free
+// for the other workers, not kept leased in the store and renewed while nobody crawls them.
+func TestIssue31AcquireHandsBackWhatIsPastTheBatch(t *testing.T) {
+	ctx := context.Background()
+	s := sharedStore(t, 10)
+	a := newLeaseKeeper(s, "a", keeperTTL, 5)
+	for _, o := range origins(6, 10) { // due after the acquire's until
+		if ok, err := a.Lease(ctx, o, t0); err != nil || !ok {
+			t.Fatalf("Lease(%s) = %v, %v", o, ok, err)
+		}
+	}
+	until := t0.Add(3 * time.Second) // o0 ... o3 due
+	if got, err := a.Acquire(ctx, t0, until); err != nil || !slices.Equal(got, origins(0, 1)) {
+		t.Fatalf("Acquire = %q, %v; want the one the batch has room for, o0", got, err)
+	}
+	b := newLeaseKeeper(s, "b", keeperTTL, 10)
+	if got, err := b.Acquire(ctx, t0, until); err != nil || !slices.Equal(got, origins(1, 4)) {
+		t.Errorf("another worker's Acquire = %q, %v; want %q, which a has no room for", got, err, origins(1, 4))
+	}
+}
