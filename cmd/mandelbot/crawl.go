@@ -141,7 +141,7 @@ the seeds' hosts do not resolve; the reason is printed once, as the last line);
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "never follow discovered URLs matching this regular expression (repeatable; wins over --include)")
 	fl.StringArrayVar(&f.headers, "header", nil, "'Name: value' sent with every request (repeatable; User-Agent cannot be set this way: use --user-agent)")
 	fl.DurationVar(&f.leaseTTL, "lease-ttl", crawl.DefaultLeaseTTL, "on a PostgreSQL store shared by several crawls: how long this process's lease of an origin lasts unless renewed (renewed every third; another process takes a dead one's origins over after it; at least 1s)")
-	fl.IntVar(&f.leaseBatch, "lease-batch", 0, fmt.Sprintf("on a PostgreSQL store shared by several crawls: the most origins this process holds at once (0: as many as --concurrency keeps busy behind --delay, about concurrency x (delay + 250ms) / 250ms, at most %d)", crawl.DefaultLeaseBatch))
+	fl.IntVar(&f.leaseBatch, "lease-batch", 0, fmt.Sprintf("on a PostgreSQL store shared by several crawls: the most origins this process holds at once (0: as many as --concurrency keeps busy behind --delay at the answer times met, concurrency x (delay + answer) / answer, the answer 250ms until some are met, at most %d)", crawl.DefaultLeaseBatch))
 	return cmd
 }
 

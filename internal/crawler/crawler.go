@@ -28,6 +28,7 @@ var ErrNoSeeds = errors.New("nothing to crawl: no seed and no queued URL in the 
 // holds a crawl is resumed. Cancelling ctx stops new requests, cancels those in flight (their
 // URLs stay queued) and saves every outcome already received before Run returns.
 func Run(ctx context.Context, opts Options) (Stats, error) {
+	followAnswers := opts.LeaseBatch <= 0 // the batch is sized from the answer times
 	opts = opts.withDefaults()
 	if opts.Fetcher == nil || opts.Store == nil {
 		return Stats{}, errors.New("crawl: a Fetcher and a Store are required")
@@ -58,6 +59,9 @@ func Run(ctx context.Context, opts Options) (Stats, error) {
 		batch, opts.Frontier.ReleaseIdle = opts.LeaseBatch, true
 	}
 	keeper := newLeaseKeeper(opts.Store, opts.Owner, opts.LeaseTTL, batch)
+	if followAnswers && keeper.shared != nil {
+		keeper.follow(opts.Concurrency, opts.Frontier.Delay)
+	}
 	c := &crawl{
 		opts:    opts,
 		f:       frontier.New(opts.Frontier),

@@ -18,16 +18,6 @@ import (
 // process took it over after this one failed to renew in time), or a fenced commit is refused
 // (store.ErrLeaseLost). Either way the origin's work must be dropped locally.
 const (
-	// DefaultLeaseBatch is the most origins a process holds at once by default (Options.LeaseBatch
-	// 0, and newLeaseKeeper's batch 0). Under it, a crawl holds as many origins as it can keep
-	// busy (issue 31): each origin has a request out for about leaseAnswerTime of every
-	// delay + leaseAnswerTime, so Concurrency requests in flight need Concurrency × (delay +
-	// leaseAnswerTime) / leaseAnswerTime origins (defaultLeaseBatch). Holding more would only
-	// keep them from the other processes of the cluster; holding fewer leaves requests idle
-	// behind the delay.
-	DefaultLeaseBatch = 4096
-	// leaseAnswerTime is the answer time the default batch is sized for: a typical web page's.
-	leaseAnswerTime = 250 * time.Millisecond
 	// MinLeaseTTL is the shortest lease a crawl accepts (Options.LeaseTTL, --lease-ttl): the
 	// renewal runs every TTL/leaseRenewDivisor, and must have time to reach the database.
 	MinLeaseTTL = time.Second
@@ -37,14 +27,6 @@ const (
 	leaseRenewDivisor = 3
 )
 
-// defaultLeaseBatch is the origins concurrency requests in flight keep busy when each origin
-// waits delay after an answer of about leaseAnswerTime (DefaultLeaseBatch), at least
-// concurrency and at most DefaultLeaseBatch.
-func defaultLeaseBatch(concurrency int, delay time.Duration) int {
-	perRequest := int((max(delay, 0) + leaseAnswerTime + leaseAnswerTime - 1) / leaseAnswerTime)
-	return min(max(concurrency, 1)*perRequest, DefaultLeaseBatch)
-}
-
 // leaseKeeper tracks the origins this process holds and keeps their leases. It is safe for
 // concurrent use: the scheduler (or the loader) reports grants and releases, its run goroutine
 // renews. The zero value is not usable; see newLeaseKeeper.
@@ -53,9 +35,14 @@ type leaseKeeper struct {
 	shared store.Shared // nil: the store grants every lease (one process); renewal is a no-op
 	owner  string
 	ttl    time.Duration
-	batch  int
+	// step bounds the origins one Acquire adds (0: no bound): see acquireStep.
+	step int
 
 	mu sync.Mutex
+	// batch is the most origins held at once; sizer, when set, resizes it from the answer
+	// times (Answered).
+	batch int
+	sizer *batchSizer
 	// held maps each origin held to the expiry of its lease as last confirmed by the store
 	// (grant or renewal). leasing counts the Lease calls under way, each holding a place in the
 	// batch until the store answers (the loader runs several at once).
@@ -71,6 +58,33 @@ func newLeaseKeeper(st store.Leases, owner string, ttl time.Duration, batch int)
 	}
 	sh, _ := st.(store.Shared)
 	return &leaseKeeper{leases: st, shared: sh, owner: owner, ttl: ttl, batch: batch, held: map[string]time.Time{}}
+}
+
+// follow makes the batch the origins concurrency requests keep busy behind delay at the answer
+// times the crawl meets (Answered; defaultLeaseBatch until then), and bounds each Acquire to
+// acquireStep(concurrency) new origins. For a crawl whose batch was not given (Options.LeaseBatch
+// 0). Call it before the keeper is shared.
+func (k *leaseKeeper) follow(concurrency int, delay time.Duration) {
+	k.sizer = newBatchSizer(concurrency, delay)
+	k.batch, k.step = k.sizer.batch(), acquireStep(concurrency)
+}
+
+// Answered notes that a request was answered after took (the crawl clock): the batch follows
+// (follow).
+func (k *leaseKeeper) Answered(took time.Duration) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.sizer != nil {
+		k.sizer.answered(took)
+		k.batch = k.sizer.batch()
+	}
+}
+
+// Batch is the most origins the keeper holds at once, now.
+func (k *leaseKeeper) Batch() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.batch
 }
 
 // margin is how long before a lease's confirmed expiry the crawl stops sending to its origin.
@@ -147,6 +161,9 @@ func (k *leaseKeeper) lapsing(now time.Time) []string {
 func (k *leaseKeeper) Acquire(ctx context.Context, now, until time.Time) ([]string, error) {
 	k.mu.Lock()
 	room := k.batch - len(k.held) - k.leasing
+	if k.step > 0 {
+		room = min(room, k.step)
+	}
 	k.mu.Unlock()
 	if room <= 0 {
 		return nil, nil
@@ -160,7 +177,7 @@ func (k *leaseKeeper) Acquire(ctx context.Context, now, until time.Time) ([]stri
 	for _, key := range keys {
 		if _, ok := k.held[key]; ok {
 			k.held[key] = now.Add(k.ttl) // renewed by LeaseOrigins
-		} else if len(k.held)+k.leasing < k.batch {
+		} else if len(k.held)+k.leasing < k.batch && len(fresh) < room {
 			k.held[key] = now.Add(k.ttl)
 			fresh = append(fresh, key)
 		} else {

@@ -265,22 +265,64 @@ func TestDefaultLeaseBatchFollowsDelayAndConcurrency(t *testing.T) {
 	for _, c := range []struct {
 		concurrency int
 		delay       time.Duration
+		answer      time.Duration
 		want        int
 	}{
-		{16, 0, 16},                        // no gap: one origin per request in flight
-		{16, time.Second, 80},              // 1 s + 250 ms answers: 5 origins per request
-		{16, 2 * time.Second, 144},         // 2 s: 9
-		{100, 100 * time.Millisecond, 200}, // part of an answer time still needs a second origin
-		{512, time.Second, 2560},
-		{512, 2 * time.Second, DefaultLeaseBatch}, // 4,608: capped
+		{16, 0, leaseAnswerTime, 16},                        // no gap: one origin per request in flight
+		{16, time.Second, leaseAnswerTime, 80},              // 1 s + 250 ms answers: 5 origins per request
+		{16, 2 * time.Second, leaseAnswerTime, 144},         // 2 s: 9
+		{100, 100 * time.Millisecond, leaseAnswerTime, 200}, // part of an answer time still needs a second origin
+		{512, time.Second, leaseAnswerTime, 2560},
+		{512, 2 * time.Second, leaseAnswerTime, 4608},
+		{512, 2 * time.Second, 200 * time.Millisecond, 5632}, // politebench's web: 5,000 origins fit
+		{512, 2 * time.Second, time.Millisecond, DefaultLeaseBatch},
 	} {
-		if got := defaultLeaseBatch(c.concurrency, c.delay); got != c.want {
-			t.Errorf("defaultLeaseBatch(%d, %v) = %d, want %d", c.concurrency, c.delay, got, c.want)
+		if got := defaultLeaseBatch(c.concurrency, c.delay, c.answer); got != c.want {
+			t.Errorf("defaultLeaseBatch(%d, %v, %v) = %d, want %d", c.concurrency, c.delay, c.answer, got, c.want)
 		}
 	}
 	o := Options{Concurrency: 16, Frontier: frontier.Options{Delay: 2 * time.Second}}.withDefaults()
 	if o.LeaseBatch != 144 {
 		t.Errorf("Options.withDefaults: LeaseBatch %d at concurrency 16 and a 2 s delay, want 144", o.LeaseBatch)
+	}
+}
+
+// Issue 31: the batch a worker sizes for itself follows the answer times it meets, not an
+// assumed one (answers of 200 ms at a 2 s delay: 5,000 origins need 5,632 origins' room at 512
+// requests in flight, and the 4,608 sized for 250 ms answers left 392 origins to a second wave,
+// 46 s more); and an acquire adds at most what the requests can start at once, so that workers
+// starting together share the origins.
+func TestIssue31LeaseBatchFollowsTheAnswerTimes(t *testing.T) {
+	ctx := context.Background()
+	s := sharedStore(t, 40)
+	k := newLeaseKeeper(s, "a", keeperTTL, 0)
+	k.follow(4, 2*time.Second)
+	if got := k.Batch(); got != 36 {
+		t.Fatalf("batch before any answer = %d, want 4 x (2 s + 250 ms) / 250 ms = 36", got)
+	}
+	for range 1000 {
+		k.Answered(100 * time.Millisecond)
+	}
+	if got := k.Batch(); got != 84 {
+		t.Errorf("batch after answers of 100 ms = %d, want 4 x (2 s + 100 ms) / 100 ms = 84", got)
+	}
+	until := t0.Add(time.Hour)
+	got, err := k.Acquire(ctx, t0, until)
+	if err != nil || !slices.Equal(got, origins(0, 4)) {
+		t.Fatalf("Acquire = %q, %v; want the 4 the requests can start", got, err)
+	}
+	b := newLeaseKeeper(s, "b", keeperTTL, 0)
+	b.follow(4, 2*time.Second)
+	if got, err := b.Acquire(ctx, t0, until); err != nil || !slices.Equal(got, origins(4, 8)) {
+		t.Errorf("another worker's Acquire = %q, %v; want the next 4", got, err)
+	}
+	for range 20 {
+		if _, err := k.Acquire(ctx, t0, until); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := len(k.Held()); got != 40-4 {
+		t.Errorf("held after more acquires: %d, want every origin b does not hold, 36", got)
 	}
 }
 

@@ -120,8 +120,9 @@ type Options struct {
 	Owner string
 	// LeaseTTL is how long an origin's lease lasts unless renewed (0: DefaultLeaseTTL; at
 	// least MinLeaseTTL). LeaseBatch bounds the origins a process holds at once on a shared
-	// store (0: what Concurrency requests keep busy behind Frontier.Delay, at most
-	// DefaultLeaseBatch: see there).
+	// store (0: what Concurrency requests keep busy behind Frontier.Delay at the answer times
+	// the crawl meets, at most DefaultLeaseBatch, taken Concurrency at a time: see
+	// leasebatch.go).
 	LeaseTTL   time.Duration
 	LeaseBatch int
 	// OnProgress, if set, is called on the scheduler goroutine after events, at most every
@@ -205,7 +206,7 @@ func (o Options) withDefaults() Options {
 	}
 	o.LeaseTTL = max(o.LeaseTTL, MinLeaseTTL)
 	if o.LeaseBatch <= 0 {
-		o.LeaseBatch = defaultLeaseBatch(o.Concurrency, o.Frontier.Delay)
+		o.LeaseBatch = defaultLeaseBatch(o.Concurrency, o.Frontier.Delay, leaseAnswerTime)
 	}
 	if o.Frontier.Agent == "" {
 		o.Frontier.Agent = frontier.DefaultAgent

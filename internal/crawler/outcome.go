@@ -39,6 +39,9 @@ func (c *crawl) handleResult(r result) {
 		c.refuse(r.task.origin, r.refused, now)
 		return
 	}
+	if !r.task.robots && r.noAnswer == nil && r.outcome.Took > 0 {
+		c.keeper.Answered(r.outcome.Took) // the lease batch follows the answer times (issue 31)
+	}
 	if r.task.robots && r.canceled {
 		c.f.RobotsCanceled(r.task.origin, now) // the run is stopping: no answer, nothing written
 		return
