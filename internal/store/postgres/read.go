@@ -27,32 +27,48 @@ func (s *Store) DueURLs(ctx context.Context, origin string, now time.Time, limit
 }
 
 // LoadOrigin implements store.Queue: the record, the due URLs and the IDs of every URL of the
-// origin, read in one repeatable-read transaction (a consistent snapshot).
+// origin, read in one repeatable-read transaction (a consistent snapshot) sent as one batch: one
+// round trip, not five (issue 31: a worker taking over thousands of origins waited on their
+// loads, about 3 ms each one at a time, 12 ms at a load average of 20).
 func (s *Store) LoadOrigin(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {
-	var out store.OriginLoad
-	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	out, err := s.loadOrigin(ctx, key, now, limit)
 	if err != nil {
-		return out, fmt.Errorf("postgres: load origin %s: %w", key, err)
+		return store.OriginLoad{}, fmt.Errorf("postgres: load origin %s: %w", key, err)
 	}
-	defer tx.Rollback(ctx)
-	o, err := scanOrigin(tx.QueryRow(ctx, `SELECT `+originColumns+` FROM origins WHERE key = $1`, key))
+	return out, nil
+}
+
+func (s *Store) loadOrigin(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {
+	var out store.OriginLoad
+	b := &pgx.Batch{}
+	b.Queue(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`)
+	b.Queue(`SELECT `+originColumns+` FROM origins WHERE key = $1`, key)
+	b.Queue(dueQuery, key, now, limit+1)
+	b.Queue(`SELECT id, next_at, kind = $2 AND state IN ($3, $4) FROM urls WHERE origin = $1`,
+		key, int(store.KindPage), string(store.StateFetched), string(store.StateError))
+	b.Queue(`COMMIT`)
+	br := s.pool.SendBatch(ctx, b)
+	defer br.Close()
+	if _, err := br.Exec(); err != nil {
+		return out, err
+	}
+	o, err := scanOrigin(br.QueryRow())
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 	case err != nil:
-		return out, fmt.Errorf("postgres: load origin %s: %w", key, err)
+		return out, err
 	default:
 		out.Origin, out.Known = o, true
 	}
-	rows, _ := tx.Query(ctx, dueQuery, key, now, limit+1)
+	rows, _ := br.Query()
 	out.Due, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.URL, error) { return scanURL(r) })
 	if err != nil {
-		return out, fmt.Errorf("postgres: load origin %s: %w", key, err)
+		return out, err
 	}
 	if len(out.Due) > limit {
 		out.Due, out.More = out.Due[:limit], true
 	}
-	rows, _ = tx.Query(ctx, `SELECT id, next_at, kind = $2 AND state IN ($3, $4) FROM urls WHERE origin = $1`,
-		key, int(store.KindPage), string(store.StateFetched), string(store.StateError))
+	rows, _ = br.Query()
 	var id int64
 	var next pgtype.Timestamptz
 	var requested bool
@@ -67,9 +83,12 @@ func (s *Store) LoadOrigin(ctx context.Context, key string, now time.Time, limit
 		return nil
 	})
 	if err != nil {
-		return out, fmt.Errorf("postgres: load origin %s: %w", key, err)
+		return out, err
 	}
-	return out, nil
+	if _, err := br.Exec(); err != nil {
+		return out, err
+	}
+	return out, br.Close()
 }
 
 // Origin implements store.Reader.
