@@ -300,7 +300,7 @@ func TestIssue31LeaseBatchFollowsTheAnswerTimes(t *testing.T) {
 	if got := k.Batch(); got != 36 {
 		t.Fatalf("batch before any answer = %d, want 4 x (2 s + 250 ms) / 250 ms = 36", got)
 	}
-	for range 1000 {
+	for range 10 * answerWeight {
 		k.Answered(100 * time.Millisecond)
 	}
 	if got := k.Batch(); got != 84 {
