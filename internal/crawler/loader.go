@@ -38,14 +38,16 @@ type loadResp struct {
 // PostgreSQL every request is a round trip, and one worker taking over 4,096 origins one load at
 // a time sent its first request after 15 s, and handed 4,096 finished origins back one statement
 // each while its fetches waited behind them):
-//   - consecutive releases are one store.Leases.ReleaseOrigins;
-//   - consecutive loads and refills (each of a different origin: the frontier asks one at a time
-//     per origin) run at once, at most parallelLoads of them, on a store shared by a cluster
-//     (store.Shared); alone on its store, a process reads one at a time, as before;
-//   - an acquire runs alone.
+//   - the releases first, in one store.Leases.ReleaseOrigins (an origin is handed back once it
+//     has nothing due, so that no load or acquire of the group could want it; a load of it
+//     that follows, for a URL found since, leases it again);
+//   - then the loads and refills (each of a different origin: the frontier asks one at a time
+//     per origin), at most parallelLoads at once on a store shared by a cluster (store.Shared),
+//     one at a time alone on its store, as before;
+//   - then the acquire (the cluster asks one at a time), which takes longest (one look at
+//     every origin of the store) and no longer holds up the rest.
 //
-// Requests keep their order otherwise: a release is done before a later load of the same origin
-// (which leases it again), and answers are sent in the order asked.
+// The answers are sent in the order asked.
 const parallelLoads = 4
 
 // loader serves loads and refills off the scheduler goroutine, so that the scheduler never waits
@@ -89,37 +91,39 @@ func (l loader) run(ctx context.Context, in <-chan loadReq, out chan<- loadResp)
 	}
 }
 
-// serveGroup answers group, in order, serving runs of consecutive releases, and of consecutive
-// loads and refills, together.
+// serveGroup answers group, in order, serving its releases, then its loads and refills, then
+// the rest.
 func (l loader) serveGroup(ctx context.Context, group []loadReq) []loadResp {
 	resps := make([]loadResp, len(group))
-	for i := 0; i < len(group); {
-		j := i + 1
-		switch kind := loadKind(group[i]); kind {
+	var releases, loads, others []int
+	for i, r := range group {
+		switch loadKind(r) {
 		case kindRelease:
-			for ; j < len(group) && loadKind(group[j]) == kind; j++ {
-			}
-			keys := make([]string, 0, j-i) // never nil: ReleaseOrigins(nil) releases everything
-			for _, r := range group[i:j] {
-				keys = append(keys, r.release...)
-			}
-			err := l.keeper.Release(ctx, keys)
-			for k := i; k < j; k++ {
-				resps[k] = loadResp{req: group[k], err: err}
-			}
+			releases = append(releases, i)
 		case kindLoad:
-			for ; j < len(group) && loadKind(group[j]) == kind; j++ {
-			}
-			l.serveLoads(ctx, group[i:j], resps[i:j])
+			loads = append(loads, i)
 		default:
-			resps[i] = l.serve(ctx, group[i])
+			others = append(others, i)
 		}
-		i = j
+	}
+	if len(releases) > 0 {
+		keys := make([]string, 0, len(releases)) // never nil: ReleaseOrigins(nil) releases everything
+		for _, i := range releases {
+			keys = append(keys, group[i].release...)
+		}
+		err := l.keeper.Release(ctx, keys)
+		for _, i := range releases {
+			resps[i] = loadResp{req: group[i], err: err}
+		}
+	}
+	l.serveLoads(ctx, group, loads, resps)
+	for _, i := range others {
+		resps[i] = l.serve(ctx, group[i])
 	}
 	return resps
 }
 
-// Kinds of requests that are served together when they follow each other (serveGroup).
+// Kinds of requests, served in this order within a group (serveGroup).
 const (
 	kindLoad = iota // a load or a refill
 	kindRelease
@@ -136,22 +140,22 @@ func loadKind(r loadReq) int {
 	return kindLoad
 }
 
-// serveLoads serves loads and refills of different origins, at most l.parallel at once, into
-// resps (resps[i] answers reqs[i]).
-func (l loader) serveLoads(ctx context.Context, reqs []loadReq, resps []loadResp) {
-	if l.parallel <= 1 || len(reqs) == 1 {
-		for i, r := range reqs {
-			resps[i] = l.serve(ctx, r)
+// serveLoads serves the loads and refills group[i] for i in at (each of a different origin),
+// at most l.parallel at once, into resps[i].
+func (l loader) serveLoads(ctx context.Context, group []loadReq, at []int, resps []loadResp) {
+	if l.parallel <= 1 || len(at) <= 1 {
+		for _, i := range at {
+			resps[i] = l.serve(ctx, group[i])
 		}
 		return
 	}
 	slots := make(chan struct{}, l.parallel)
 	var wg sync.WaitGroup
-	for i, r := range reqs {
+	for _, i := range at {
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			resps[i] = l.serve(ctx, r)
+			resps[i] = l.serve(ctx, group[i])
 		})
 	}
 	wg.Wait()

@@ -82,8 +82,9 @@ func runLoader(t *testing.T, s *watchedStore, k *leaseKeeper, reqs []loadReq) []
 }
 
 // Issue 31 part 3: leases are "handed back in batches". Origins a worker finished while its
-// loader was busy are handed back in one statement, not one round trip each (a worker on
-// PostgreSQL released 4,096 origins one statement each, and its fetches waited behind them).
+// loader was busy are handed back in one statement, not one round trip each, even with an
+// acquire among them (a worker on PostgreSQL released 4,096 origins one statement each, an
+// acquire of 600 ms between every few, and its fetches waited behind them).
 func TestIssue31ReleasesThatQueuedUpAreOneStatement(t *testing.T) {
 	ctx := context.Background()
 	s := &watchedStore{Store: sharedStore(t, 6).(*postgres.Store), together: make(chan struct{})}
@@ -91,8 +92,14 @@ func TestIssue31ReleasesThatQueuedUpAreOneStatement(t *testing.T) {
 	if got, err := k.Acquire(ctx, t0, t0.Add(time.Hour)); err != nil || len(got) != 6 {
 		t.Fatalf("Acquire = %q, %v", got, err)
 	}
+	early := t0.Add(-time.Minute)
 	var reqs []loadReq
-	for _, o := range origins(0, 5) {
+	for i, o := range origins(0, 5) {
+		if i == 2 {
+			// An acquire between them (a minute early: no origin due, as for a worker whose
+			// released origins have nothing due): it waits for the releases.
+			reqs = append(reqs, loadReq{acquire: true, now: early})
+		}
 		reqs = append(reqs, loadReq{release: []string{o}, now: t0})
 	}
 	runLoader(t, s, k, reqs)
@@ -103,7 +110,7 @@ func TestIssue31ReleasesThatQueuedUpAreOneStatement(t *testing.T) {
 		t.Errorf("held after the releases: %q, want %q", got, origins(5, 6))
 	}
 	b := newLeaseKeeper(s, "b", keeperTTL, 10)
-	if got, err := b.Acquire(ctx, t0, t0.Add(time.Hour)); err != nil || !slices.Equal(got, origins(0, 5)) {
+	if got, err := b.Acquire(ctx, early, t0.Add(time.Hour)); err != nil || !slices.Equal(got, origins(0, 5)) {
 		t.Errorf("another owner's Acquire after the releases = %q, %v; want %q", got, err, origins(0, 5))
 	}
 }
