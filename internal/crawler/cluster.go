@@ -25,7 +25,8 @@ type cluster interface {
 	acquire(now time.Time) bool
 	// acquired takes the loader's answer to an acquire (loadResp.fresh, loadResp.next).
 	acquired(r loadResp, now time.Time)
-	// released notes that an origin was handed back: the batch has room, look for more at once.
+	// released notes that an origin was handed back: the batch has room, look for more at once
+	// if the last look found it full.
 	released()
 	// idle decides what a process whose own origins have nothing due before localUntil (zero:
 	// nothing at all) does next: see idleStep.
@@ -75,6 +76,8 @@ type sharedCluster struct {
 	// store.Shared.NextDue answered (zero: ask again), and due what it said.
 	acquiring                bool
 	acquiredAt, checked, due time.Time
+	// full: the batch had no room after the last acquire, which may have left due origins.
+	full bool
 }
 
 // maxClusterPoll bounds how long a process whose own origins are done waits between two looks
@@ -107,6 +110,7 @@ func (s *sharedCluster) acquire(now time.Time) bool {
 func (s *sharedCluster) acquired(r loadResp, now time.Time) {
 	s.acquiring = false
 	s.acquiredAt = now
+	s.full = !s.keeper.Room()
 	if r.req.next {
 		s.checked, s.due = now, r.next
 	}
@@ -117,7 +121,15 @@ func (s *sharedCluster) acquired(r loadResp, now time.Time) {
 	}
 }
 
-func (s *sharedCluster) released() { s.acquiredAt = time.Time{} }
+// released: an origin handed back makes room; acquire again at once only if the last acquire
+// found the batch full (issue 31: an acquire, one look at every origin of the store, after
+// every release at the end of a crawl, when nothing was left to take, held the releases up).
+// Otherwise nothing more was due then, and the next poll looks again.
+func (s *sharedCluster) released() {
+	if s.full {
+		s.acquiredAt = time.Time{}
+	}
+}
 
 // idle goes on only while something is due cluster-wide within maxWait (issue 12), as the last
 // acquire's store.Shared.NextDue said, asked again every poll: it waits for an acquire under
