@@ -39,20 +39,22 @@ type loadResp struct {
 // a time sent its first request after 15 s, and handed 4,096 finished origins back one statement
 // each while its fetches waited behind them):
 //   - the releases first, in one store.Leases.ReleaseOrigins (an origin is handed back once it
-//     has nothing due, so that no load or acquire of the group could want it; a load of it
-//     that follows, for a URL found since, leases it again);
+//     has nothing due, so that no load or acquire could want it; a load of it that follows,
+//     for a URL found since, leases it again);
 //   - then the loads and refills (each of a different origin: the frontier asks one at a time
 //     per origin), at most parallelLoads at once on a store shared by a cluster (store.Shared),
-//     one at a time alone on its store, as before;
-//   - then the acquire (the cluster asks one at a time), which takes longest (one look at
-//     every origin of the store) and no longer holds up the rest.
+//     one at a time alone on its store, as before.
 //
-// The answers are sent in the order asked.
+// The acquires (the cluster asks one at a time) run beside them, in a lane of their own: an
+// acquire is one look at every origin of the store (600 ms at a load average of 20), and loads
+// waited behind each of them. Beside a load of the same origin it is harmless: both lease it to
+// the same owner, the lease keeper counts it once, and the frontier's Want of a loaded origin
+// costs a refill. Answers are sent as they are ready; the scheduler takes them in any order.
 const parallelLoads = 4
 
 // loader serves loads and refills off the scheduler goroutine, so that the scheduler never waits
-// on the store: it answers each request on out, in order, and stops when in is closed. The zero
-// parallel serves one load at a time.
+// on the store: it answers each request on out, and stops when in is closed, closing out. The
+// zero parallel serves one load at a time.
 type loader struct {
 	queue    store.Queue
 	keeper   *leaseKeeper
@@ -70,7 +72,19 @@ func newLoader(st store.Queue, k *leaseKeeper) loader {
 }
 
 func (l loader) run(ctx context.Context, in <-chan loadReq, out chan<- loadResp) {
-	defer close(out)
+	// Acquires have a lane of their own: see the loader's rules above.
+	acquires := make(chan loadReq, loadQueue)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for r := range acquires {
+			out <- l.serve(ctx, r)
+		}
+	})
+	defer func() {
+		close(acquires)
+		wg.Wait()
+		close(out)
+	}()
 	for r := range in {
 		group := []loadReq{r}
 	gather:
@@ -85,14 +99,22 @@ func (l loader) run(ctx context.Context, in <-chan loadReq, out chan<- loadResp)
 				break gather
 			}
 		}
-		for _, resp := range l.serveGroup(ctx, group) {
+		rest := group[:0]
+		for _, r := range group {
+			if loadKind(r) == kindAcquire {
+				acquires <- r
+			} else {
+				rest = append(rest, r)
+			}
+		}
+		for _, resp := range l.serveGroup(ctx, rest) {
 			out <- resp
 		}
 	}
 }
 
-// serveGroup answers group, in order, serving its releases, then its loads and refills, then
-// the rest.
+// serveGroup answers group (no acquire), in order, serving its releases, then its loads and
+// refills.
 func (l loader) serveGroup(ctx context.Context, group []loadReq) []loadResp {
 	resps := make([]loadResp, len(group))
 	var releases, loads, others []int

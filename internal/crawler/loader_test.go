@@ -15,6 +15,9 @@ import (
 // LoadOrigin calls report how many ran at once.
 type watchedStore struct {
 	*postgres.Store
+	// loaded, when set, is closed when a LoadOrigin returns; LeaseOrigins waits for it (at
+	// most loadOverlap).
+	loaded    chan struct{}
 	mu        sync.Mutex
 	releases  [][]string
 	inLoad    int
@@ -48,9 +51,26 @@ func (w *watchedStore) LoadOrigin(ctx context.Context, key string, now time.Time
 	defer func() {
 		w.mu.Lock()
 		w.inLoad--
+		if w.loaded != nil {
+			close(w.loaded)
+			w.loaded = nil
+		}
 		w.mu.Unlock()
 	}()
 	return w.Store.LoadOrigin(ctx, key, now, limit)
+}
+
+func (w *watchedStore) LeaseOrigins(ctx context.Context, owner string, now, until time.Time, ttl time.Duration, max int) ([]string, error) {
+	w.mu.Lock()
+	loaded := w.loaded
+	w.mu.Unlock()
+	if loaded != nil {
+		select {
+		case <-loaded:
+		case <-time.After(loadOverlap):
+		}
+	}
+	return w.Store.LeaseOrigins(ctx, owner, now, until, ttl, max)
 }
 
 // runLoader queues reqs for a loader of a keeper of owner "a" on s before the loader starts, as
@@ -73,9 +93,20 @@ func runLoader(t *testing.T, s *watchedStore, k *leaseKeeper, reqs []loadReq) []
 	if len(got) != len(reqs) {
 		t.Fatalf("%d answers to %d requests", len(got), len(reqs))
 	}
+	// The acquires are answered from a lane of their own; the rest in the order asked.
+	var rest []loadResp
+	var asked []loadReq
 	for i := range got {
-		if got[i].req.origin != reqs[i].origin || !slices.Equal(got[i].req.release, reqs[i].release) {
-			t.Fatalf("answer %d is to %+v, want %+v: answers out of order", i, got[i].req, reqs[i])
+		if !got[i].req.acquire {
+			rest = append(rest, got[i])
+		}
+		if !reqs[i].acquire {
+			asked = append(asked, reqs[i])
+		}
+	}
+	for i := range rest {
+		if rest[i].req.origin != asked[i].origin || !slices.Equal(rest[i].req.release, asked[i].release) {
+			t.Fatalf("answer %d is to %+v, want %+v: answers out of order", i, rest[i].req, asked[i])
 		}
 	}
 	return got
@@ -144,5 +175,17 @@ func TestIssue31LoadsThatQueuedUpRunTogether(t *testing.T) {
 	}
 	if leased != 5 || len(k.Held()) != 5 {
 		t.Errorf("%d loads leased, %d origins held; want the batch, 5", leased, len(k.Held()))
+	}
+}
+
+// Issue 31: an acquire (one look at every origin of the store: 600 ms at a load average of 20)
+// does not hold up the loads asked after it: a worker's first requests waited behind ten of them.
+func TestIssue31AcquireDoesNotHoldUpLoads(t *testing.T) {
+	s := &watchedStore{Store: sharedStore(t, 2).(*postgres.Store), together: make(chan struct{}), loaded: make(chan struct{})}
+	close(s.together) // one load: nothing to wait for beside it
+	k := newLeaseKeeper(s, "a", keeperTTL, 10)
+	got := runLoader(t, s, k, []loadReq{{acquire: true, now: t0}, {origin: origins(0, 1)[0], limit: 10, now: t0}})
+	if !got[0].leased || got[1].req.acquire != true {
+		t.Errorf("answers: first to %+v, then to %+v; want the load's first", got[0].req, got[1].req)
 	}
 }
