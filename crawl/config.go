@@ -211,8 +211,9 @@ type Config struct {
 	// several processes share (0: DefaultLeaseTTL, 30 s; at least MinLeaseTTL): it is renewed every
 	// third of it, requests to an origin stop a third of it before its lease would lapse, and a
 	// dead process's origins are taken over after it. LeaseBatch bounds the origins the process
-	// holds at once there (0: as many as Concurrency requests keep busy behind Delay, about
-	// Concurrency × (Delay + 250 ms) / 250 ms, at most DefaultLeaseBatch).
+	// holds at once there (0: as many as Concurrency requests keep busy behind Delay at the
+	// answer times met, Concurrency × (Delay + answer) / answer, 250 ms until answers come, at
+	// most DefaultLeaseBatch).
 	LeaseTTL   time.Duration
 	LeaseBatch int
 
