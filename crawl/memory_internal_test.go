@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/fractle/mandelbot/internal/budget"
 	"github.com/fractle/mandelbot/internal/fetch"
 )
 
@@ -19,8 +20,8 @@ func TestMemoryBudgetSizesTheConsumers(t *testing.T) {
 	}{
 		{0, 0, min(DefaultConcurrency, 512), 64 << 20, fetch.MaxDecodedFor(64 << 20)},
 		{0, 1000, 512, 64 << 20, fetch.MaxDecodedFor(64 << 20)},
-		{1 << 30, 1000, 1000, 256 << 20, fetch.DefaultMaxDecodedBytes},
-		{128 << 20, 1000, 256, 32 << 20, fetch.MaxDecodedFor(32 << 20)},
+		{1 << 30, 1000, 1000, 304 << 20, fetch.DefaultMaxDecodedBytes},  // a Go limit of 760 MiB
+		{128 << 20, 1000, 192, 24 << 20, fetch.MaxDecodedFor(24 << 20)}, // issue 29: FixedReserve comes off the Go limit
 		{MinMemory, 1000, 192, 24 << 20, fetch.MaxDecodedFor(24 << 20)},
 	} {
 		p, err := Config{Seeds: seeds, Memory: tc.memory, Concurrency: tc.concurrency}.plan()
@@ -41,11 +42,11 @@ func TestMemoryBudgetSizesTheConsumers(t *testing.T) {
 		} else {
 			c.Close()
 		}
-		if p.fetch.MaxIdleConns <= 0 || int64(p.fetch.MaxIdleConns)*36<<10 > p.memory.Total/64*12 {
+		if p.fetch.MaxIdleConns <= 0 || int64(p.fetch.MaxIdleConns)*budget.IdleConnBytes > p.memory.Of(budget.Connections) {
 			t.Errorf("Memory %d MiB: %d idle connections, beyond the connections' share", tc.memory>>20, p.fetch.MaxIdleConns)
 		}
 	}
-	for _, m := range []int64{MinMemory - 1, 64 << 20, -1} {
+	for _, m := range []int64{MinMemory - 1, 96 << 20, -1} {
 		err := Config{Seeds: seeds, Memory: m}.Check()
 		var ce *ConfigError
 		if !errors.As(err, &ce) || ce.Field != "Memory" {

@@ -12,11 +12,20 @@ const (
 	// DefaultMemory is the budget of a crawl given none: its peak RSS stays under it (issue 9's
 	// promise, "peak RSS under 256 MiB by default whatever the web does").
 	DefaultMemory = 256 << 20
-	// MinMemory is the smallest budget accepted: below it, the Go runtime, the mapped binary
-	// (an idle crawl process holds about 26 MiB) and one request do not fit beside each other.
-	// The bodies' share of it, 24 MiB, holds a brotli decoder's 16 MiB window beside a 5 MiB
-	// body.
-	MinMemory = 96 << 20
+	// FixedReserve is the part of the Reserve share that does not shrink with the budget: the
+	// mapped binary (20.8 MiB resident in smaps at the peak of a crawl at 128 MiB) and SQLite's C
+	// heap beyond the page caches (its statements, FTS5's pending terms, the allocator's kept
+	// size classes: 19 MiB at 1,000 origins, TestOutsideTheGoLimitFitsItsShares in crawl). Until
+	// issue 29's 128 MiB runs the whole reserve was a fraction of the budget, which at 128 MiB
+	// left 32 MiB for these 40 and the process 1-14 MiB over its bound.
+	FixedReserve = 40 << 20
+	// MinBodies is the least Bodies share a budget may leave: a brotli decoder's 16 MiB window
+	// beside a 5 MiB body.
+	MinBodies = 24 << 20
+	// MinMemory is the smallest budget accepted, the smallest whose shares hold FixedReserve and
+	// MinBodies (see Split): below it the fixed costs, the Go runtime and one request do not
+	// fit beside each other.
+	MinMemory = (MinBodies*10/bodiesOfGoHeap + FixedReserve) * 64 / goHeapAndFixed
 )
 
 // What one holder of the Connections share costs, for sizing the concurrency and the idle
@@ -62,33 +71,40 @@ const (
 	// PageCaches is the SQLite page caches of every connection of the store, outside the Go
 	// heap: each connection's cache_size is its part of this share.
 	PageCaches Consumer = "page_caches"
-	// Reserve is what the rest of the process holds outside the Go heap's limit: the mapped
-	// binary, goroutine stacks, SQLite's other allocations, and the collector's overshoot of a
-	// soft limit on a loaded machine.
+	// Reserve is what the rest of the process holds outside the Go heap's limit: FixedReserve
+	// for the mapped binary and SQLite's allocations beyond the page caches, which do not shrink
+	// with the budget, and a part of the budget for the collector's overshoot of a soft limit on
+	// a loaded machine.
 	Reserve Consumer = "reserve"
 )
 
 // Consumers lists the consumers in the order they are shown.
 var Consumers = []Consumer{GoHeap, Bodies, Connections, Frontier, PageCaches, Reserve}
 
-// shareOf is each consumer's part of the budget, in 64ths. GoHeap, PageCaches and Reserve add up
-// to the whole; Bodies, Connections and Frontier are parts of GoHeap, and what GoHeap leaves
-// beside them (8/64) is the heap of parsing, extraction, the indexer's batches and the writer.
+// The division of a budget, in 64ths (one place for it: Split applies it). Of the whole,
+// PageCaches gets pageCachesOf and Reserve FixedReserve plus reserveOf; GoHeap gets the rest, so
+// that the three add up to the whole. Of GoHeap, Bodies, Connections and Frontier get their parts
+// (tenths of GoHeap); what they leave (2/10 of it) is the heap of parsing, extraction, the
+// indexer's batches and the writer.
 //
 // At 256 MiB: a Go limit of 160 MiB (192 until issue 29, when the page caches had no bound and
 // the hostile web's crawl peaked at 243-259 MiB), 64 MiB of bodies (112 then: the largest
 // request at the default body limits, 64.25 MiB, no longer fits, so the decoded limit is 31.8
 // MiB), 48 MiB of connections (512 requests in flight, crawl.DefaultConcurrency, and 455 idle
-// connections), 16 MiB of frontier windows, 32 MiB of page caches (54 then, with every reader
-// open) and 64 MiB of reserve.
-var shareOf = map[Consumer]int64{
-	GoHeap:      40,
-	Bodies:      16,
-	Connections: 12,
-	Frontier:    4,
-	PageCaches:  8,
-	Reserve:     16,
-}
+// connections), 16 MiB of frontier, 32 MiB of page caches (54 then, with every reader open) and
+// 64 MiB of reserve. At 128 MiB: a Go limit of 60 MiB (80 before FixedReserve), 24 MiB of
+// bodies, 18 of connections (192 in flight), 6 of frontier, 16 of page caches, 52 of reserve.
+const (
+	pageCachesOf = 8
+	reserveOf    = 6
+	// goHeapAndFixed is the 64ths the Go limit and FixedReserve share.
+	goHeapAndFixed = 64 - pageCachesOf - reserveOf
+
+	// Of GoHeap, in tenths.
+	bodiesOfGoHeap      = 4
+	connectionsOfGoHeap = 3
+	frontierOfGoHeap    = 1
+)
 
 // Shares is a memory budget divided among its consumers, in bytes. Make it with Split.
 type Shares struct {
@@ -97,19 +113,26 @@ type Shares struct {
 }
 
 // Split divides total bytes among the consumers (0 means DefaultMemory). A total under
-// MinMemory is an error.
+// MinMemory is an error naming the minimum.
 func Split(total int64) (Shares, error) {
 	if total == 0 {
 		total = DefaultMemory
 	}
 	if total < MinMemory {
-		return Shares{}, fmt.Errorf("%s is under the minimum memory budget of %s", FormatSize(total), FormatSize(MinMemory))
+		return Shares{}, fmt.Errorf("%s is under the minimum memory budget of %s (a crawl process holds %s outside any share, the binary and SQLite's heap, and needs %s for one response body beside the rest of the Go heap)",
+			FormatSize(total), FormatSize(MinMemory), FormatSize(FixedReserve), FormatSize(MinBodies))
 	}
-	s := Shares{Total: total, bytes: make(map[Consumer]int64, len(shareOf))}
-	for c, n := range shareOf {
-		s.bytes[c] = total / 64 * n
-	}
-	return s, nil
+	part := total / 64
+	pageCaches, reserve := part*pageCachesOf, FixedReserve+part*reserveOf
+	goHeap := total - pageCaches - reserve
+	return Shares{Total: total, bytes: map[Consumer]int64{
+		GoHeap:      goHeap,
+		Bodies:      goHeap / 10 * bodiesOfGoHeap,
+		Connections: goHeap / 10 * connectionsOfGoHeap,
+		Frontier:    goHeap / 10 * frontierOfGoHeap,
+		PageCaches:  pageCaches,
+		Reserve:     reserve,
+	}}, nil
 }
 
 // Of is consumer c's share in bytes (0 for an unknown consumer or the zero Shares).
