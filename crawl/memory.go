@@ -24,8 +24,9 @@ type MemoryShares struct {
 	Frontier int64
 	// PageCaches bounds the SQLite page caches of the store's connections together.
 	PageCaches int64
-	// Reserve is what is left outside the Go limit and the page caches: the binary, stacks,
-	// SQLite's other allocations, the collector's overshoot.
+	// Reserve is what is left outside the Go limit and the page caches: a fixed 40 MiB for the
+	// mapped binary and SQLite's allocations beyond the page caches, which do not shrink with
+	// the budget, and a part of the budget for the collector's overshoot of its soft limit.
 	Reserve int64
 }
 
