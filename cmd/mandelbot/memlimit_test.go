@@ -51,7 +51,7 @@ func TestCrawlMemoryFlagRefusesBadSizes(t *testing.T) {
 		"lots":   `invalid argument "lots" for "--memory" flag`,
 		"1.5GB":  `invalid argument "1.5GB" for "--memory" flag`,
 		"64MiB":  "--memory 64MiB is under the minimum memory budget of 128MiB",
-		"100MiB": "--memory 100MiB is under the minimum memory budget of 128MiB (a crawl process holds 40MiB outside any share",
+		"100MiB": "--memory 100MiB is under the minimum memory budget of 128MiB (a crawl process holds 40MiB, its binary and SQLite's heap",
 	} {
 		code, _, errOut := runCLI(t, "", "crawl", "--data", t.TempDir(), "--memory", in, "http://example.com/")
 		if code != exitUsage || !strings.Contains(errOut, want) {

@@ -15,9 +15,9 @@ const (
 	// FixedReserve is the part of the Reserve share that does not shrink with the budget: the
 	// mapped binary (20.8 MiB resident in smaps at the peak of a crawl at 128 MiB) and SQLite's C
 	// heap beyond the page caches (its statements, FTS5's pending terms, the allocator's kept
-	// size classes: 19 MiB at 1,000 origins, TestOutsideTheGoLimitFitsItsShares in crawl). Until
-	// issue 29's 128 MiB runs the whole reserve was a fraction of the budget, which at 128 MiB
-	// left 32 MiB for these 40 and the process 1-14 MiB over its bound.
+	// size classes: about 19 MiB at 1,000 origins, TestOutsideTheGoLimitFitsItsShares in crawl).
+	// Until issue 29's 128 MiB runs the whole reserve was a quarter of the budget, which at 128
+	// MiB left 32 MiB for these 40: the calendar crawl peaked 0.8 MiB over its bound.
 	FixedReserve = 40 << 20
 	// MinBodies is the least Bodies share a budget may leave: a brotli decoder's 16 MiB window
 	// beside a 5 MiB body.
@@ -119,7 +119,7 @@ func Split(total int64) (Shares, error) {
 		total = DefaultMemory
 	}
 	if total < MinMemory {
-		return Shares{}, fmt.Errorf("%s is under the minimum memory budget of %s (a crawl process holds %s outside any share, the binary and SQLite's heap, and needs %s for one response body beside the rest of the Go heap)",
+		return Shares{}, fmt.Errorf("%s is under the minimum memory budget of %s (a crawl process holds %s, its binary and SQLite's heap, whatever its budget, and needs %s of Go heap for one response body)",
 			FormatSize(total), FormatSize(MinMemory), FormatSize(FixedReserve), FormatSize(MinBodies))
 	}
 	part := total / 64
