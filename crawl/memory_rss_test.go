@@ -87,6 +87,9 @@ func TestOutsideTheGoLimitFitsItsShares(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crawls 41,000 pages of 1,000 origins")
 	}
+	if raceDetector {
+		t.Skip("the race detector's shadow memory is outside the Go runtime's accounting, and slows the crawl tenfold")
+	}
 	if _, ok := statusKiB("VmRSS"); !ok {
 		t.Skip("no /proc/self/status")
 	}
