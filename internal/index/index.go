@@ -86,8 +86,12 @@ type Page struct {
 	Offset            int
 	Limit             int
 	// Notes says, for people, what the search did not take as written: a malformed query read
-	// as plain words, words beyond MaxQueryTerms dropped (Parsed.Notes).
+	// as plain words, words beyond MaxQueryTerms dropped (Parsed.Notes), a word corrected
+	// (spell.go) or dropped (relax.go).
 	Notes []string
+	// Missing are the words of the query that were left out because no page held them with
+	// the others (relax.go); the results need not hold them.
+	Missing []string
 }
 
 // Explanation says where a URL stands: in the index or not, and why.

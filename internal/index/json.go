@@ -17,6 +17,8 @@ type PageJSON struct {
 	Offset            int          `json:"offset"`
 	Results           []ResultJSON `json:"results"`
 	Notes             []string     `json:"notes"` // Page.Notes; never null
+	// Missing: the words left out of the search (Page.Missing); never null.
+	Missing []string `json:"missing"`
 }
 
 // ResultJSON is one result of PageJSON.
@@ -48,6 +50,7 @@ func JSONOf(p Page) PageJSON {
 		out.Terms = []string{}
 	}
 	out.Notes = append([]string{}, p.Notes...)
+	out.Missing = append([]string{}, p.Missing...)
 	for _, r := range p.Results {
 		j := ResultJSON{URL: r.URL, Title: r.Title, LinkOnly: r.LinkOnly, Reason: r.Reason, Why: r.Why,
 			State: r.State, Status: r.Status, Inlinks: r.Inlinks, Score: r.Score, Spans: []SpanJSON{}}

@@ -117,10 +117,11 @@ func Parse(text string) Parsed {
 }
 
 // lexeme is one item of the input: a quoted phrase or a whitespace-separated token, and whether a
-// "-" excluded it.
+// "-" excluded it; start and end are its bytes in the input, the "-" and quotes included.
 type lexeme struct {
 	neg, phrase bool
 	text        string
+	start, end  int
 }
 
 // lex splits text into lexemes, or says why it cannot.
@@ -132,7 +133,7 @@ func lex(text string) ([]lexeme, string) {
 			i += size
 			continue
 		}
-		neg := false
+		neg, start := false, i
 		if r == '-' {
 			next, _ := utf8.DecodeRuneInString(text[i+1:])
 			switch {
@@ -148,7 +149,7 @@ func lex(text string) ([]lexeme, string) {
 			if end < 0 {
 				return nil, `a quote (") is not closed`
 			}
-			out = append(out, lexeme{neg: neg, phrase: true, text: text[i+1 : i+1+end]})
+			out = append(out, lexeme{neg: neg, phrase: true, text: text[i+1 : i+1+end], start: start, end: i + end + 2})
 			i += end + 2
 			if after, _ := utf8.DecodeRuneInString(text[i:]); i < len(text) && !unicode.IsSpace(after) {
 				return nil, `a closing quote (") must be followed by a space`
@@ -166,7 +167,7 @@ func lex(text string) ([]lexeme, string) {
 			}
 			j += size
 		}
-		out = append(out, lexeme{neg: neg, text: text[i:j]})
+		out = append(out, lexeme{neg: neg, text: text[i:j], start: start, end: j})
 		i = j
 	}
 	return out, ""

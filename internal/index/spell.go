@@ -64,8 +64,9 @@ type VocabTerm struct {
 	Entries int
 }
 
-// Vocabulary is what a store knows of the words it indexes, for spelling correction. Its
-// methods are safe for concurrent use, as the store's Search is.
+// Vocabulary is what a store knows of the words it indexes, for spelling correction and for
+// dropping a word of a query that matches nothing (relax.go). Its methods are safe for
+// concurrent use, as the store's Search is.
 type Vocabulary interface {
 	// Holds reports whether some entry matches word (a lower-case run of letters and digits)
 	// as the store searches it.
@@ -76,11 +77,17 @@ type Vocabulary interface {
 	// Spellings returns words of the indexed text that the store indexes as term, at most
 	// limit of them, lower-cased; none when it finds none.
 	Spellings(ctx context.Context, term string, limit int) ([]string, error)
+	// Entries returns how many entries match word (a lower-case run of letters and digits) by
+	// their own text (title, headings, URL words, body; not anchor text), as the store searches
+	// it, counted up to limit: limit when it is more.
+	Entries(ctx context.Context, word string, limit int) (int, error)
 }
 
 // SearchRespelled is the search of a store with a vocabulary: search(q), and when that page
-// matches nothing, the search of q with its misspelt words corrected (see above). The page of
-// the corrected search keeps q.Text as its Query and adds a note saying what was searched.
+// matches nothing, the search of q with its misspelt words corrected (see above); when that
+// corrects nothing or matches nothing either, the search of q without its least informative
+// word (relax.go). The page of a search of another text keeps q.Text as its Query and adds a
+// note saying what was searched. At most two searches follow the first.
 func SearchRespelled(ctx context.Context, q Query, v Vocabulary, search func(context.Context, Query) (Page, error)) (Page, error) {
 	page, err := search(ctx, q)
 	if err != nil || page.Total > 0 || q.Offset > 0 {
@@ -90,18 +97,33 @@ func SearchRespelled(ctx context.Context, q Query, v Vocabulary, search func(con
 	if err != nil {
 		return page, err
 	}
-	if len(fixed) == 0 {
-		return page, nil
+	if len(fixed) > 0 {
+		q2 := q
+		q2.Text = text
+		page2, err := search(ctx, q2)
+		if err != nil {
+			return page, err
+		}
+		if page2.Total > 0 {
+			page2.Query = q.Text
+			page2.Notes = append(page2.Notes, respelledNote(text, fixed))
+			return page2, nil
+		}
 	}
-	q2 := q
-	q2.Text = text
-	page2, err := search(ctx, q2)
-	if err != nil || page2.Total == 0 {
+	r, ok, err := Relax(ctx, v, q.Text)
+	if err != nil || !ok {
 		return page, err
 	}
-	page2.Query = q.Text
-	page2.Notes = append(page2.Notes, respelledNote(text, fixed))
-	return page2, nil
+	q3 := q
+	q3.Text = r.Text
+	page3, err := search(ctx, q3)
+	if err != nil || page3.Total == 0 {
+		return page, err
+	}
+	page3.Query = q.Text
+	page3.Missing = append(page3.Missing, r.Missing)
+	page3.Notes = append(page3.Notes, relaxedNote(r))
+	return page3, nil
 }
 
 // Respelled is one correction: the word typed and the word searched instead.

@@ -14,11 +14,16 @@ type fakeVocab struct {
 	terms     map[string]int      // stem: entries
 	spellings map[string][]string // stem: words of the text
 	holds     map[string]bool     // words that some entry matches
+	entries   map[string]int      // words: the entries whose text matches them (relax.go)
 	prefixes  []string
 	err       error
 }
 
 func (v *fakeVocab) Holds(_ context.Context, w string) (bool, error) { return v.holds[w], v.err }
+
+func (v *fakeVocab) Entries(_ context.Context, w string, limit int) (int, error) {
+	return min(v.entries[w], limit), v.err
+}
 
 func (v *fakeVocab) VocabTerms(_ context.Context, prefix string, limit int) ([]VocabTerm, error) {
 	v.prefixes = append(v.prefixes, prefix)

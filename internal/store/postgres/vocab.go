@@ -72,6 +72,21 @@ func (v vocabulary) Holds(ctx context.Context, word string) (bool, error) {
 	return held, err
 }
 
+// Entries implements index.Vocabulary: the documents whose own text (docs.tsv) matches word,
+// as Search renders it, counted up to limit.
+func (v vocabulary) Entries(ctx context.Context, word string, limit int) (int, error) {
+	tsq, err := tsQuery(index.Parse(word))
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	err = v.read(ctx, func(tx pgx.Tx) error {
+		return tx.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM docs WHERE tsv @@ to_tsquery('`+tsConfig+`', $1) LIMIT $2) m`,
+			tsq, limit).Scan(&n)
+	})
+	return n, err
+}
+
 // VocabTerms implements index.Vocabulary, in the order of the terms, the entries counted in
 // a sample (vocabularySample).
 func (v vocabulary) VocabTerms(ctx context.Context, prefix string, limit int) ([]index.VocabTerm, error) {

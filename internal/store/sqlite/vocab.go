@@ -70,6 +70,21 @@ func (v vocabulary) Holds(ctx context.Context, word string) (bool, error) {
 	return held, nil
 }
 
+// Entries implements index.Vocabulary: the entries whose own text (fts) matches word, counted
+// up to limit.
+func (v vocabulary) Entries(ctx context.Context, word string, limit int) (int, error) {
+	match, err := fts5.Match(index.Parse(word))
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	err = v.s.read.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)`, match, limit).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: vocabulary: %w", err)
+	}
+	return n, nil
+}
+
 // VocabTerms implements index.Vocabulary, in the order of the terms: the range of terms that
 // begin with prefix, which fts5vocab reads from the index's term list.
 func (v vocabulary) VocabTerms(ctx context.Context, prefix string, limit int) ([]index.VocabTerm, error) {
