@@ -71,7 +71,7 @@ func TestSearchRelaxed(t *testing.T) {
 	matches := map[string]int{"custom error": 2, "error pages": 1}
 	search := func(_ context.Context, q Query) (Page, error) {
 		searched = append(searched, q.Text)
-		return Page{Query: q.Text, Total: matches[q.Text], Terms: Parse(q.Text).Terms()}, nil
+		return Page{Query: q.Text, Total: matches[q.Text], Terms: Parse(q.Text).Terms(), Results: make([]Result, matches[q.Text])}, nil
 	}
 	p, err := SearchRespelled(t.Context(), Query{Text: "custom error pages"}, relaxVocab(), search)
 	if err != nil || p.Query != "custom error pages" || p.Total != 2 || !slices.Equal(p.Missing, []string{"pages"}) ||
@@ -85,6 +85,19 @@ func TestSearchRelaxed(t *testing.T) {
 			t.Errorf("SearchRespelled(%+v) searched %q, notes %q, %v; want the query as typed alone", q, searched, p.Notes, err)
 		}
 	}
+	// A relaxed page that counts a match and shows none (PostgreSQL's count of an exclusion by
+	// the head alone) is no answer either.
+	shown := search
+	search = func(ctx context.Context, q Query) (Page, error) {
+		p, err := shown(ctx, q)
+		p.Results = nil
+		return p, err
+	}
+	if p, err := SearchRespelled(t.Context(), Query{Text: "custom error pages"}, relaxVocab(), search); err != nil ||
+		len(p.Notes) != 0 || len(p.Missing) != 0 {
+		t.Errorf("SearchRespelled with a relaxed page showing nothing = %+v, %v; want the page as typed", p, err)
+	}
+	search = shown
 	delete(matches, "custom error")
 	searched = nil
 	if p, err := SearchRespelled(t.Context(), Query{Text: "custom error pages"}, relaxVocab(), search); err != nil ||

@@ -117,7 +117,9 @@ func SearchRespelled(ctx context.Context, q Query, v Vocabulary, search func(con
 	q3 := q
 	q3.Text = r.Text
 	page3, err := search(ctx, q3)
-	if err != nil || page3.Total == 0 {
+	// A page that counts matches but shows none (PostgreSQL counts an excluded word's entries
+	// by their head alone, search.go) is no answer either.
+	if err != nil || page3.Total == 0 || len(page3.Results) == 0 {
 		return page, err
 	}
 	page3.Query = q.Text
