@@ -63,6 +63,15 @@ var mutants = []mutant{
 			return p, err
 		}}
 	}},
+	{"a query of known words that matches nothing answered with nothing", "Search/Relaxed", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			if len(p.Missing) > 0 {
+				return index.Page{Query: q.Text, Terms: q.Parse().Terms(), Offset: q.Offset, Limit: q.Limit}, err
+			}
+			return p, err
+		}}
+	}},
 	{"a title weighs no more than the body", "Ranking/TitleBeatsBody", func(s store.Store) store.Store {
 		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
 			b.Documents = slices.Clone(b.Documents)

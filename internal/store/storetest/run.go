@@ -72,6 +72,7 @@ var checks = []check{
 	{"Ranking/AbbreviationNoPlural", testRankAbbreviationNoPlural},
 	{"Search/SnippetSentence", testSnippetSentence},
 	{"Search/Respelled", testSearchRespelled},
+	{"Search/Relaxed", testSearchRelaxed},
 	{"Search/CountStops", testSearchCountStops},
 	{"Query/Phrase", testQueryPhrase},
 	{"Query/Exclude", testQueryExclude},
