@@ -42,3 +42,20 @@ func TestJSONOfSaysTotalIsALowerBound(t *testing.T) {
 		}
 	}
 }
+
+// Issue 32, all words but one (relax.go): the words a search left out reach the JSON as
+// "missing", a field added to the contract, always an array.
+func TestJSONOfCarriesMissing(t *testing.T) {
+	for _, c := range []struct {
+		missing []string
+		want    string
+	}{{[]string{"pages"}, `"missing":["pages"]`}, {nil, `"missing":[]`}} {
+		b, err := json.Marshal(JSONOf(Page{Missing: c.missing}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), c.want) {
+			t.Errorf("JSON of a page missing %q: %s, want %s", c.missing, b, c.want)
+		}
+	}
+}
