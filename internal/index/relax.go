@@ -18,9 +18,9 @@ import (
 //     query language (not Parsed.Plain) of at least MinRelaxWords required terms (Parsed.Must),
 //     every word of whose terms and phrases some entry holds (Vocabulary.Holds): a word no entry
 //     holds is the spelling correction's, and dropping another word would hide it.
-//   - The word dropped is one of the query's plain one-word terms: never a phrase, a prefix, an
-//     OR, an identifier (a term of several words, "mod_rewrite"), an excluded word or a site:
-//     filter. Of those, it is the one the most entries hold (Vocabulary.Entries, counted up to
+//   - The word dropped is one of the query's plain one-word terms: never a phrase, a word
+//     quoted to require it ("pages"), a prefix, an OR, an identifier (a term of several words,
+//     "mod_rewrite"), an excluded word or a site: filter. Of those, it is the one the most entries hold (Vocabulary.Entries, counted up to
 //     MaxRelaxEntries): the least informative. Among equals, the first typed.
 //   - The word is cut from the query's text, which is then an ordinary query (a question stays
 //     a question), searched once more and no more. If its parse is not the query's less that
@@ -45,9 +45,10 @@ func Relax(ctx context.Context, v Vocabulary, text string) (r Relaxed, ok bool, 
 	if p.Plain || len(p.Must) < MinRelaxWords {
 		return Relaxed{}, false, nil
 	}
+	quoted := quotedWords(text)
 	var cands []int // indexes in p.Must of the terms that may be dropped
 	for i, n := range p.Must {
-		if n.Kind == KindTerm && len(n.Words) == 1 {
+		if n.Kind == KindTerm && len(n.Words) == 1 && !quoted[n.Text] {
 			cands = append(cands, i)
 		}
 	}
@@ -93,7 +94,7 @@ func Relax(ctx context.Context, v Vocabulary, text string) (r Relaxed, ok bool, 
 }
 
 // cutTerm returns text without each item that the query language reads as the required term
-// term (not an excluded one, nor an alternative of OR), spaces between items made single; ok is
+// term (not an excluded one, a quoted one, nor an alternative of OR), spaces between items made single; ok is
 // false when text has no such item.
 func cutTerm(text, term string) (string, bool) {
 	items, bad := lex(text)
@@ -106,7 +107,7 @@ func cutTerm(text, term string) (string, bool) {
 	var b strings.Builder
 	last, ok := 0, false
 	for i, it := range items {
-		if it.neg || isOr(i-1) || isOr(i+1) {
+		if it.neg || it.phrase || isOr(i-1) || isOr(i+1) {
 			continue
 		}
 		if n, isNode, _ := termNode(it.text, it.phrase); !isNode || n.Kind != KindTerm || n.Text != term {
@@ -117,6 +118,18 @@ func cutTerm(text, term string) (string, bool) {
 	}
 	b.WriteString(text[last:])
 	return strings.Join(strings.Fields(b.String()), " "), ok
+}
+
+// quotedWords returns the words of text quoted alone ("pages"), which the query requires.
+func quotedWords(text string) map[string]bool {
+	items, _ := lex(text)
+	out := map[string]bool{}
+	for _, it := range items {
+		if n, ok, _ := termNode(it.text, it.phrase); it.phrase && ok && n.Kind == KindTerm {
+			out[n.Text] = true
+		}
+	}
+	return out
 }
 
 // relaxedNote is the note of a page searched without the word r.Missing.

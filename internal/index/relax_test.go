@@ -16,7 +16,7 @@ func relaxVocab() *fakeVocab {
 }
 
 // Issue 32, all words but one (relax.go): a query of MinRelaxWords known words is searched
-// without the word the most entries hold; phrases, prefixes, OR, identifiers, excluded words
+// without the word the most entries hold; phrases, words quoted to require them, prefixes, OR, identifiers, excluded words
 // and site: filters stay as typed, and a question stays a question.
 func TestRelax(t *testing.T) {
 	for _, c := range []struct{ text, want, missing string }{
@@ -30,7 +30,9 @@ func TestRelax(t *testing.T) {
 		{"site:a.test custom error pages", "site:a.test custom error", "pages"},
 		{"custom error_log error pages", "custom error_log error", "pages"}, // nor an identifier
 		{"how do I make custom error pages", "how do I make custom error", "pages"},
-		{"custom pages error pages", "custom error", "pages"}, // a term typed twice is cut twice
+		{"custom pages error pages", "custom error", "pages"},                   // a term typed twice is cut twice
+		{`"pages" custom error log`, `"pages" custom error`, "log"},             // a word quoted is required
+		{`custom "pages" error pages log`, `custom "pages" error pages`, "log"}, // even if typed plain too
 	} {
 		v := relaxVocab()
 		v.holds["make"], v.holds["error_log"] = true, true
