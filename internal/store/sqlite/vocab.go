@@ -77,9 +77,18 @@ func (v vocabulary) Entries(ctx context.Context, word string, limit int) (int, e
 	if err != nil {
 		return 0, err
 	}
-	var n int
-	err = v.s.read.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)`, match, limit).Scan(&n)
+	// The rows are counted here: count(*) over a LIMIT subquery is a scan of the subquery
+	// (plan_test.go).
+	rows, err := v.s.read.QueryContext(ctx, `SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?`, match, limit)
 	if err != nil {
+		return 0, fmt.Errorf("sqlite: vocabulary: %w", err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("sqlite: vocabulary: %w", err)
 	}
 	return n, nil
