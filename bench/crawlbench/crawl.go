@@ -18,6 +18,10 @@ type crawlSettings struct {
 	Concurrency, PerOrigin int
 	// MandelbotFlags are more flags of `mandelbot crawl` (-mandelbot-flags), e.g. --memory 128MiB.
 	MandelbotFlags []string
+	// KeepData (-keep-data), when not empty, is a directory that keeps each crawl's data
+	// directory after the run, for inspecting the store (issue 26: per-table sizes); it is
+	// created if missing. Empty: the data directory is removed.
+	KeepData string
 }
 
 // crawlArgs returns the arguments of `mandelbot crawl` for web: no delay, the given
@@ -54,11 +58,20 @@ type crawlRun struct {
 // The URLs the crawl requested, in order, are returned for the ceiling. With warc, the crawl
 // archives into a WARC directory inside the data directory, and the files' size is reported.
 func runCrawl(ctx context.Context, opts spawn.Options, bin string, web *testweb.Web, rec *recorder, tmp string, s crawlSettings, pagesPerOrigin int, warc bool) (crawlRun, []string, error) {
-	data, err := os.MkdirTemp(tmp, "data-")
+	parent := tmp
+	if s.KeepData != "" {
+		if err := os.MkdirAll(s.KeepData, 0o755); err != nil {
+			return crawlRun{}, nil, fmt.Errorf("crawl: %w", err)
+		}
+		parent = s.KeepData
+	}
+	data, err := os.MkdirTemp(parent, "data-")
 	if err != nil {
 		return crawlRun{}, nil, fmt.Errorf("crawl: %w", err)
 	}
-	defer os.RemoveAll(data)
+	if s.KeepData == "" {
+		defer os.RemoveAll(data)
+	}
 	var extra []string
 	warcDir := filepath.Join(data, "warc")
 	if warc {

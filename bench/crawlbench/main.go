@@ -84,6 +84,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cfg.settings.MandelbotFlags = strings.Fields(v)
 		return nil
 	})
+	fs.StringVar(&cfg.settings.KeepData, "keep-data", "", "keep each mandelbot crawl's data directory inside this directory (default: remove it)")
 	fs.IntVar(&cfg.runs, "runs", defaultRuns, "runs of the three programs, interleaved; several give medians")
 	fs.Uint64Var(&cfg.seed, "seed", 0, "seed of the generated web")
 	fs.StringVar(&cfg.src, "src", "..", "source directory of the main module (mandelbot is built from SRC/cmd/mandelbot, the Colly peer from SRC/bench)")
