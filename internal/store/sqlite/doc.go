@@ -62,7 +62,10 @@
 // Writes: every write transaction of a file runs on the one connection that writes it (SQLite
 // has one writer per file), one at a time; reads use a pool of read-only connections that WAL
 // lets run beside the writers. A commit inserts its new URLs in multi-row statements and skips
-// the insert of origins it knows exist; the WAL is checkpointed at Options.CheckpointPages.
+// the insert of origins it knows exist; the WAL is checkpointed at Options.CheckpointPages, and
+// cut back to walLimitCheckpoints thresholds when it starts over after a long reader let it grow.
+// Close leaves no WAL: the crawl's writer closes after the index writer, whose read-only
+// attachment of the crawl database cannot copy that WAL back.
 //
 // Schema: one version (schema.go), made in one step by the first Open. The crawl database's
 // header marks it (application_id, user_version); a store made by an earlier build, a newer one,
