@@ -121,7 +121,7 @@ func dueTargets(ctx context.Context, tx pgx.Tx, targets []int64) (now, later []i
 	var id int64
 	var at, count int
 	_, err = pgx.ForEachRow(rows, []any{&id, &at, &count}, func() error {
-		if dueAt(at, count) {
+		if store.AnchorsDue(at, count) {
 			now = append(now, id)
 		} else {
 			later = append(later, id)
@@ -132,19 +132,6 @@ func dueTargets(ctx context.Context, tx pgx.Tx, targets []int64) (now, later []i
 		return nil, nil, fmt.Errorf("inlink counts: %w", err)
 	}
 	return now, later, nil
-}
-
-// dueAt reports whether anchor text written at inlinks at is rewritten at inlinks count: at the
-// powers of two up and down, and at 0.
-func dueAt(at, count int) bool {
-	switch {
-	case count == at:
-		return false
-	case at == 0 || count == 0:
-		return true
-	default:
-		return count >= 2*at || 2*count <= at
-	}
 }
 
 // writeAnchors rewrites the anchor text of targets (sorted) from the links table: a fetched

@@ -26,19 +26,6 @@ import (
 // sqlDirtyFrom reads the next dirty entries in key order, for RefreshIndex.
 const sqlDirtyFrom = `SELECT url_id FROM dirty WHERE url_id >= ? ORDER BY url_id LIMIT ?`
 
-// dueAt reports whether anchor text written at inlinks at is rewritten at inlinks count: at the
-// powers of two up and down, and at 0.
-func dueAt(at, count int) bool {
-	switch {
-	case count == at:
-		return false
-	case at == 0 || count == 0:
-		return true
-	default:
-		return count >= 2*at || 2*count <= at
-	}
-}
-
 // drainChunks is how many chunks of indexChunk dirty entries RefreshIndex rewrites in one
 // transaction: it runs when the crawl is over, so no commit waits behind it, and larger
 // transactions let FTS5 write fewer, larger segments, with less merging (issue 8).
@@ -71,7 +58,7 @@ func (s *Store) rewriteDirty(ctx context.Context) (int, error) {
 }
 
 // rewriteTargets decides, then writes, the entries of ids (sorted by key) in tx, and returns how
-// many it wrote. With exact every one is written (RefreshIndex); else only those due (dueAt, or
+// many it wrote. With exact every one is written (RefreshIndex); else only those due (store.AnchorsDue, or
 // with no anchor row yet), the others left in dirty. Writing an entry:
 //
 //   - a document (folded) gets its inlinks and its anchor text;
@@ -126,7 +113,7 @@ func (g *generation) decide(ctx context.Context, tx writeTx, ids []int64) error 
 			continue
 		}
 		linkOnly := !p.wasDoc && !p.fetched && p.inlinks > 0
-		if p.deferred || (!g.exact && p.hadAnchors && (p.wasDoc || linkOnly) && !dueAt(p.at, p.inlinks)) {
+		if p.deferred || (!g.exact && p.hadAnchors && (p.wasDoc || linkOnly) && !store.AnchorsDue(p.at, p.inlinks)) {
 			g.pending = append(g.pending, []any{id})
 			continue
 		}
