@@ -45,9 +45,12 @@ type leaseKeeper struct {
 	sizer *batchSizer
 	// held maps each origin held to the expiry of its lease as last confirmed by the store
 	// (grant or renewal). leasing counts the Lease calls under way, each holding a place in the
-	// batch until the store answers (the loader runs several at once).
+	// batch until the store answers (the loader runs several at once), and inLease names their
+	// origins: an Acquire running beside them finds such an origin among the owner's own in the
+	// store, and leaves it to its Lease (issue 31).
 	held    map[string]time.Time
 	leasing int
+	inLease map[string]int
 }
 
 // newLeaseKeeper returns a keeper of owner's leases on st, each lasting ttl unless renewed,
@@ -57,7 +60,8 @@ func newLeaseKeeper(st store.Leases, owner string, ttl time.Duration, batch int)
 		batch = DefaultLeaseBatch
 	}
 	sh, _ := st.(store.Shared)
-	return &leaseKeeper{leases: st, shared: sh, owner: owner, ttl: ttl, batch: batch, held: map[string]time.Time{}}
+	return &leaseKeeper{leases: st, shared: sh, owner: owner, ttl: ttl, batch: batch, held: map[string]time.Time{},
+		inLease: map[string]int{}}
 }
 
 // follow makes the batch the origins concurrency requests keep busy behind delay at the answer
@@ -98,6 +102,7 @@ func (k *leaseKeeper) Lease(ctx context.Context, key string, now time.Time) (ok 
 	full := k.shared != nil && len(k.held)+k.leasing >= k.batch
 	if !full && !mine {
 		k.leasing++
+		k.inLease[key]++
 	}
 	k.mu.Unlock()
 	if full && !mine {
@@ -108,6 +113,9 @@ func (k *leaseKeeper) Lease(ctx context.Context, key string, now time.Time) (ok 
 	defer k.mu.Unlock()
 	if !mine {
 		k.leasing--
+		if k.inLease[key]--; k.inLease[key] == 0 {
+			delete(k.inLease, key)
+		}
 	}
 	if err != nil || !ok {
 		return false, err
@@ -177,6 +185,8 @@ func (k *leaseKeeper) Acquire(ctx context.Context, now, until time.Time) ([]stri
 	for _, key := range keys {
 		if _, ok := k.held[key]; ok {
 			k.held[key] = now.Add(k.ttl) // renewed by LeaseOrigins
+		} else if k.inLease[key] > 0 {
+			continue // granted to a Lease under way, which records it and loads the origin
 		} else if len(k.held)+k.leasing < k.batch && len(fresh) < room {
 			k.held[key] = now.Add(k.ttl)
 			fresh = append(fresh, key)

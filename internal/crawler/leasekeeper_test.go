@@ -349,3 +349,54 @@ func TestIssue31AcquireHandsBackWhatIsPastTheBatch(t *testing.T) {
 		t.Errorf("another worker's Acquire = %q, %v; want %q, which a has no room for", got, err, origins(1, 4))
 	}
 }
+
+// leaseHook is a shared store whose LeaseOrigin runs after, once, when the store has granted the
+// lease and before the keeper hears of it: the moment at which the loader's acquire lane may run
+// beside one of its loads (issue 31).
+type leaseHook struct {
+	store.Store
+	after func()
+}
+
+func (h *leaseHook) LeaseOrigin(ctx context.Context, owner, key string, now time.Time, ttl time.Duration) (bool, error) {
+	ok, err := h.Store.LeaseOrigin(ctx, owner, key, now, ttl)
+	if f := h.after; f != nil {
+		h.after = nil
+		f()
+	}
+	return ok, err
+}
+
+// Issue 12 and 31, checked by TestClusterOfThreeOnALatencyWeb's "robots.txt once per origin": an
+// Acquire that runs while a Lease of the same worker is under way finds that origin among the
+// owner's own in the store, and must neither hand it back as past the batch (the worker then
+// crawls an origin it no longer holds: its robots.txt is fetched again by the next owner, and its
+// commits are refused) nor count it fresh (it would be loaded twice).
+func TestIssue31AcquireBesideALeaseKeepsIt(t *testing.T) {
+	ctx := context.Background()
+	s := sharedStore(t, 10)
+	hook := &leaseHook{Store: s}
+	a := newLeaseKeeper(hook, "a", keeperTTL, 3)
+	if ok, err := a.Lease(ctx, "http://o9.test", t0); err != nil || !ok { // due after until below
+		t.Fatalf("Lease(o9) = %v, %v", ok, err)
+	}
+	var fresh []string
+	var acqErr error
+	hook.after = func() { fresh, acqErr = a.Acquire(ctx, t0, t0.Add(3*time.Second)) }
+	if ok, err := a.Lease(ctx, "http://o1.test", t0); err != nil || !ok {
+		t.Fatalf("Lease(o1) = %v, %v", ok, err)
+	}
+	if acqErr != nil {
+		t.Fatal(acqErr)
+	}
+	if slices.Contains(fresh, "http://o1.test") {
+		t.Errorf("Acquire beside Lease(o1) = %q: o1 counted fresh, so loaded twice", fresh)
+	}
+	b := newLeaseKeeper(s, "b", keeperTTL, 10)
+	if ok, err := b.Lease(ctx, "http://o1.test", t0); err != nil || ok {
+		t.Errorf("another worker's Lease(o1) = %v, %v; want refused: a holds it", ok, err)
+	}
+	if held := a.Held(); !slices.Contains(held, "http://o1.test") {
+		t.Errorf("a holds %q, want o1 among them", held)
+	}
+}
