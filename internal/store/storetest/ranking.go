@@ -270,14 +270,20 @@ func testRankPhraseBeatsNear(t *testing.T, s store.Store) {
 	}
 }
 
+// referenceText is n sentences of the generic text a long reference page repeats, for a
+// ranking check's pages that must match a query by their length rather than their words.
+func referenceText(n int) string {
+	return strings.Repeat("Directives in the main configuration file apply to the whole server, and the "+
+		"server reads that file once, at start; a change needs a restart. ", n)
+}
+
 // Issue 32 part 2, "title and URL together" (index/ranking.go, TitleURLBoost): the tutorial whose
 // title holds "htaccess tutorial" and whose URL path holds htaccess beats the reference page
 // that many pages link to and that says both words again and again in its body; the score
 // tells it: the tutorial's TitleURLFactor is at least TitleURLBoost, the reference page's 1.
 func testRankTitleAndURL(t *testing.T, s store.Store) {
 	const tutorial, reference = "http://a.test/howto/htaccess.html", "http://a.test/mod/core.html"
-	long := strings.Repeat("Directives in the main configuration file apply to the whole server, and the "+
-		"server reads that file once, at start; a change needs a restart. ", 12)
+	long := referenceText(12)
 	pages := []rankPage{
 		{url: tutorial, doc: &store.Document{Title: "Apache Tutorial: .htaccess files",
 			Text: "Files that change the configuration of one directory. " + long}},
@@ -351,8 +357,7 @@ func testRankOutOfScopeBelowCrawled(t *testing.T, s store.Store) {
 // other's 1.
 func testRankDefinedIdentifier(t *testing.T, s store.Store) {
 	const reference, tuning = "http://a.test/mod/core.html", "http://a.test/misc/perf-tuning.html"
-	long := strings.Repeat("Directives in the main configuration file apply to the whole server, and the "+
-		"server reads that file once, at start; a change needs a restart. ", 12)
+	long := referenceText(12)
 	pages := []rankPage{
 		{url: reference, doc: &store.Document{Title: "core - Apache HTTP Server",
 			Headings: "AllowOverride Directive KeepAliveTimeout Directive",

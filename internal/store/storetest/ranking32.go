@@ -30,8 +30,7 @@ func filler(n int) []rankPage {
 // again in its body; the score tells it: the module's TitleURLFactor is at least TitleURLBoost.
 func testRankAbbreviationInTitleAndURL(t *testing.T, s store.Store) {
 	const module, formats = "http://a.test/mod/mod_auth_basic.html", "http://a.test/misc/password_encryptions.html"
-	long := strings.Repeat("Directives in the main configuration file apply to the whole server, and the "+
-		"server reads that file once, at start; a change needs a restart. ", 8)
+	long := referenceText(8)
 	pages := append(filler(6),
 		rankPage{url: module, doc: &store.Document{Title: "mod_auth_basic",
 			Text: "Basic authentication: the user name and password are sent as plain text. " + long}},
@@ -42,11 +41,7 @@ func testRankAbbreviationInTitleAndURL(t *testing.T, s store.Store) {
 	if got := resultURLs(p); len(got) != 2 || got[0] != module {
 		t.Errorf("search basic authentication = %q, want %s first of 2", got, module)
 	}
-	for _, r := range p.Results {
-		if want := r.URL == module; (r.TitleURLFactor >= index.TitleURLBoost) != want {
-			t.Errorf("%s: TitleURLFactor %v, want boosted: %v", r.URL, r.TitleURLFactor, want)
-		}
-	}
+	expectOnlyBoosted(t, p, module)
 }
 
 // Issue 32, "tutorials and how-tos lose to long references", '"<verb>ing <things>" find[s] the
@@ -56,8 +51,7 @@ func testRankAbbreviationInTitleAndURL(t *testing.T, s store.Store) {
 // how-to, is not boosted.
 func testRankTaskFindsHowTo(t *testing.T, s store.Store) {
 	const howTo, faq = "http://a.test/ssl/ssl_howto.html", "http://a.test/ssl/ssl_faq.html"
-	long := strings.Repeat("Directives in the main configuration file apply to the whole server, and the "+
-		"server reads that file once, at start; a change needs a restart. ", 8)
+	long := referenceText(8)
 	pages := append(filler(6),
 		rankPage{url: howTo, doc: &store.Document{Title: "SSL/TLS Strong Encryption: How-To",
 			Text: "This document is a guide to setting up SSL in the common cases. " + long}},
@@ -68,11 +62,7 @@ func testRankTaskFindsHowTo(t *testing.T, s store.Store) {
 	if got := resultURLs(p); len(got) != 2 || got[0] != howTo {
 		t.Errorf("search setting up ssl = %q, want %s first of 2", got, howTo)
 	}
-	for _, r := range p.Results {
-		if want := r.URL == howTo; (r.TitleURLFactor >= index.TitleURLBoost) != want {
-			t.Errorf("%s: TitleURLFactor %v, want boosted: %v", r.URL, r.TitleURLFactor, want)
-		}
-	}
+	expectOnlyBoosted(t, p, howTo)
 }
 
 // Issue 32 part 1, "a query that names a defined identifier favours the page that defines it"
@@ -83,8 +73,7 @@ func testRankTaskFindsHowTo(t *testing.T, s store.Store) {
 // inlinks; the score tells it: its CitedFactor, the other's 1.
 func testRankCitedDefinition(t *testing.T, s store.Store) {
 	const reference, cgi = "http://a.test/mod/core.html", "http://a.test/mod/mod_cgi.html"
-	long := strings.Repeat("Directives in the main configuration file apply to the whole server, and the "+
-		"server reads that file once, at start; a change needs a restart. ", 8)
+	long := referenceText(8)
 	pages := append(filler(6),
 		rankPage{url: reference, doc: &store.Document{Title: "core",
 			Headings: "AllowOverride Directive DocumentRoot Directive",
@@ -137,6 +126,17 @@ func testRankAbbreviationNoPlural(t *testing.T, s store.Store) {
 	for _, r := range p.Results {
 		if r.URL == bind && r.AnchorVotes != 0 {
 			t.Errorf("%s: %d anchor votes for https port, want 0", r.URL, r.AnchorVotes)
+		}
+	}
+}
+
+// expectOnlyBoosted checks that of p's results only url has the title-and-URL boost
+// (TitleURLFactor at least index.TitleURLBoost).
+func expectOnlyBoosted(t *testing.T, p index.Page, url string) {
+	t.Helper()
+	for _, r := range p.Results {
+		if want := r.URL == url; (r.TitleURLFactor >= index.TitleURLBoost) != want {
+			t.Errorf("%s: TitleURLFactor %v, want boosted: %v", r.URL, r.TitleURLFactor, want)
 		}
 	}
 }
