@@ -124,6 +124,7 @@ func (f *Frontier) Loaded(key string, l store.OriginLoad, now time.Time) {
 			o.enqueue(f.window(), u)
 		}
 	}
+	f.recharge(o) // the known set is a cache: it takes only the room the queue leaves
 	if f.admit(o, len(l.IDs)) {
 		for _, id := range l.IDs {
 			o.known[id] = struct{}{}
@@ -197,14 +198,16 @@ func (f *Frontier) Refilled(key string, urls []store.URL, limit int, now time.Ti
 	o := f.get(key, now)
 	o.refilling = false
 	f.unreserve(o)
-	known := f.admit(o, len(urls))
 	for i := range urls {
-		if known {
-			o.known[urls[i].ID] = struct{}{}
-		}
 		o.observe(&urls[i])
 	}
 	o.enqueue(f.window(), urls...)
+	f.recharge(o) // the known set is a cache: it takes only the room the queue leaves
+	if f.admit(o, len(urls)) {
+		for i := range urls {
+			o.known[urls[i].ID] = struct{}{}
+		}
+	}
 	// A URL that overflowed while the refill was read may be missing from urls.
 	o.hasMore = len(urls) >= limit || o.overflowedInRefill
 	o.overflowedInRefill = false

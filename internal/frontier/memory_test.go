@@ -116,3 +116,72 @@ func TestIssue29RefillIsSizedToTheRoomLeft(t *testing.T) {
 func robotsAllowAll(now time.Time) robots.Decision {
 	return robots.Decision{Kind: robots.KindAllowAll, Status: 404, FetchedAt: now, MaxAge: -1, Robots: robotstxt.Parse(nil)}
 }
+
+// issue 29 ("it never grows past the budget"): a load hands over an origin's due URLs, for which
+// room was set aside, and the IDs of every URL the store knows of it. The known set is a cache in
+// front of the store's de-duplication, so it takes only the room the queue leaves: here the IDs
+// alone fit the share, and the due URLs alone fit it, but not both. The peak must stay within
+// the share, the due URLs must all be queued, and the origin must become partial.
+func TestIssue29LoadedKnownSetYieldsToTheQueue(t *testing.T) {
+	const share = 8 * RefillURLBytes
+	h := newHarness(t, Options{MaxBytes: share, Window: 4})
+	if _, over := h.f.Discover(urlOf(testOrigin, "/"), h.now); over {
+		t.Fatal("the first URL overflowed")
+	}
+	st := h.f.Next(h.now)
+	if st.Kind != StepLoad || st.Limit < 1 {
+		t.Fatalf("step %+v; want a load", st)
+	}
+	var l store.OriginLoad
+	for i := range st.Limit {
+		l.Due = append(l.Due, urlOf(testOrigin, fmt.Sprintf("/due-%d", i)))
+	}
+	used := h.f.Memory().Used
+	for i := int64(0); (i+1)*KnownIDBytes <= share-used; i++ { // as many IDs as the share holds
+		l.IDs = append(l.IDs, store.IDOf(fmt.Sprintf("%s/known-%d", testOrigin, i)))
+	}
+	h.f.Loaded(testOrigin, l, h.now)
+	m := h.f.Memory()
+	if m.Peak > share {
+		t.Errorf("peak %d bytes after a load of %d due URLs and %d IDs, over the share of %d (%+v)", m.Peak, len(l.Due), len(l.IDs), share, m)
+	}
+	if n := h.f.Queued(testOrigin); n < len(l.Due) {
+		t.Errorf("%d URLs queued after the load; want the %d due ones and the one discovered", n, len(l.Due))
+	}
+	if m.Partial != 1 {
+		t.Errorf("%d partial origins; want the loaded one, whose IDs did not fit beside its queue", m.Partial)
+	}
+}
+
+// issue 29 ("it never grows past the budget"): the same for a refill. Its URLs all cost what the
+// origin's URLs have cost so far (its estimate), and the refill's limit fills the share to
+// within less than one URL; the refilled URLs' IDs then fit only where the queue leaves room.
+func TestIssue29RefilledKnownSetYieldsToTheQueue(t *testing.T) {
+	const share = 8 * RefillURLBytes
+	long := "/" + strings.Repeat("y", 300)
+	path := func(i int) string { return fmt.Sprintf("%s/%04d", long, i) } // every URL as long
+	h := newHarness(t, Options{MaxBytes: share, Window: 64})
+	h.discover(path(0))
+	if st := h.f.Next(h.now); st.Kind != StepLoad {
+		t.Fatalf("step %+v; want a load", st)
+	}
+	h.f.Loaded(testOrigin, store.OriginLoad{More: true}, h.now) // the store holds more due URLs
+	h.robots(404, "", nil)
+	h.done(h.expect(StepFetch), Outcome{Status: 200})
+	st := h.f.Next(h.now)
+	if st.Kind != StepRefill {
+		t.Fatalf("step %+v; want a refill", st)
+	}
+	var urls []store.URL
+	for i := range st.Limit {
+		urls = append(urls, urlOf(testOrigin, path(i+1)))
+	}
+	each := QueuedURLBytes + urlBytes(&urls[0])
+	if left := share - h.f.Memory().Used - int64(st.Limit)*each; left < 0 || left >= int64(st.Limit)*KnownIDBytes {
+		t.Fatalf("the refill of %d URLs leaves %d bytes: the test needs less than their IDs", st.Limit, left)
+	}
+	h.f.Refilled(testOrigin, urls, st.Limit, h.now)
+	if m := h.f.Memory(); m.Peak > share || m.Partial != 1 || h.f.Queued(testOrigin) != len(urls) {
+		t.Errorf("after a refill of %d URLs: %+v, %d queued; want the peak within the share of %d, all queued, the origin partial", len(urls), m, h.f.Queued(testOrigin), share)
+	}
+}
