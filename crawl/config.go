@@ -124,7 +124,7 @@ type Config struct {
 	// DefaultRetryBackoff.
 	RetryBackoff time.Duration
 	// GiveUpAfter ends a run in which no origin has answered anything (every request refused,
-	// timed out or unresolved) this long after it started: Stats.FetchedNothing then reports
+	// timed out or unresolved) this long after its first request: Stats.FetchedNothing then reports
 	// it, with Stats.Failure saying why. 0 means DefaultGiveUpAfter (30 s); NoLimit waits as
 	// long as MaxWait lets it. A run whose seeds' hosts all do not resolve ends at once.
 	GiveUpAfter time.Duration

@@ -112,7 +112,7 @@ the seeds' hosts do not resolve; the reason is printed once, as the last line);
 	f.delay = crawl.DefaultDelay
 	fl.Var(durationValue{d: &f.delay, none: crawl.NoDelay, zeroIsNone: true}, "delay", "gap between requests to one origin (0 or none: no gap, for servers you run)")
 	f.giveUpAfter = crawl.DefaultGiveUpAfter
-	fl.Var(durationValue{d: &f.giveUpAfter, none: crawl.NoLimit}, "give-up-after", "end the run, exit 1, when no origin has answered anything this long after it started (every connection refused or timed out; a seed host that does not resolve ends it at once); none: wait as --max-wait lets it")
+	fl.Var(durationValue{d: &f.giveUpAfter, none: crawl.NoLimit}, "give-up-after", "end the run, exit 1, when no origin has answered anything this long after its first request (every connection refused or timed out; a seed host that does not resolve ends it at once); none: wait as --max-wait lets it")
 	fl.IntVar(&f.perOrigin, "per-origin", crawl.DefaultPerOrigin, "requests in flight to one origin at once")
 	fl.IntVar(&f.concurrency, "concurrency", crawl.DefaultConcurrency, "requests in flight over all origins (at most what --memory holds: 512 at 256MiB)")
 	f.memory = crawl.DefaultMemory

@@ -363,9 +363,11 @@ func (c *crawl) take(ctx context.Context, step frontier.Step, now, deadline time
 	case frontier.StepRefill:
 		c.requestLoad(loadReq{origin: step.Origin, refill: true, limit: step.Limit, now: now})
 	case frontier.StepRobots:
+		c.silence.asking(now)
 		c.dispatch(task{robots: true, origin: step.Origin, header: step.Header})
 	case frontier.StepFetch:
 		c.pagesStarted++
+		c.silence.asking(now)
 		c.dispatch(task{origin: step.Origin, url: step.URL, via: c.via[step.URL.URL]})
 	case frontier.StepSkip:
 		u := step.URL
@@ -448,7 +450,7 @@ func (c *crawl) away(keys []string, why string) {
 
 // giveUpAt is when the run gives up if nothing answers until then (see silence.giveUpAt).
 func (c *crawl) giveUpAt() time.Time {
-	return c.silence.giveUpAt(c.stats.Started, c.inflight, c.opts.GiveUpAfter)
+	return c.silence.giveUpAt(c.opts.GiveUpAfter)
 }
 
 // giveUp ends a run in which nothing answered (issue 27); Stats.Failure holds the last reason.

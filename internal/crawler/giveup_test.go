@@ -11,6 +11,7 @@ import (
 	"github.com/fractle/mandelbot/internal/clock"
 	"github.com/fractle/mandelbot/internal/fetch"
 	"github.com/fractle/mandelbot/internal/store/sqlite"
+	"github.com/fractle/mandelbot/internal/testweb"
 )
 
 // deadRun crawls seeds with a client that pins hosts to addresses (resolve) on a virtual clock,
@@ -119,5 +120,26 @@ func TestIssue27_HangingSeedGivesUpAtGiveUpAfter(t *testing.T) {
 	}
 	if !stats.FetchedNothing() || !stats.GaveUp || stats.Failure == "" {
 		t.Errorf("FetchedNothing %v, GaveUp %v, Failure %q; want a give-up with a reason", stats.FetchedNothing(), stats.GaveUp, stats.Failure)
+	}
+}
+
+// issue 27 ("failures end fast") without failing a run that is merely waiting: GiveUpAfter is how
+// long requests may go unanswered, so its time starts with the run's first request, not with the
+// run. Here a resumed run finds its only origin paused by a 503 (Retry-After 300 s) for longer
+// than GiveUpAfter; its first request goes out when the pause ends and is answered at once. The
+// run must crawl the site, not give up because 30 s passed while it waited (as a cluster worker
+// waiting for a lease, or one loading thousands of origins, would too).
+func TestIssue27_GiveUpCountsFromTheFirstRequest(t *testing.T) {
+	robots := testweb.RobotsTxt("User-agent: *\nAllow: /\n")
+	robots.Script = []testweb.Step{{Status: 503, Header: testweb.RetryAfterSeconds(300)}, {}}
+	e := newEnv(t, []testweb.Site{{Key: "a", Robots: &robots, Pages: []testweb.Page{
+		{Path: "/", Title: "Home", Links: []string{"/next"}}, {Path: "/next", Title: "Next"}}}})
+	first := e.crawl([]string{"{a}/"}, func(o *Options) { o.MaxWait = 10 * time.Second })
+	if first.Pages != 0 || first.GaveUp {
+		t.Fatalf("the first run: %d pages, gave up %v; want it ended waiting out the 503's pause", first.Pages, first.GaveUp)
+	}
+	second := e.crawl(nil, func(o *Options) { o.MaxWait = 10 * time.Minute })
+	if second.GaveUp || second.Pages != 2 {
+		t.Errorf("the resumed run: gave up %v (%q), %d pages; want both pages crawled once the pause ended", second.GaveUp, second.Failure, second.Pages)
 	}
 }

@@ -27,8 +27,8 @@ const (
 	DefaultRevisit     = 24 * time.Hour // a fetched URL is due again after this
 	DefaultMaxWait     = 2 * time.Minute
 	DefaultMaxAttempts = 3 // tries of a URL whose request gets no answer
-	// DefaultGiveUpAfter: a run in which no origin has answered at all ends this long after it
-	// started (issue 27: an unreachable seed fails fast).
+	// DefaultGiveUpAfter: a run in which no origin has answered at all ends this long after its
+	// first request (issue 27: an unreachable seed fails fast).
 	DefaultGiveUpAfter = 30 * time.Second
 	// MaxRefusals is how many 503 or 429 answers in a row a URL gets before it is given up
 	// (state error): the pause still applies to its origin (rule 23), and the next probe is
@@ -91,7 +91,7 @@ type Options struct {
 	// retry); when the next due time is further away, the run ends and a later run resumes.
 	MaxWait time.Duration
 	// GiveUpAfter ends a run in which no origin has answered anything yet (every request
-	// refused, timed out or unresolved) this long after it started, with Stats.GaveUp (0:
+	// refused, timed out or unresolved) this long after its first request, with Stats.GaveUp (0:
 	// DefaultGiveUpAfter; negative: never). A run whose seeds' hosts all do not resolve ends at
 	// once.
 	GiveUpAfter time.Duration

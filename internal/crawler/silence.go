@@ -17,6 +17,10 @@ type silence struct {
 	// got no answer.
 	answered   bool
 	unanswered int
+	// firstAsked is when the run's first request went out (zero: none yet): the silence that
+	// GiveUpAfter bounds starts there, not at the run's start, which a resumed run waiting out
+	// a pause or a worker waiting for leases may have left long before.
+	firstAsked time.Time
 	// seedOrigins are this run's seeds' origins and unresolved those whose host does not
 	// resolve; worded are the origins whose failure noAnswer put in Stats.Failure.
 	seedOrigins, unresolved, worded map[string]bool
@@ -31,6 +35,13 @@ func newSilence(seeds []*urlnorm.URL) *silence {
 	return s
 }
 
+// asking notes a request going out at now.
+func (s *silence) asking(now time.Time) {
+	if s.firstAsked.IsZero() {
+		s.firstAsked = now
+	}
+}
+
 // heard notes an answer from some origin: the run never gives up now.
 func (s *silence) heard() { s.answered = true }
 
@@ -38,16 +49,16 @@ func (s *silence) heard() { s.answered = true }
 // later, a failure.
 func (s *silence) never() bool { return !s.answered && s.unanswered > 0 }
 
-// giveUpAt is when a run started at started gives up if nothing answers until then (after
-// giveUpAfter; negative: never); zero when something answered, nothing was asked yet (none
-// unanswered and none in flight: a resumed run waiting out pauses), or the run never gives up.
+// giveUpAt is when a run gives up if nothing answers until then: giveUpAfter after its first
+// request went out (negative: never); zero when something answered, nothing was asked yet (a
+// resumed run waiting out pauses, a worker waiting for leases), or the run never gives up.
 // Requests still in flight then are cancelled: a server that accepts and never answers must not
 // hold the run past it.
-func (s *silence) giveUpAt(started time.Time, inflight int, giveUpAfter time.Duration) time.Time {
-	if s.answered || s.unanswered == 0 && inflight == 0 || giveUpAfter < 0 {
+func (s *silence) giveUpAt(giveUpAfter time.Duration) time.Time {
+	if s.answered || s.firstAsked.IsZero() || giveUpAfter < 0 {
 		return time.Time{}
 	}
-	return started.Add(giveUpAfter)
+	return s.firstAsked.Add(giveUpAfter)
 }
 
 // noAnswer notes a request (robots.txt or page, of what) of origin that got no answer at all,
