@@ -12,7 +12,12 @@
 // Usage (from bench/):
 //
 //	go run ./politebench [-origins 2000] [-pages 10] [-latency 200ms] [-jitter 0.5] [-delay 2s]
-//	                     [-programs mandelbot,colly] [-mandelbot-flags "--concurrency 1000"]
+//	                     [-programs mandelbot,colly] [-mandelbot-flags "--concurrency 1000"] [-logs DIR]
+//
+// Besides the table it prints each crawler's timeline: when its first request began and its
+// last answer ended, from its start, and the tail from that last answer to its exit (the
+// search index catching up, issue 31). With -logs, each crawl process's stderr (its progress
+// lines) is kept in DIR.
 package main
 
 import (
@@ -62,6 +67,7 @@ type config struct {
 	src           string
 	programs      []string
 	mandelbotArgs []string
+	logs          string
 }
 
 func main() {
@@ -88,6 +94,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.pg, "pg", defaultPG, "the PostgreSQL database of the pgN programs")
 	extra := fs.String("mandelbot-flags", "", "more flags for `mandelbot crawl`, space-separated")
 	fs.Uint64Var(&cfg.web.Seed, "seed", 1, "seed of the latencies")
+	fs.StringVar(&cfg.logs, "logs", "", "keep each crawl process's stderr in this directory (PROGRAM-WORKER.log)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -126,10 +133,11 @@ func workersOf(p string) (int, error) {
 // result is one crawler's run: for N workers, the longest wall time, the sum of their CPU and
 // the largest peak RSS.
 type result struct {
-	name string
-	run  spawn.Run
-	gate latencyweb.Report
-	err  error
+	name       string
+	run        spawn.Run
+	gate       latencyweb.Report
+	start, end time.Time // the crawler's start and (its last worker's) exit
+	err        error
 }
 
 func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
@@ -190,8 +198,14 @@ func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 			r.name = "Colly v2.3.0, Parallelism 1, Delay " + cfg.delay.String()
 		}
 		cctx, cancel := context.WithTimeout(ctx, cfg.timeout)
-		r.run, r.err = measureAll(cctx, opts, max(workers, 1), argv)
+		var runs []spawn.Run
+		r.start = time.Now()
+		r.run, runs, r.err = measureAll(cctx, opts, max(workers, 1), argv)
+		r.end = time.Now()
 		cancel()
+		if err := keepLogs(cfg.logs, p, runs); err != nil {
+			return false, err
+		}
 		if r.err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
 			r.err = fmt.Errorf("did not finish within %v", cfg.timeout)
 		}
@@ -202,9 +216,26 @@ func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 	return report(out, web, cfg.delay, results)
 }
 
+// keepLogs writes each run's stderr to dir/program-i.log; an empty dir keeps nothing.
+func keepLogs(dir, program string, runs []spawn.Run) error {
+	if dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("-logs: %w", err)
+	}
+	for i, r := range runs {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%d.log", program, i)), []byte(r.Stderr), 0o644); err != nil {
+			return fmt.Errorf("-logs: %w", err)
+		}
+	}
+	return nil
+}
+
 // measureAll runs n copies of argv at once (the workers of a cluster) and returns one Run: the
-// longest wall time, the sum of the CPU times, the largest peaks; the first error.
-func measureAll(ctx context.Context, opts spawn.Options, n int, argv []string) (spawn.Run, error) {
+// longest wall time, the sum of the CPU times, the largest peaks; the first error. It returns
+// each copy's Run too.
+func measureAll(ctx context.Context, opts spawn.Options, n int, argv []string) (spawn.Run, []spawn.Run, error) {
 	runs := make([]spawn.Run, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
@@ -222,7 +253,7 @@ func measureAll(ctx context.Context, opts spawn.Options, n int, argv []string) (
 			errs[0] = fmt.Errorf("worker %d: %w", i+1, errs[i+1])
 		}
 	}
-	return all, errs[0]
+	return all, runs, errs[0]
 }
 
 // withSchema returns the PostgreSQL url with its schema parameter set.
@@ -274,8 +305,31 @@ func report(out io.Writer, web *latencyweb.Web, delay time.Duration, results []r
 	}
 	fmt.Fprintf(out, "\npages/s is pages fetched over the crawler's whole run (start to exit); the limit is %.0f pages/s (%d pages need at least %.1f s).\n",
 		limit, web.Pages(), web.MinDuration(delay).Seconds())
+	if err := timeline(out, results); err != nil {
+		return false, err
+	}
 	for _, n := range notes {
 		fmt.Fprintln(out, "\n"+n)
 	}
 	return ok, nil
+}
+
+// timeline prints, for each crawler that made a request, when its first request began and its
+// last answer ended, counted from its start, and the tail from that answer to its exit: the
+// time a crawler takes beyond its requests (issue 31: a PostgreSQL worker's index catch-up).
+func timeline(out io.Writer, results []result) error {
+	t := mdtable.Table{
+		Header: []string{"crawler", "first request s", "last answer s", "exit s", "tail s"},
+		Right:  []bool{false, true, true, true, true},
+	}
+	for _, r := range results {
+		if r.gate.First.IsZero() || r.start.IsZero() {
+			continue
+		}
+		first, last, exit := r.gate.First.Sub(r.start), r.gate.Last.Sub(r.start), r.end.Sub(r.start)
+		t.Add(r.name, fmt.Sprintf("%.1f", first.Seconds()), fmt.Sprintf("%.1f", last.Seconds()),
+			fmt.Sprintf("%.1f", exit.Seconds()), fmt.Sprintf("%.1f", (exit-last).Seconds()))
+	}
+	fmt.Fprintln(out)
+	return t.Write(out)
 }
