@@ -24,9 +24,9 @@ var ErrUnknownURL = errors.New("update of an unknown URL")
 // the updates in one UPDATE ... FROM, the origin records and the staged documents in one upsert
 // each. Rows are taken in key order, so that processes committing at once do not deadlock.
 //
-// With b.Owner set, Commit first locks the leases of the origins the batch writes for (FOR
-// SHARE: a takeover waits for the commit) and refuses the batch with a *store.LeaseLostError
-// when Owner does not hold one of them.
+// With b.Owner set, Commit first locks the leases of the origins the batch writes for (FOR KEY
+// SHARE: a takeover waits for the commit, a renewal does not; leases.go) and refuses the batch
+// with a *store.LeaseLostError when Owner does not hold one of them.
 func (s *Store) Commit(ctx context.Context, b store.Batch) ([]store.URL, error) {
 	if b.Empty() {
 		return nil, nil
@@ -106,7 +106,7 @@ func fence(ctx context.Context, tx pgx.Tx, b store.Batch) error {
 	}
 	keys := sortedKeys(want)
 	rows, _ := tx.Query(ctx, `SELECT origin FROM leases WHERE origin = ANY($1) AND owner = $2
-		ORDER BY origin FOR SHARE`, keys, b.Owner)
+		ORDER BY origin FOR KEY SHARE`, keys, b.Owner)
 	held, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
 		return fmt.Errorf("fence: %w", err)

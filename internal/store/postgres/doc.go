@@ -19,7 +19,8 @@
 // once expired; LeaseOrigins grants no origin paused past its until (issue 31 part 3); NextDue tells a worker whose own origins are done when the cluster next has work
 // it could lease (another owner's origin counting from its lease's expiry). Commit fences: a batch with Owner set is refused with a *store.LeaseLostError
 // when Owner does not hold the lease of every origin it writes for; the check locks the lease
-// rows, so a takeover waits for a commit that passed it. robots.txt decisions and pauses are
+// rows (FOR KEY SHARE, owner being a key column), so a takeover waits for a commit that passed
+// it, and a renewal does not. robots.txt decisions and pauses are
 // origin records, so every process sees them once committed.
 //
 // Search (issue 31 part 4: the layout of internal/store/sqlite/layout-plan.md on PostgreSQL):

@@ -12,15 +12,28 @@ import (
 // crawler has only just discovered creates no origin record. A lease is live while expires is
 // after the caller's now; a grant or a takeover is one upsert that changes the owner only when
 // the row is free, expired or the caller's, so that two processes asking at once cannot both
-// win. Commit's fencing (Batch.Owner) locks the lease rows FOR SHARE: a takeover waits until a
-// commit of the old owner that passed the check is durable, and the new owner's LoadOrigin,
-// which follows its grant, sees it.
+// win.
+//
+// Commit's fencing (Batch.Owner) locks the lease rows FOR KEY SHARE, and owner is a key column
+// (the unique index leases_owner is on it): a statement that changes a row's owner (a takeover)
+// takes the row FOR UPDATE, which waits until a commit of the old owner that passed the check is
+// durable, and the new owner's LoadOrigin, which follows its grant, sees it. A renewal changes
+// expires alone and takes its rows FOR NO KEY UPDATE, which a fence's KEY SHARE does not
+// conflict with: a worker's commits and its renewals of the same origins never wait for each
+// other (issue 31: with FOR SHARE against FOR UPDATE, a fenced commit waited for every renewal
+// of the worker's thousands of leases, and each renewal for the commits, a third of the
+// committer's time at the politeness limit).
 
 // ownLeases starts the subquery through which every statement that writes several lease rows
-// locks them first, in key order (ORDER BY origin FOR UPDATE): Commit's fence locks them in key
-// order too, and two statements taking the same rows in different orders deadlock (seen in
-// clusterbench: a renewal in the table's order against a fenced commit ended a crawl).
+// locks them first, in key order (ORDER BY origin, then renewLock or FOR UPDATE): Commit's fence
+// locks them in key order too, and two statements taking the same rows in different orders
+// deadlock (seen in clusterbench: a renewal in the table's order against a fenced commit ended a
+// crawl).
 const ownLeases = `SELECT origin FROM leases`
+
+// renewLock is the lock a renewal takes on its rows: the one an UPDATE of expires alone takes,
+// which does not conflict with a fence's FOR KEY SHARE.
+const renewLock = ` FOR NO KEY UPDATE`
 
 // LeaseOrigins implements store.Leases: it renews every lease owner holds, then grants up to
 // max origins with URLs due at or before until that are free, expired, or owner's already,
@@ -38,7 +51,7 @@ const ownLeases = `SELECT origin FROM leases`
 func (s *Store) LeaseOrigins(ctx context.Context, owner string, now, until time.Time, ttl time.Duration, max int) ([]string, error) {
 	expires := now.Add(ttl)
 	if err := s.retry(ctx, func(ctx context.Context) error {
-		_, err := s.pool.Exec(ctx, `UPDATE leases SET expires = $2 FROM (`+ownLeases+` WHERE owner = $1 ORDER BY origin FOR UPDATE) o
+		_, err := s.pool.Exec(ctx, `UPDATE leases SET expires = $2 FROM (`+ownLeases+` WHERE owner = $1 ORDER BY origin`+renewLock+`) o
 			WHERE leases.origin = o.origin`, owner, expires)
 		return err
 	}); err != nil {
@@ -101,7 +114,7 @@ func (s *Store) RenewOrigins(ctx context.Context, owner string, keys []string, n
 	var held []string
 	err := s.retry(ctx, func(ctx context.Context) error {
 		rows, _ := s.pool.Query(ctx, `UPDATE leases SET expires = $3 FROM (`+ownLeases+`
-				WHERE owner = $1 AND origin = ANY($2) ORDER BY origin FOR UPDATE) o
+				WHERE owner = $1 AND origin = ANY($2) ORDER BY origin`+renewLock+`) o
 			WHERE leases.origin = o.origin RETURNING leases.origin`, owner, keys, now.Add(ttl))
 		var err error
 		held, err = pgx.CollectRows(rows, pgx.RowTo[string])

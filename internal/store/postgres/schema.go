@@ -32,7 +32,9 @@ const (
 // schemaSQL makes the crawl's tables in a new schema (the search_path).
 //
 // Times are timestamptz (NULL for the zero time); origin keys are COLLATE "C" so that key order
-// is Go's bytewise string order. URL IDs are store.IDOf; seq keeps discovery order.
+// is Go's bytewise string order. URL IDs are store.IDOf; seq keeps discovery order. The unique
+// index leases_owner makes a lease's owner a key column: changing it conflicts with the fence's
+// FOR KEY SHARE, changing expires does not (leases.go).
 //
 // An entry of the search index is a heads row (issue 31 part 4, the head index: the title,
 // headings and URL words in base, the anchor text in atsv, one small GIN index over both; anchor
@@ -76,7 +78,7 @@ const schemaSQL = `CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)
 		owner text NOT NULL,
 		expires timestamptz NOT NULL
 	);
-	CREATE INDEX leases_owner ON leases (owner);
+	CREATE UNIQUE INDEX leases_owner ON leases (owner, origin);
 	CREATE SEQUENCE urls_seq;
 	CREATE TABLE urls (
 		id bigint PRIMARY KEY,
