@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -150,5 +151,46 @@ func TestTakeoverWaitsForAFencedCommit(t *testing.T) {
 	}
 	if keys, err := f.s.LeaseOrigins(t.Context(), "other", later, later, lockTTL, len(f.keys)); !lockWait(err) {
 		t.Errorf("LeaseOrigins took over leases a fenced commit holds: %v, err %v; want a lock wait", keys, err)
+	}
+}
+
+// One worker asking for the same new origin twice at once (its loader's Lease beside its
+// Acquire: issue 31) gets it both times. Both upserts insert the same (owner, origin) row; the one
+// that loses on leases_owner, which ON CONFLICT (origin) does not arbitrate, is run again and
+// finds the row the other made. (Seen in politebench: "duplicate key value violates unique
+// constraint leases_owner" ended a crawl.)
+func TestConcurrentLeasesOfOneOwnerBothSucceed(t *testing.T) {
+	s := pgtest.Open(t)
+	defer s.Close()
+	const origins = 300
+	var b store.Batch
+	keys := make([]string, origins)
+	for i := range origins {
+		keys[i] = fmt.Sprintf("http://c%03d.test", i)
+		b.New = append(b.New, store.NewURL{URL: keys[i] + "/", Origin: keys[i], State: store.StateQueued, DiscoveredAt: t0})
+	}
+	if _, err := s.Commit(t.Context(), b); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 3*origins)
+	var wg sync.WaitGroup
+	for _, key := range keys {
+		for range 2 {
+			wg.Go(func() {
+				if ok, err := s.LeaseOrigin(t.Context(), lockOwner, key, t0, lockTTL); err != nil || !ok {
+					errs <- fmt.Errorf("LeaseOrigin(%s) = %v, %v", key, ok, err)
+				}
+			})
+		}
+	}
+	wg.Go(func() {
+		if _, err := s.LeaseOrigins(t.Context(), lockOwner, t0, t0, lockTTL, origins); err != nil {
+			errs <- fmt.Errorf("LeaseOrigins: %w", err)
+		}
+	})
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

@@ -2,10 +2,12 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Leases live in their own table (origin, owner, expires), so that leasing an origin the
@@ -166,13 +168,23 @@ func (s *Store) ReleaseOrigins(ctx context.Context, owner string, keys []string)
 }
 
 // retry runs a one-statement transaction again after a deadlock (processes taking over each
-// other's expired leases at once), at most maxTxAttempts times in all.
+// other's expired leases at once) or a lost race on leases_owner, at most maxTxAttempts times in
+// all.
 func (s *Store) retry(ctx context.Context, fn func(ctx context.Context) error) error {
 	var err error
 	for range maxTxAttempts {
-		if err = fn(ctx); err == nil || !retryable(err) {
+		if err = fn(ctx); err == nil || !retryable(err) && !ownerRace(err) {
 			return err
 		}
 	}
 	return err
+}
+
+// ownerRace reports the unique violation on leases_owner that one of two upserts of the same new
+// (owner, origin) row at once meets (one worker's Lease beside its Acquire): ON CONFLICT (origin)
+// arbitrates on the primary key only, so the upsert that comes second into leases_owner fails
+// instead of updating. Run again, it finds the row and takes the ON CONFLICT path.
+func ownerRace(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "leases_owner"
 }
