@@ -97,13 +97,13 @@ func (s *Store) IndexLag(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// lockClause takes the rows of table FOR UPDATE, skipping those another transaction holds when
-// skip is set.
-func lockClause(table string, skip bool) string {
+// lockClause takes the rows of a subquery FOR UPDATE, skipping those another transaction holds
+// when skip is set.
+func lockClause(skip bool) string {
 	if skip {
-		return ` FOR UPDATE OF ` + table + ` SKIP LOCKED`
+		return ` FOR UPDATE SKIP LOCKED`
 	}
-	return ` FOR UPDATE OF ` + table
+	return ` FOR UPDATE`
 }
 
 // tsv renders the SQL of a weighted tsvector of the words in column col.
@@ -116,13 +116,20 @@ func tsv(col, weight string) string {
 // documents), and each document's entry is written (docs, doc_text and the base of heads; its
 // anchor text stays, and is the next generation's), or removed when the document must not be
 // searchable (rule 27); the staged rows go.
+//
+// Three round trips whatever the chunk's size (issue 31: a fold was fifteen, at the politeness
+// limit its index trailed the crawl): the staged rows are taken and deleted by one statement,
+// the stems this process does not know yet are looked up (none once its vocabulary is known),
+// and the writes go as one batch, leaving out those with nothing to write.
 func (s *Store) fold(ctx context.Context, limit int, skip bool) (int, error) {
 	var n int
 	err := s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		n = 0
-		rows, _ := tx.Query(ctx, `SELECT s.url_id, s.idx, s.nosnippet, s.unavailable_after, s.links, s.title, s.body,
-				s.headings, u.url
-			FROM staged s JOIN urls u ON u.id = s.url_id ORDER BY s.url_id LIMIT $1`+lockClause("s", skip), limit)
+		rows, _ := tx.Query(ctx, `WITH s AS (DELETE FROM staged WHERE url_id IN (
+					SELECT url_id FROM staged ORDER BY url_id LIMIT $1`+lockClause(skip)+`)
+				RETURNING url_id, idx, nosnippet, unavailable_after, links, title, body, headings)
+			SELECT s.url_id, s.idx, s.nosnippet, s.unavailable_after, s.links, s.title, s.body, s.headings, u.url
+			FROM s JOIN urls u ON u.id = s.url_id ORDER BY s.url_id`, limit)
 		var ids, keep, drop, from, to []int64
 		var nosnippet []bool
 		var ua []pgtype.Timestamptz
@@ -175,43 +182,41 @@ func (s *Store) fold(ctx context.Context, limit int, skip bool) (int, error) {
 		targets := slices.Clone(to)
 		slices.Sort(targets)
 		targets = slices.Compact(targets)
-		for _, st := range []struct {
-			sql  string
-			args []any
-		}{
-			{`INSERT INTO link_log (to_id) SELECT DISTINCT to_id FROM links WHERE from_id = ANY($1) ORDER BY 1`, []any{ids}},
-			{`DELETE FROM links WHERE from_id = ANY($1)`, []any{ids}},
-			{`INSERT INTO links (from_id, to_id, anchor, fragment) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::boolean[])
-				ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING`, []any{from, to, anchors, frags}},
-			{`INSERT INTO link_log (to_id) SELECT unnest($1::bigint[])`, []any{targets}},
-			// The documents themselves: a generation writes the anchor text of one fetched since
-			// its links came (its heads row is new: anchors_at 0), whatever its count.
-			{`INSERT INTO link_log (to_id) SELECT unnest($1::bigint[])`, []any{keep}},
-			{`DELETE FROM staged WHERE url_id = ANY($1)`, []any{ids}},
-			{`DELETE FROM docs WHERE url_id = ANY($1)`, []any{drop}},
-			{`DELETE FROM doc_text WHERE url_id = ANY($1)`, []any{drop}},
-			{`DELETE FROM heads WHERE url_id = ANY($1)`, []any{drop}},
-			{`INSERT INTO docs (url_id, nosnippet, unavailable_after, tsv)
-				SELECT t.id, t.nosnippet, t.ua, COALESCE(t.tsv::tsvector, ` + tsv("t.w_title", "A") + ` || ` + tsv("t.w_headings", "B") + ` || ` +
-				tsv("t.w_url", "C") + ` || ` + tsv("t.w_body", "D") + `)
-				FROM unnest($1::bigint[], $2::boolean[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-					AS t(id, nosnippet, ua, w_title, w_headings, w_url, w_body, tsv)
-				ON CONFLICT (url_id) DO UPDATE SET nosnippet = excluded.nosnippet,
-					unavailable_after = excluded.unavailable_after, tsv = excluded.tsv`,
-				[]any{keep, nosnippet, ua, wTitles, wHeadings, wURLs, blanked(wBodies, docTSV), docTSV}},
-			{`INSERT INTO doc_text (url_id, title, body, headings)
-				SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])
-				ON CONFLICT (url_id) DO UPDATE SET title = excluded.title, body = excluded.body, headings = excluded.headings`,
-				[]any{keep, titles, bodies, headings}},
-			{`INSERT INTO heads (url_id, link_only, base)
-				SELECT t.id, false, COALESCE(t.tsv::tsvector, ` + tsv("t.w_title", "A") + ` || ` + tsv("t.w_headings", "B") + ` || ` + tsv("t.w_url", "C") + `)
-				FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t(id, w_title, w_headings, w_url, tsv)
-				ON CONFLICT (url_id) DO UPDATE SET link_only = false, base = excluded.base`,
-				[]any{keep, wTitles, wHeadings, wURLs, baseTSV}},
-		} {
-			if _, err := tx.Exec(ctx, st.sql, st.args...); err != nil {
-				return fmt.Errorf("fold %d documents: %w", n, err)
+		batch := &pgx.Batch{}
+		queue := func(sql string, rows int, args ...any) {
+			if rows > 0 {
+				batch.Queue(sql, args...)
 			}
+		}
+		queue(`INSERT INTO link_log (to_id) SELECT DISTINCT to_id FROM links WHERE from_id = ANY($1) ORDER BY 1`, n, ids)
+		queue(`DELETE FROM links WHERE from_id = ANY($1)`, n, ids)
+		queue(`INSERT INTO links (from_id, to_id, anchor, fragment) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::boolean[])
+			ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING`, len(from), from, to, anchors, frags)
+		// The targets, and the documents themselves: a generation writes the anchor text of one
+		// fetched since its links came (its heads row is new: anchors_at 0), whatever its count.
+		queue(`INSERT INTO link_log (to_id) SELECT unnest($1::bigint[] || $2::bigint[])`, len(targets)+len(keep), targets, keep)
+		queue(`DELETE FROM docs WHERE url_id = ANY($1)`, len(drop), drop)
+		queue(`DELETE FROM doc_text WHERE url_id = ANY($1)`, len(drop), drop)
+		queue(`DELETE FROM heads WHERE url_id = ANY($1)`, len(drop), drop)
+		queue(`INSERT INTO docs (url_id, nosnippet, unavailable_after, tsv)
+			SELECT t.id, t.nosnippet, t.ua, COALESCE(t.tsv::tsvector, `+tsv("t.w_title", "A")+` || `+tsv("t.w_headings", "B")+` || `+
+			tsv("t.w_url", "C")+` || `+tsv("t.w_body", "D")+`)
+			FROM unnest($1::bigint[], $2::boolean[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+				AS t(id, nosnippet, ua, w_title, w_headings, w_url, w_body, tsv)
+			ON CONFLICT (url_id) DO UPDATE SET nosnippet = excluded.nosnippet,
+				unavailable_after = excluded.unavailable_after, tsv = excluded.tsv`,
+			len(keep), keep, nosnippet, ua, wTitles, wHeadings, wURLs, blanked(wBodies, docTSV), docTSV)
+		queue(`INSERT INTO doc_text (url_id, title, body, headings)
+			SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])
+			ON CONFLICT (url_id) DO UPDATE SET title = excluded.title, body = excluded.body, headings = excluded.headings`,
+			len(keep), keep, titles, bodies, headings)
+		queue(`INSERT INTO heads (url_id, link_only, base)
+			SELECT t.id, false, COALESCE(t.tsv::tsvector, `+tsv("t.w_title", "A")+` || `+tsv("t.w_headings", "B")+` || `+tsv("t.w_url", "C")+`)
+			FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t(id, w_title, w_headings, w_url, tsv)
+			ON CONFLICT (url_id) DO UPDATE SET link_only = false, base = excluded.base`,
+			len(keep), keep, wTitles, wHeadings, wURLs, baseTSV)
+		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+			return fmt.Errorf("fold %d documents: %w", n, err)
 		}
 		return nil
 	})
