@@ -124,6 +124,66 @@ func (k *leaseKeeper) Lease(ctx context.Context, key string, now time.Time) (ok 
 	return true, nil
 }
 
+// groupLeaser is a store that leases several given origins in one statement
+// (postgres.Store.LeaseEach): the loader leases the origins of the loads that queued up together
+// at once (issue 31).
+type groupLeaser interface {
+	LeaseEach(ctx context.Context, owner string, keys []string, now time.Time, ttl time.Duration) ([]string, error)
+}
+
+// Grouped reports whether LeaseEach takes its origins in one statement of the store.
+func (k *leaseKeeper) Grouped() bool {
+	_, ok := k.leases.(groupLeaser)
+	return ok && k.shared != nil
+}
+
+// LeaseEach is Lease of each of keys (distinct), in order, as far as the batch has room, in one
+// statement of a store that can (Grouped; otherwise one Lease each): it reports for each key
+// whether the process holds it now.
+func (k *leaseKeeper) LeaseEach(ctx context.Context, keys []string, now time.Time) (map[string]bool, error) {
+	ok := make(map[string]bool, len(keys))
+	gl, grouped := k.leases.(groupLeaser)
+	if !grouped || k.shared == nil {
+		for _, key := range keys {
+			held, err := k.Lease(ctx, key, now)
+			if err != nil {
+				return nil, err
+			}
+			ok[key] = held
+		}
+		return ok, nil
+	}
+	var ask, fresh []string
+	k.mu.Lock()
+	for _, key := range keys {
+		if _, mine := k.held[key]; mine {
+			ask = append(ask, key)
+		} else if len(k.held)+k.leasing < k.batch {
+			k.leasing++
+			k.inLease[key]++
+			ask, fresh = append(ask, key), append(fresh, key)
+		}
+	}
+	k.mu.Unlock()
+	granted, err := gl.LeaseEach(ctx, k.owner, ask, now, k.ttl)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, key := range fresh {
+		k.leasing--
+		if k.inLease[key]--; k.inLease[key] == 0 {
+			delete(k.inLease, key)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, key := range granted {
+		k.held[key] = now.Add(k.ttl)
+		ok[key] = true
+	}
+	return ok, nil
+}
+
 // Safe reports whether the crawl may still send a request to origin key at now: the process
 // holds its lease, and the lease's confirmed expiry is more than TTL/leaseRenewDivisor away
 // (issue 12: a process whose renewals fail stops before another may take the origin over). On a

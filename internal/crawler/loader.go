@@ -43,7 +43,10 @@ type loadResp struct {
 //     for a URL found since, leases it again);
 //   - then the loads and refills (each of a different origin: the frontier asks one at a time
 //     per origin), at most parallelLoads at once on a store shared by a cluster (store.Shared),
-//     one at a time alone on its store, as before.
+//     one at a time alone on its store, as before. On a store that leases several origins in
+//     one statement (leaseKeeper.Grouped), the loads' origins are leased first, together: a
+//     worker taking over 5,000 origins leased them one durable commit each, 5 ms apiece at a
+//     load average of 10, and its first requests waited seconds for them.
 //
 // The acquires (the cluster asks one at a time) run beside them, in a lane of their own: an
 // acquire is one look at every origin of the store (600 ms at a load average of 20), and loads
@@ -138,7 +141,7 @@ func (l loader) serveGroup(ctx context.Context, group []loadReq) []loadResp {
 			resps[i] = loadResp{req: group[i], err: err}
 		}
 	}
-	l.serveLoads(ctx, group, loads, resps)
+	l.serveLoads(ctx, group, loads, l.leaseLoads(ctx, group, loads), resps)
 	for _, i := range others {
 		resps[i] = l.serve(ctx, group[i])
 	}
@@ -162,12 +165,52 @@ func loadKind(r loadReq) int {
 	return kindLoad
 }
 
+// leased is what leaseLoads decided for a load: whether the lease was granted, or the error.
+type leased struct {
+	ok  bool
+	err error
+}
+
+// leaseLoads leases, in one statement, the origins of the loads (not refills) group[i] for i in
+// at, when there are several and the store can (leaseKeeper.Grouped); nil otherwise, and each
+// load then leases its own origin.
+func (l loader) leaseLoads(ctx context.Context, group []loadReq, at []int) map[int]leased {
+	var keys []string
+	var now time.Time // the earliest load's: a lease expired then is expired for every one
+	for _, i := range at {
+		if r := group[i]; !r.refill {
+			keys = append(keys, r.origin)
+			if now.IsZero() || r.now.Before(now) {
+				now = r.now
+			}
+		}
+	}
+	if len(keys) < 2 || !l.keeper.Grouped() {
+		return nil
+	}
+	ok, err := l.keeper.LeaseEach(ctx, keys, now)
+	out := make(map[int]leased, len(keys))
+	for _, i := range at {
+		if !group[i].refill {
+			out[i] = leased{ok: ok[group[i].origin], err: err}
+		}
+	}
+	return out
+}
+
 // serveLoads serves the loads and refills group[i] for i in at (each of a different origin),
-// at most l.parallel at once, into resps[i].
-func (l loader) serveLoads(ctx context.Context, group []loadReq, at []int, resps []loadResp) {
+// at most l.parallel at once, into resps[i]; a load whose origin leaseLoads leased (in pre) only
+// loads it.
+func (l loader) serveLoads(ctx context.Context, group []loadReq, at []int, pre map[int]leased, resps []loadResp) {
+	serve := func(i int) loadResp {
+		if p, ok := pre[i]; ok {
+			return l.load(ctx, group[i], p.ok, p.err)
+		}
+		return l.serve(ctx, group[i])
+	}
 	if l.parallel <= 1 || len(at) <= 1 {
 		for _, i := range at {
-			resps[i] = l.serve(ctx, group[i])
+			resps[i] = serve(i)
 		}
 		return
 	}
@@ -177,7 +220,7 @@ func (l loader) serveLoads(ctx context.Context, group []loadReq, at []int, resps
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			resps[i] = l.serve(ctx, group[i])
+			resps[i] = serve(i)
 		})
 	}
 	wg.Wait()
@@ -207,6 +250,12 @@ func (l loader) serve(ctx context.Context, r loadReq) loadResp {
 		return resp
 	}
 	ok, err := l.keeper.Lease(ctx, r.origin, r.now)
+	return l.load(ctx, r, ok, err)
+}
+
+// load answers the load r whose lease was decided (ok, err): it reads the origin if leased.
+func (l loader) load(ctx context.Context, r loadReq, ok bool, err error) loadResp {
+	resp := loadResp{req: r}
 	if err != nil {
 		resp.err = fmt.Errorf("crawl: lease %s: %w", r.origin, err)
 		return resp

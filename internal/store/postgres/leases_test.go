@@ -61,3 +61,28 @@ func TestLeaseOriginsSkipsPausedOrigins(t *testing.T) {
 		t.Fatalf("once the pause ends: %q, %v; want %q", got, err, paused)
 	}
 }
+
+// LeaseEach (issue 31: the loads that queued up together, leased in one statement) grants what
+// LeaseOrigin would grant each key: a free origin and the owner's own (renewed), an expired lease
+// of another owner, not a live one of another owner.
+func TestLeaseEachGrantsAsLeaseOriginWould(t *testing.T) {
+	s := pgtest.Open(t)
+	defer s.Close()
+	const ttl = time.Minute
+	free, own, expired, live := "http://free.test", "http://own.test", "http://expired.test", "http://live.test"
+	for _, l := range []struct {
+		owner, key string
+		at         time.Time
+	}{{"a", own, t0}, {"b", expired, t0.Add(-2 * ttl)}, {"b", live, t0}} {
+		if ok, err := s.LeaseOrigin(t.Context(), l.owner, l.key, l.at, ttl); err != nil || !ok {
+			t.Fatalf("LeaseOrigin(%s, %s) = %v, %v", l.owner, l.key, ok, err)
+		}
+	}
+	got, err := s.LeaseEach(t.Context(), "a", []string{live, free, expired, own}, t0, ttl)
+	if want := []string{expired, free, own}; err != nil || !slices.Equal(got, want) {
+		t.Fatalf("LeaseEach = %v, %v; want %v (key order)", got, err, want)
+	}
+	if ok, err := s.LeaseOrigin(t.Context(), "b", free, t0.Add(ttl/2), ttl); err != nil || ok {
+		t.Errorf("another owner leased an origin LeaseEach granted: %v, %v", ok, err)
+	}
+}
