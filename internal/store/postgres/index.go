@@ -2,8 +2,10 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -15,25 +17,28 @@ import (
 // indexChunk bounds how many staged documents one folding transaction handles.
 const indexChunk = 500
 
+// foldWorkers is how many folding transactions one process runs at once. A fold alternates
+// between the process (decoding, tsvector literals) and the server (the writes), so one at a
+// time keeps neither busy; two share the work as the indexers of several processes do (SKIP
+// LOCKED). Issue 31: at the politeness limit a worker's crawl outran its one fold at a time,
+// and its exit waited 45 s for the index to catch up.
+const foldWorkers = 2
+
 // Indexing may run in every crawl process at once. A fold takes its staged documents FOR UPDATE
 // SKIP LOCKED, so that two indexers share the work instead of waiting for each other, and writes
 // each document's entry once (its text, and its anchor text as it is then). Anchor text that
 // arrives later is written by generations (anchors.go), one process at a time.
 
-// IndexPending implements store.Indexer, in transactions of at most indexChunk documents: each
-// folded document is searchable when it returns. Then, if the link log has reached
-// anchorLogSize rows and no other process runs one, an anchor generation.
+// IndexPending implements store.Indexer, in transactions of at most indexChunk documents,
+// foldWorkers at once: each folded document is searchable when it returns. Then, if the link
+// log has reached anchorLogSize rows and no other process runs one, an anchor generation.
 func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
-	total := 0
-	for total < max {
-		n, err := s.fold(ctx, min(indexChunk, max-total), true)
-		total += n
-		if err != nil {
-			return total, err
-		}
-		if n == 0 {
-			break
-		}
+	if max <= 0 {
+		return 0, nil
+	}
+	total, err := s.foldSkipping(ctx, max)
+	if err != nil {
+		return total, err
 	}
 	full, err := s.logFull(ctx)
 	if err != nil || !full {
@@ -71,21 +76,63 @@ func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
 // returns.
 func (s *Store) foldAll(ctx context.Context) (int, error) {
 	total := 0
-	for skip := true; ; {
-		n, err := s.fold(ctx, indexChunk, skip)
+	for {
+		n, err := s.foldSkipping(ctx, 0)
 		total += n
 		if err != nil {
 			return total, err
 		}
-		if n == 0 {
-			if !skip {
-				return total, nil
-			}
-			skip = false // the last pass waits for rows locked by another indexer
-			continue
+		// The last pass waits for rows locked by another indexer.
+		m, err := s.fold(ctx, indexChunk, false)
+		total += m
+		if err != nil || m == 0 {
+			return total, err
 		}
-		skip = true
 	}
+}
+
+// foldSkipping folds the staged documents no other transaction holds, up to max of them (0:
+// all), in transactions of at most indexChunk, foldWorkers at once. It returns once a fold finds
+// none or max are folded, and after the first error (the folds under way end first).
+func (s *Store) foldSkipping(ctx context.Context, max int) (int, error) {
+	var (
+		mu      sync.Mutex
+		total   int
+		claimed int // documents the folds under way may take
+		done    bool
+		errs    []error
+		wg      sync.WaitGroup
+	)
+	for range foldWorkers {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				limit := indexChunk
+				if max > 0 {
+					limit = min(limit, max-total-claimed)
+				}
+				if done || len(errs) > 0 || limit <= 0 {
+					mu.Unlock()
+					return
+				}
+				claimed += limit
+				mu.Unlock()
+				n, err := s.fold(ctx, limit, true)
+				mu.Lock()
+				claimed -= limit
+				total += n
+				if err != nil {
+					errs = append(errs, err)
+				}
+				if n == 0 {
+					done = true // nothing left that no one holds
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return total, errors.Join(errs...)
 }
 
 // IndexLag implements store.Indexer: staged documents whose text is not searchable yet.
