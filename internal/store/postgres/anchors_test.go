@@ -97,6 +97,12 @@ func TestAnchorGenerationKilledLosesNothing(t *testing.T) {
 			t.Fatalf("RefreshIndex returned (%v) while the generation should wait on the held row", err)
 		default:
 		}
+		// The looks run in the blocker's transaction, which keeps its first view of
+		// pg_stat_activity to its end unless told to drop it: without this, a first look taken
+		// before the generation waited saw it never wait.
+		if _, err := conn.Exec(t.Context(), `SELECT pg_stat_clear_snapshot()`); err != nil {
+			t.Fatal(err)
+		}
 		rows, _ := conn.Query(t.Context(), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
 			WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))`)
 		terminated, err := pgx.CollectRows(rows, pgx.RowTo[bool])
