@@ -80,17 +80,28 @@ func Relax(ctx context.Context, v Vocabulary, text string) (r Relaxed, ok bool, 
 			drop, most = i, n
 		}
 	}
-	cut, ok := cutTerm(text, p.Must[drop].Text)
+	cut, ok := withoutTerm(text, p, drop)
 	if !ok {
 		return Relaxed{}, false, nil
 	}
+	return Relaxed{Text: cut, Missing: p.Must[drop].Words[0]}, true, nil
+}
+
+// withoutTerm returns text, whose parse is p, without p.Must[i] (a plain term): an ordinary
+// query whose parse is p less that term; ok is false when text has no such item, or when the
+// cut would read otherwise (a word beyond MaxQueryTerms let in).
+func withoutTerm(text string, p Parsed, i int) (string, bool) {
+	cut, ok := cutTerm(text, p.Must[i].Text)
+	if !ok {
+		return text, false
+	}
 	want := p
-	want.Must = append(append([]Node{}, p.Must[:drop]...), p.Must[drop+1:]...)
+	want.Must = append(append([]Node{}, p.Must[:i]...), p.Must[i+1:]...)
 	if got := Parse(cut); !reflect.DeepEqual(got.Must, want.Must) || !reflect.DeepEqual(got.Not, want.Not) ||
 		!reflect.DeepEqual(got.Sites, want.Sites) {
-		return Relaxed{}, false, nil
+		return text, false
 	}
-	return Relaxed{Text: cut, Missing: p.Must[drop].Words[0]}, true, nil
+	return cut, true
 }
 
 // cutTerm returns text without each item that the query language reads as the required term

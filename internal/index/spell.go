@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -81,17 +82,28 @@ type Vocabulary interface {
 	// their own text (title, headings, URL words, body; not anchor text), as the store searches
 	// it, counted up to limit: limit when it is more.
 	Entries(ctx context.Context, word string, limit int) (int, error)
+	// Titled returns up to limit fetched entries (not link-only), visible at now (not
+	// unavailable_after it), whose title matches every word of one of sets (each a list of
+	// lower-case runs of letters and digits), as the store searches a title, with their URL and
+	// title: the probe of the rule of the page named for all of the query but one word
+	// (named.go), which reads only titles.
+	Titled(ctx context.Context, sets [][]string, now time.Time, limit int) ([]TitledEntry, error)
 }
 
 // SearchRespelled is the search of a store with a vocabulary: search(q), and when that page
 // matches nothing, the search of q with its misspelt words corrected (see above); when that
 // corrects nothing or matches nothing either, the search of q without its least informative
-// word (relax.go). The page of a search of another text keeps q.Text as its Query and adds a
-// note saying what was searched. At most two searches follow the first.
+// word (relax.go). A first page that matches, none of whose results is named for the query,
+// may show first the page named for all of the query but one word (named.go). The page of a
+// search of another text keeps q.Text as its Query and adds a note saying what was searched.
+// At most two searches follow the first.
 func SearchRespelled(ctx context.Context, q Query, v Vocabulary, search func(context.Context, Query) (Page, error)) (Page, error) {
 	page, err := search(ctx, q)
-	if err != nil || page.Total > 0 || q.Offset > 0 {
+	if err != nil || q.Offset > 0 {
 		return page, err
+	}
+	if page.Total > 0 {
+		return nameAllButOne(ctx, q, page, v, search)
 	}
 	text, fixed, err := Respell(ctx, v, q.Text)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeVocab is a vocabulary of stems (held by entries), each with its spellings, and a record of
@@ -16,7 +17,25 @@ type fakeVocab struct {
 	holds     map[string]bool     // words that some entry matches
 	entries   map[string]int      // words: the entries whose text matches them (relax.go)
 	prefixes  []string
+	titled    []TitledEntry // the entries Titled finds, filtered by their titles' words
+	probes    [][][]string  // the sets Titled was asked for
 	err       error
+}
+
+// Titled returns the entries of v.titled whose title holds, as a word in any case, every word of
+// one of sets (no stemming: the tests spell titles as queried).
+func (v *fakeVocab) Titled(_ context.Context, sets [][]string, _ time.Time, limit int) ([]TitledEntry, error) {
+	v.probes = append(v.probes, sets)
+	var out []TitledEntry
+	for _, e := range v.titled {
+		w := words(e.Title)
+		if slices.ContainsFunc(sets, func(set []string) bool {
+			return !slices.ContainsFunc(set, func(x string) bool { return !slices.Contains(w, x) })
+		}) && len(out) < limit {
+			out = append(out, e)
+		}
+	}
+	return out, v.err
 }
 
 func (v *fakeVocab) Holds(_ context.Context, w string) (bool, error) { return v.holds[w], v.err }

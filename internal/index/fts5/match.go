@@ -160,3 +160,21 @@ func Phrase(p index.Parsed) (expr string, ok bool) {
 	}
 	return quote(textOf(n)), true
 }
+
+// AllOfAny renders sets of words as one alternative of conjunctions, ("a" AND "b") OR ("c" AND
+// "d"): an entry matches when it holds every word of one set. Each word is one FTS5 string; a
+// set of no words is left out, and no set at all renders as "".
+func AllOfAny(sets [][]string) string {
+	var alts []string
+	for _, set := range sets {
+		if len(set) == 0 {
+			continue
+		}
+		words := make([]string, len(set))
+		for i, w := range set {
+			words[i] = quote(w)
+		}
+		alts = append(alts, "("+strings.Join(words, " AND ")+")")
+	}
+	return strings.Join(alts, " OR ")
+}

@@ -219,3 +219,47 @@ func FuzzMatch(f *testing.F) {
 		}
 	})
 }
+
+// AllOfAny (the title probe of index/named.go): an entry matches when its column holds every
+// word of one set; a word is an FTS5 string (a quote in it is no syntax), an empty set is left
+// out; InColumns keeps the match to the title.
+func TestAllOfAnyOnSQLite(t *testing.T) {
+	for _, c := range []struct {
+		sets [][]string
+		want string
+	}{
+		{[][]string{{"hot", "standby"}, {"json"}}, `("hot" AND "standby") OR ("json")`},
+		{[][]string{{`a"b`}, nil}, `("a""b")`},
+		{nil, ``},
+	} {
+		if got := AllOfAny(c.sets); got != c.want {
+			t.Errorf("AllOfAny(%q) = %q, want %q", c.sets, got, c.want)
+		}
+	}
+	db := openFTS(t, sampleDocs)
+	for _, c := range []struct {
+		sets [][]string
+		want []int
+	}{
+		{[][]string{{"standby", "hot"}}, []int{3}}, // 7 says "hot" in its body only
+		{[][]string{{"standby", "hot"}, {"xml"}}, []int{3, 6}},
+		{[][]string{{"asynchronous", "wal"}, {"vacuum", "analyze"}}, nil},
+	} {
+		rows, err := db.Query(`SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid`, InColumns(AllOfAny(c.sets), "title"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for rows.Next() {
+			var id int
+			if err := rows.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, id)
+		}
+		rows.Close()
+		if !slices.Equal(got, c.want) {
+			t.Errorf("titles holding one of %q: %v, want %v", c.sets, got, c.want)
+		}
+	}
+}

@@ -307,3 +307,30 @@ func (s *Store) Explain(ctx context.Context, url string) (index.Explanation, err
 	e.Why = index.Why(f)
 	return e, nil
 }
+
+// Titled implements index.Vocabulary: the titles of the head index (heads.base's lexemes of
+// weight A, through heads_head), which the rule of the page named for all of the query but one
+// word probes before it searches again (index/named.go); the first limit matches, in no order.
+func (v vocabulary) Titled(ctx context.Context, sets [][]string, now time.Time, limit int) ([]index.TitledEntry, error) {
+	tsq := titleQuery(sets)
+	if tsq == "" || limit <= 0 {
+		return nil, nil
+	}
+	var out []index.TitledEntry
+	err := v.read(ctx, func(tx pgx.Tx) error {
+		rows, _ := tx.Query(ctx, `SELECT urls.url, doc_text.title FROM heads JOIN docs ON docs.url_id = heads.url_id
+			JOIN doc_text ON doc_text.url_id = heads.url_id JOIN urls ON urls.id = heads.url_id
+			WHERE `+headTSV+` @@ to_tsquery('`+tsConfig+`', $1) AND NOT heads.link_only
+				AND (docs.unavailable_after IS NULL OR docs.unavailable_after > $2) LIMIT $3`, tsq, now, limit)
+		var err error
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (index.TitledEntry, error) {
+			var e index.TitledEntry
+			return e, r.Scan(&e.URL, &e.Title)
+		})
+		if err != nil {
+			return fmt.Errorf("titles: %w", err)
+		}
+		return nil
+	})
+	return out, err
+}

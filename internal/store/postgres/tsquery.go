@@ -70,3 +70,22 @@ func tsNode(n index.Node) (string, error) {
 	}
 	return "", fmt.Errorf("postgres: render query: unknown node kind %v", n.Kind)
 }
+
+// titleQuery renders sets of words (index.Vocabulary.Titled) as a tsquery of the title's
+// lexemes alone (weight A, index.go): ('a':A & 'b':A) | ('c':A); each word goes through
+// searchWords and is quoted as a lexeme. "" when no set has a word.
+func titleQuery(sets [][]string) string {
+	var alts []string
+	for _, set := range sets {
+		var lexemes []string
+		for _, w := range set {
+			for _, f := range strings.Fields(searchWords(w)) {
+				lexemes = append(lexemes, lexeme(f, false)+":A")
+			}
+		}
+		if len(lexemes) > 0 {
+			alts = append(alts, "("+strings.Join(lexemes, " & ")+")")
+		}
+	}
+	return strings.Join(alts, " | ")
+}

@@ -32,3 +32,21 @@ func TestTSQueryRendering(t *testing.T) {
 		t.Error("an empty query rendered")
 	}
 }
+
+// The title probe of issue 32's page named for all of the query but one word (index/named.go):
+// every set's words are title lexemes (weight A) ANDed, the sets ORed, each word quoted; an
+// empty set is left out.
+func TestTitleQueryRendering(t *testing.T) {
+	for _, c := range []struct {
+		sets [][]string
+		want string
+	}{
+		{[][]string{{"custom", "error"}, {"error", "pages"}}, `('custom':A & 'error':A) | ('error':A & 'pages':A)`},
+		{[][]string{{"café", `a'b`}, nil}, `('cafe':A & 'a':A & 'b':A)`},
+		{nil, ``},
+	} {
+		if got := titleQuery(c.sets); got != c.want {
+			t.Errorf("titleQuery(%q) = %q, want %q", c.sets, got, c.want)
+		}
+	}
+}

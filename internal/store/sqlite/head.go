@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/fractle/mandelbot/internal/index"
+	"github.com/fractle/mandelbot/internal/index/fts5"
 )
 
 // The head index (issue 26 part 3): queries whose cost does not grow with a word's frequency.
@@ -151,4 +153,37 @@ func (m *matcher) top(ctx context.Context, t table, expr string, limit int) ([]i
 		}
 	}
 	return ids, scores, linkOnly, rows.Err()
+}
+
+// sqlTitled reads the URL and title of the fetched entries whose head title matches an
+// expression (fts5.AllOfAny within the title column), visible at a time, up to a limit: the
+// head's match list of the words, in index order, and a seek per entry shown.
+const sqlTitled = `SELECT urls.url, head.title FROM head JOIN docs ON docs.num = head.rowid JOIN urls ON urls.id = docs.url_id
+	WHERE head MATCH ? AND NOT docs.link_only AND ` + visible + ` LIMIT ?`
+
+// Titled implements index.Vocabulary: the head index's titles (the Porter stems of their words,
+// as fts is searched), which the rule of the page named for all of the query but one word
+// probes before it searches again (index/named.go).
+func (v vocabulary) Titled(ctx context.Context, sets [][]string, now time.Time, limit int) ([]index.TitledEntry, error) {
+	expr := fts5.AllOfAny(sets)
+	if expr == "" || limit <= 0 {
+		return nil, nil
+	}
+	rows, err := v.s.read.QueryContext(ctx, sqlTitled, fts5.InColumns(expr, "title"), unix(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: titles: %w", err)
+	}
+	defer rows.Close()
+	var out []index.TitledEntry
+	for rows.Next() {
+		var e index.TitledEntry
+		if err := rows.Scan(&e.URL, &e.Title); err != nil {
+			return nil, fmt.Errorf("sqlite: titles: %w", err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: titles: %w", err)
+	}
+	return out, nil
 }

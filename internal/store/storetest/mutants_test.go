@@ -72,6 +72,15 @@ var mutants = []mutant{
 			return p, err
 		}}
 	}},
+	{"the page named for all of the query but one word not put first", "Search/NamedAllButOne", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			if slices.ContainsFunc(p.Notes, func(n string) bool { return strings.Contains(n, "the page named for") }) {
+				p.Results, p.Notes = p.Results[1:], nil
+			}
+			return p, err
+		}}
+	}},
 	{"a title weighs no more than the body", "Ranking/TitleBeatsBody", func(s store.Store) store.Store {
 		return patched{Store: s, commit: func(ctx context.Context, b store.Batch) ([]store.URL, error) {
 			b.Documents = slices.Clone(b.Documents)

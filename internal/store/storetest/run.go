@@ -73,6 +73,7 @@ var checks = []check{
 	{"Search/SnippetSentence", testSnippetSentence},
 	{"Search/Respelled", testSearchRespelled},
 	{"Search/Relaxed", testSearchRelaxed},
+	{"Search/NamedAllButOne", testSearchNamedAllButOne},
 	{"Search/CountStops", testSearchCountStops},
 	{"Query/Phrase", testQueryPhrase},
 	{"Query/Exclude", testQueryExclude},

@@ -1,0 +1,158 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// The page named for all of the query but one word (issue 32): a query of a few words can name
+// a page by its title and URL ("custom error pages": "Custom Error Responses" at
+// custom-error.html) that the search as typed does not show, because the page never says one of
+// the words ("pages"), or shows low, because the pages that say them all are many. When no
+// result of the first page is named for the query (the title-and-URL rule of ranking.go), and
+// some fetched page is named for every word of it but one, that page is the one the person
+// means, and it is shown first. Decided here, once; a store supplies the probe of its titles
+// (Vocabulary.Titled) and calls SearchRespelled, which tries this on a first page that matches.
+//
+//   - Only a first page (Offset 0) with results, of a query read in the query language (not
+//     Parsed.Plain) of MinNamedWords to MaxNamedWords required terms (Parsed.Must, after a
+//     question's function words are left out), each a single word or a phrase, no OR nor prefix,
+//     is looked at; and only when none of its results is named for the query: none has the
+//     title-and-URL factor (Result.TitleURLFactor above 1), nor a title that holds every word
+//     as that rule reads a title ("Introduction to Server Side Includes" at howto/ssi.html is
+//     named for "server side includes", though its URL spells no word of it).
+//   - The word that may be left out is one of the query's plain one-word terms, as for the rule
+//     of all words but one (relax.go): never a phrase's word, nor a word quoted to require it.
+//   - The store's titles are probed first, once for all the words that may be left out: up to
+//     MaxNamedProbe fetched, visible entries whose title matches every other word (the head
+//     index: titles only, no body; its cost does not grow with the body's matches). An entry's
+//     title and URL are then read as the title-and-URL rule reads them (termForms.held: plurals
+//     folded, CamelCase parts, abbreviations): the title must hold every other word, and the URL
+//     path one of them. No such entry: the page as typed, at the cost of the probe alone.
+//   - When several words may be left out, the one the most entries hold (Vocabulary.Entries,
+//     counted up to MaxRelaxEntries) is: the least informative. Among equals, the first typed.
+//   - The query without that word is then searched (an ordinary query, one search more), and
+//     its best result that is named for it by the title-and-URL rule, a fetched page, is shown
+//     first; the other results keep their order after it, the page's last result giving way
+//     (the following pages are the query's as typed). The page keeps its query, Total and
+//     Terms as typed, and a note says which page was put first and which word its title lacks.
+//     If the search without the word shows no such page, the page as typed is returned.
+const (
+	MinNamedWords = 3
+	MaxNamedWords = 4
+	MaxNamedProbe = 100
+)
+
+// TitledEntry is a fetched entry whose title a store's probe found (Vocabulary.Titled).
+type TitledEntry struct {
+	URL, Title string
+}
+
+// nameAllButOne applies the rule above to page, the first page of q as typed (its Total above
+// 0), with search the store's search of a query as typed.
+func nameAllButOne(ctx context.Context, q Query, page Page, v Vocabulary, search func(context.Context, Query) (Page, error)) (Page, error) {
+	if q.Offset > 0 || len(page.Results) == 0 {
+		return page, nil
+	}
+	p := Parse(q.Text)
+	if p.Plain || len(p.Must) < MinNamedWords || len(p.Must) > MaxNamedWords {
+		return page, nil
+	}
+	var words []string // the words of the required terms, in order
+	var owner []int    // the index in p.Must of each word's term
+	for i, n := range p.Must {
+		if n.Kind != KindTerm && n.Kind != KindPhrase {
+			return page, nil
+		}
+		for _, w := range n.Words {
+			words, owner = append(words, w), append(owner, i)
+		}
+	}
+	if len(words) > 64 {
+		return page, nil
+	}
+	forms := termFormsOf(words)
+	all := forms.all()
+	if slices.ContainsFunc(page.Results, func(r Result) bool { return r.TitleURLFactor > 1 || forms.held(r.Title) == all }) {
+		return page, nil // a result is named for the query already
+	}
+	quoted := quotedWords(q.Text)
+	var drops []int // the indexes in words of the words that may be left out
+	for i, n := range p.Must {
+		if n.Kind == KindTerm && len(n.Words) == 1 && !quoted[n.Text] {
+			drops = append(drops, slices.Index(owner, i))
+		}
+	}
+	if len(drops) == 0 {
+		return page, nil
+	}
+	sets := make([][]string, len(drops))
+	for k, d := range drops {
+		sets[k] = slices.Delete(slices.Clone(words), d, d+1)
+	}
+	now := q.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	entries, err := v.Titled(ctx, sets, now, MaxNamedProbe)
+	if err != nil {
+		return page, fmt.Errorf("index: named for all words but one: %w", err)
+	}
+	nameRest := make([]bool, len(drops)) // some entry is named for every word but drops[k]
+	for _, e := range entries {
+		title, path := forms.held(e.Title), forms.held(urlPath(e.URL))
+		for k, d := range drops {
+			rest := all &^ (1 << d)
+			nameRest[k] = nameRest[k] || titleAndURLHold(title&rest, path&rest, rest)
+		}
+	}
+	var named []int // the indexes in words of the words the rest of which name an entry
+	for k, d := range drops {
+		if nameRest[k] {
+			named = append(named, d)
+		}
+	}
+	if len(named) == 0 {
+		return page, nil
+	}
+	drop, most := named[0], -1
+	if len(named) > 1 {
+		for _, d := range named {
+			n, err := v.Entries(ctx, words[d], MaxRelaxEntries)
+			if err != nil {
+				return page, fmt.Errorf("index: named for all words but one: %w", err)
+			}
+			if n > most {
+				drop, most = d, n
+			}
+		}
+	}
+	term := p.Must[owner[drop]]
+	cut, ok := withoutTerm(q.Text, p, owner[drop])
+	if !ok {
+		return page, nil
+	}
+	q2 := q
+	q2.Text = cut
+	page2, err := search(ctx, q2)
+	if err != nil {
+		return page, err
+	}
+	at := slices.IndexFunc(page2.Results, func(r Result) bool { return !r.LinkOnly && r.TitleURLFactor > 1 })
+	if at < 0 {
+		return page, nil
+	}
+	first := page2.Results[at]
+	rest := slices.DeleteFunc(slices.Clone(page.Results), func(r Result) bool { return r.URL == first.URL })
+	page.Results = append([]Result{first}, rest[:min(len(rest), max(page.Limit, 1)-1)]...)
+	page.Notes = append(page.Notes, namedNote(cut, term.Text))
+	return page, nil
+}
+
+// namedNote is the note of a page whose first result is named for cut, the query without the
+// word missing.
+func namedNote(cut, missing string) string {
+	return fmt.Sprintf("no page is named for every word: first, the page named for %q (Missing: %s)", cut, missing)
+}
