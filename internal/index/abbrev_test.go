@@ -41,3 +41,43 @@ func TestRerankAbbreviationInTitleAndURL(t *testing.T) {
 		}
 	}
 }
+
+// Issue 32, "configuring virtual hosts" in the httpd manual: a title's or URL path's word that is
+// the initial of one query word and the whole of the next compounds them ("vhosts"), when the
+// first is long enough to be shortened and the next long enough to be a word.
+func TestCompounds(t *testing.T) {
+	for _, c := range []struct {
+		w, first, next string
+		want           bool
+	}{
+		{"vhost", "virtual", "host", true},
+		{"VHost", "virtual", "host", true},
+		{"email", "electronic", "mail", true},
+		{"vhost", "host", "virtual", false}, // the order typed
+		{"xhost", "x", "host", false},       // first too short
+		{"vlan", "virtual", "lan", false},   // next too short
+		{"vhosts", "virtual", "host", false},
+		{"host", "virtual", "host", false},
+		{"", "virtual", "host", false},
+	} {
+		if got := compounds(c.w, c.first, c.next); got != c.want {
+			t.Errorf("compounds(%q, %q, %q) = %v, want %v", c.w, c.first, c.next, got, c.want)
+		}
+	}
+}
+
+// The title-and-URL rule reads a compound in a URL path: for "virtual hosts", the page titled
+// "Apache Virtual Host documentation" at vhosts/index.html is named by its title and URL, and
+// boosted; "hosts virtual" names it by its title alone.
+func TestRerankCompoundInURL(t *testing.T) {
+	for q, want := range map[string]bool{"virtual hosts": true, "configuring virtual hosts": false, "hosts virtual": false} {
+		rs := []Result{
+			{URL: "http://a.test/rewrite/avoid.html", Title: "When not to use mod_rewrite", Score: 40},
+			{URL: "http://a.test/vhosts/index.html", Title: "Apache Virtual Host documentation", Score: 18},
+		}
+		Rerank(rs, Query{Text: q}.Parse().Terms())
+		if got := rs[0].URL == "http://a.test/vhosts/index.html" && rs[0].TitleURLFactor >= TitleURLBoost; got != want {
+			t.Errorf("%s: Rerank order = %+v, want vhosts/index.html first and boosted: %v", q, rs, want)
+		}
+	}
+}

@@ -58,8 +58,10 @@ import (
 //     lets a long reference page that repeats the words match a short tutorial's title, and
 //     PostgreSQL's cover density rewards the FAQ that says "setting up SSL" five times).
 //     Words match as the index splits them (CamelCase parts: "RewriteRule" holds "rewrite"),
-//     plurals folded, and a word that abbreviates a query word holds it (abbrev.go:
-//     "mod_auth_basic" holds "authentication"); the host is not the path. A task ("setting
+//     plurals folded, a word that abbreviates a query word holds it (abbrev.go:
+//     "mod_auth_basic" holds "authentication"), and a word that is the initial of one query
+//     word and the whole of the next holds both ("vhosts/" holds "virtual hosts"); the host is
+//     not the path. A task ("setting
 //     up ssl", howto.go) is held by a how-to's title without its verb. A link-only entry has
 //     no title of its own (its "title" is anchor text, weighed as such): the rule is for
 //     fetched pages.
@@ -373,7 +375,8 @@ func (fs termForms) all() uint64 {
 
 // held returns the mask of the words s holds. s is read as the index reads it: its runs of
 // letters and digits, lower-cased, and the CamelCase parts of each ("RewriteRule": rewrite,
-// rule), plurals folded; an identifier is held when each of its runs is. It allocates only for
+// rule), plurals folded; an identifier is held when each of its runs is. A run holds a word it
+// abbreviates, and two words in a row it compounds ("vhosts": virtual hosts, abbrev.go). It allocates only for
 // upper-case text and CamelCase runs.
 func (fs termForms) held(s string) uint64 {
 	if len(fs) == 0 {
@@ -392,6 +395,9 @@ func (fs termForms) held(s string) uint64 {
 		for i, f := range fs {
 			if strings.EqualFold(f.stem, w) || abbreviates(w, f.stem) {
 				mask |= 1 << i
+			}
+			if i+1 < len(fs) && compounds(w, f.stem, fs[i+1].stem) {
+				mask |= 3 << i
 			}
 			if f.segs != nil {
 				for j, seg := range f.segs {

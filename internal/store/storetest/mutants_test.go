@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
@@ -152,6 +153,26 @@ var mutants = []mutant{
 		titleURLUnless(func(title string, q []string) bool {
 			return !slices.ContainsFunc(q, func(w string) bool { return !strings.Contains(strings.ToLower(title), w) })
 		})},
+	{"a word of a URL path that compounds two query words not read as them", "Ranking/CompoundInTitleAndURL", func(s store.Store) store.Store {
+		return patched{Store: s, search: func(ctx context.Context, q index.Query) (index.Page, error) {
+			p, err := s.Search(ctx, q)
+			words := strings.Fields(strings.ToLower(q.Text))
+			for i, r := range p.Results {
+				rest := r.URL[strings.Index(r.URL, "://")+3:]
+				path := strings.FieldsFunc(strings.ToLower(rest[strings.Index(rest, "/"):]), func(c rune) bool {
+					return !unicode.IsLetter(c) && !unicode.IsDigit(c)
+				}) // the words of the URL's path, as written
+				spelt := slices.ContainsFunc(words, func(w string) bool {
+					return slices.Contains(path, w) || slices.Contains(path, strings.TrimSuffix(w, "s"))
+				})
+				if r.TitleURLFactor != 1 && !spelt {
+					p.Results[i].Score, p.Results[i].TitleURLFactor = r.Score/r.TitleURLFactor, 1
+				}
+			}
+			slices.SortStableFunc(p.Results, func(a, b index.Result) int { return cmp.Compare(b.Score, a.Score) })
+			return p, err
+		}}
+	}},
 	{"a task's verb required in the how-to's title", "Ranking/TaskFindsHowTo", titleURLUnless(func(title string, q []string) bool {
 		return strings.Contains(strings.ToLower(title), q[0])
 	})},

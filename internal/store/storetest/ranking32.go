@@ -44,6 +44,26 @@ func testRankAbbreviationInTitleAndURL(t *testing.T, s store.Store) {
 	expectOnlyBoosted(t, p, module)
 }
 
+// Issue 32 part 2, "a page whose title and URL path both hold the query's words" (index/abbrev.go,
+// compounds; the httpd manual's "configuring virtual hosts"): for "virtual hosts", the chapter
+// whose title says "Virtual Host" and whose URL path says "vhosts", the initial of the one and
+// the other whole, is named for the query by both, and beats the page that says "virtual hosts"
+// again and again in its body; the score tells it (TitleURLFactor).
+func testRankCompoundInTitleAndURL(t *testing.T, s store.Store) {
+	const chapter, setup = "http://a.test/vhosts/index.html", "http://a.test/misc/setup.html"
+	pages := append(filler(6),
+		rankPage{url: chapter, doc: &store.Document{Title: "Apache Virtual Host documentation",
+			Text: "One server can serve many sites, each a virtual host. " + referenceText(8)}},
+		rankPage{url: setup, doc: &store.Document{Title: "Server setup",
+			Text: strings.Repeat("Virtual hosts share one server; virtual hosts each have a name. ", 5)}})
+	indexPages(t, s, pages)
+	p := searchPage(t, s, "virtual hosts")
+	if got := resultURLs(p); len(got) != 2 || got[0] != chapter {
+		t.Errorf("search virtual hosts = %q, want %s first of 2", got, chapter)
+	}
+	expectOnlyBoosted(t, p, chapter)
+}
+
 // Issue 32, "tutorials and how-tos lose to long references", '"<verb>ing <things>" find[s] the
 // tutorial chapter or the how-to 5th' (index/howto.go): for "setting up ssl", the how-to whose
 // title and URL path name SSL and call it a how-to beats the FAQ that says "setting up SSL"

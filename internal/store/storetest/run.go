@@ -67,6 +67,7 @@ var checks = []check{
 	{"Ranking/DefinedIdentifier", testRankDefinedIdentifier},
 	{"Ranking/LinkListDemoted", testRankLinkListDemoted},
 	{"Ranking/AbbreviationInTitleAndURL", testRankAbbreviationInTitleAndURL},
+	{"Ranking/CompoundInTitleAndURL", testRankCompoundInTitleAndURL},
 	{"Ranking/TaskFindsHowTo", testRankTaskFindsHowTo},
 	{"Ranking/CitedDefinition", testRankCitedDefinition},
 	{"Ranking/AbbreviationNoPlural", testRankAbbreviationNoPlural},
