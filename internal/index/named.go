@@ -56,81 +56,20 @@ func nameAllButOne(ctx context.Context, q Query, page Page, v Vocabulary, search
 	if q.Offset > 0 || len(page.Results) == 0 {
 		return page, nil
 	}
-	p := Parse(q.Text)
-	if p.Plain || len(p.Must) < MinNamedWords || len(p.Must) > MaxNamedWords {
+	nq, ok := namedQueryOf(q.Text, page.Results)
+	if !ok {
 		return page, nil
-	}
-	var words []string // the words of the required terms, in order
-	var owner []int    // the index in p.Must of each word's term
-	for i, n := range p.Must {
-		if n.Kind != KindTerm && n.Kind != KindPhrase {
-			return page, nil
-		}
-		for _, w := range n.Words {
-			words, owner = append(words, w), append(owner, i)
-		}
-	}
-	if len(words) > 64 {
-		return page, nil
-	}
-	forms := termFormsOf(words)
-	all := forms.all()
-	if slices.ContainsFunc(page.Results, func(r Result) bool { return r.TitleURLFactor > 1 || forms.held(r.Title) == all }) {
-		return page, nil // a result is named for the query already
-	}
-	quoted := quotedWords(q.Text)
-	var drops []int // the indexes in words of the words that may be left out
-	for i, n := range p.Must {
-		if n.Kind == KindTerm && len(n.Words) == 1 && !quoted[n.Text] {
-			drops = append(drops, slices.Index(owner, i))
-		}
-	}
-	if len(drops) == 0 {
-		return page, nil
-	}
-	sets := make([][]string, len(drops))
-	for k, d := range drops {
-		sets[k] = slices.Delete(slices.Clone(words), d, d+1)
 	}
 	now := q.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
-	entries, err := v.Titled(ctx, sets, now, MaxNamedProbe)
-	if err != nil {
-		return page, fmt.Errorf("index: named for all words but one: %w", err)
+	drop, ok, err := nq.leftOut(ctx, v, now)
+	if err != nil || !ok {
+		return page, err
 	}
-	nameRest := make([]bool, len(drops)) // some entry is named for every word but drops[k]
-	for _, e := range entries {
-		title, path := forms.held(e.Title), forms.held(urlPath(e.URL))
-		for k, d := range drops {
-			rest := all &^ (1 << d)
-			nameRest[k] = nameRest[k] || titleAndURLHold(title&rest, path&rest, rest)
-		}
-	}
-	var named []int // the indexes in words of the words the rest of which name an entry
-	for k, d := range drops {
-		if nameRest[k] {
-			named = append(named, d)
-		}
-	}
-	if len(named) == 0 {
-		return page, nil
-	}
-	drop, most := named[0], -1
-	if len(named) > 1 {
-		for _, d := range named {
-			n, err := v.Entries(ctx, words[d], MaxRelaxEntries)
-			if err != nil {
-				return page, fmt.Errorf("index: named for all words but one: %w", err)
-			}
-			if n > most {
-				drop, most = d, n
-			}
-		}
-	}
-	term := p.Must[owner[drop]]
-	cut, ok := withoutTerm(q.Text, p, owner[drop])
+	term := nq.p.Must[nq.owner[drop]]
+	cut, ok := withoutTerm(q.Text, nq.p, nq.owner[drop])
 	if !ok {
 		return page, nil
 	}
@@ -145,10 +84,100 @@ func nameAllButOne(ctx context.Context, q Query, page Page, v Vocabulary, search
 		return page, nil
 	}
 	first := page2.Results[at]
-	rest := slices.DeleteFunc(slices.Clone(page.Results), func(r Result) bool { return r.URL == first.URL })
+	rest := slices.DeleteFunc(slices.Clone(page.Results), func(r Result) bool {
+		return r.URL == first.URL || first.ContentHash != 0 && r.ContentHash == first.ContentHash
+	})
 	page.Results = append([]Result{first}, rest[:min(len(rest), max(page.Limit, 1)-1)]...)
 	page.Notes = append(page.Notes, namedNote(cut, term.Text))
 	return page, nil
+}
+
+// namedQuery is a query the rule may apply to: its parse, the words of its required terms in
+// order (their forms and the mask of them all), the index in p.Must of each word's term, and
+// the indexes in words of the words that may be left out.
+type namedQuery struct {
+	p            Parsed
+	words        []string
+	forms        termForms
+	all          uint64
+	owner, drops []int
+}
+
+// namedQueryOf reads text as the rule reads it (see above), given the results of its first
+// page; ok is false when the rule does not apply.
+func namedQueryOf(text string, shown []Result) (nq namedQuery, ok bool) {
+	nq.p = Parse(text)
+	if nq.p.Plain || len(nq.p.Must) < MinNamedWords || len(nq.p.Must) > MaxNamedWords {
+		return nq, false
+	}
+	for i, n := range nq.p.Must {
+		if n.Kind != KindTerm && n.Kind != KindPhrase {
+			return nq, false
+		}
+		for _, w := range n.Words {
+			nq.words, nq.owner = append(nq.words, w), append(nq.owner, i)
+		}
+	}
+	if len(nq.words) > 64 {
+		return nq, false
+	}
+	nq.forms = termFormsOf(nq.words)
+	nq.all = nq.forms.all()
+	if slices.ContainsFunc(shown, func(r Result) bool { return r.TitleURLFactor > 1 || nq.forms.held(r.Title) == nq.all }) {
+		return nq, false // a result is named for the query already
+	}
+	quoted := quotedWords(text)
+	for i, n := range nq.p.Must {
+		if n.Kind == KindTerm && len(n.Words) == 1 && !quoted[n.Text] {
+			nq.drops = append(nq.drops, slices.Index(nq.owner, i))
+		}
+	}
+	return nq, len(nq.drops) > 0
+}
+
+// leftOut returns the index in nq.words of the word to leave out: of those the rest of which
+// name an entry by its title and URL (one probe of v's titles), the one the most entries hold;
+// ok is false when the rest names no entry whatever word is left out.
+func (nq namedQuery) leftOut(ctx context.Context, v Vocabulary, now time.Time) (drop int, ok bool, err error) {
+	sets := make([][]string, len(nq.drops))
+	for k, d := range nq.drops {
+		sets[k] = slices.Delete(slices.Clone(nq.words), d, d+1)
+	}
+	entries, err := v.Titled(ctx, sets, now, MaxNamedProbe)
+	if err != nil {
+		return 0, false, fmt.Errorf("index: named for all words but one: %w", err)
+	}
+	nameRest := make([]bool, len(nq.drops)) // some entry is named for every word but drops[k]
+	for _, e := range entries {
+		title, path := nq.forms.held(e.Title), nq.forms.held(urlPath(e.URL))
+		for k, d := range nq.drops {
+			rest := nq.all &^ (1 << d)
+			nameRest[k] = nameRest[k] || titleAndURLHold(title&rest, path&rest, rest)
+		}
+	}
+	var named []int // the indexes in words of the words the rest of which name an entry
+	for k, d := range nq.drops {
+		if nameRest[k] {
+			named = append(named, d)
+		}
+	}
+	switch len(named) {
+	case 0:
+		return 0, false, nil
+	case 1:
+		return named[0], true, nil
+	}
+	drop, most := named[0], -1
+	for _, d := range named {
+		n, err := v.Entries(ctx, nq.words[d], MaxRelaxEntries)
+		if err != nil {
+			return 0, false, fmt.Errorf("index: named for all words but one: %w", err)
+		}
+		if n > most {
+			drop, most = d, n
+		}
+	}
+	return drop, true, nil
 }
 
 // namedNote is the note of a page whose first result is named for cut, the query without the

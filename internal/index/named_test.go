@@ -87,10 +87,14 @@ func TestNamedAllButOne(t *testing.T) {
 	}
 }
 
-// A result already on the first page is moved first, not shown twice.
+// A result already on the first page is moved first, not shown twice, nor under another URL
+// with the same content (Dedupe's ContentHash).
 func TestNamedAllButOneMovesAResult(t *testing.T) {
 	s, v := customErrorSite()
-	s.pages["custom error pages"] = append(s.pages["custom error pages"], result("http://h.test/custom-error.html", false))
+	twin := result("http://h.test/custom-error.html?lang=en", false)
+	twin.ContentHash = 7
+	s.pages["custom error"][1].ContentHash = 7
+	s.pages["custom error pages"] = append(s.pages["custom error pages"], result("http://h.test/custom-error.html", false), twin)
 	p, err := SearchRespelled(t.Context(), Query{Text: "custom error pages"}, v, s.search)
 	want := []string{"http://h.test/custom-error.html", "http://h.test/ssl/ssl_compat.html", "http://h.test/programs/ab.html",
 		"http://h.test/env.html"}
