@@ -137,12 +137,13 @@ func TestNamedAllButOneNotApplied(t *testing.T) {
 		{Query{Text: "custom error OR log pages"}, false},
 		{Query{Text: "custom error pag*"}, false},
 		{Query{Text: `"custom error" "pages"`}, false},
+		{Query{Text: `custom error "pages"`}, true},     // a word quoted to require it stays
 		{Query{Text: "error messages questions"}, true}, // misc/faq.html's title, but not its URL
 		{Query{Text: "questions messages error"}, true},
 	} {
 		s, v := customErrorSite()
 		for _, text := range []string{"custom pages", "custom error pages apache log", "custom error OR log pages", "custom error pag*",
-			`"custom error" "pages"`, "error messages questions", "questions messages error"} {
+			`"custom error" "pages"`, `custom error "pages"`, "error messages questions", "questions messages error"} {
 			s.pages[text] = []Result{result("http://h.test/env.html", false)}
 		}
 		s.pages["custom error pages"] = s.pages["custom error pages"][:1]
