@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 )
 
 // The link graph is written twice, each time in the order its B-tree wants (issue 26 part 2):
@@ -23,10 +24,14 @@ import (
 // entries' own text is written by the text writer before it: nums.go): a crash leaves the log
 // as it was, and the next merge does it again.
 
-// mergeLinksRows is how many link_log rows one merge takes: about 5,000 pages' links. Larger
+// mergeLinksRows is how many link_log rows one merge takes: about 20,000 pages' links. Larger
 // merges write fewer pages of links per link (each touched page is written once per merge), and
-// hold the index writer longer.
-const mergeLinksRows = 50_000
+// hold the index writer longer. Once links outgrows a merge, a merge writes (and its anchor
+// text's generation reads) nearly every page of links, of fts_anchors and of docs: at 1,000 × 200
+// with 50,000 rows those were 40% of the pages the crawl wrote (BENCHMARKS.md, "Issue 26: where
+// the writes go"); 200,000 rows write them a quarter as often. A merge holds its link rows
+// (mergeLink) and its targets' entries in memory: about 20 MB at this size.
+const mergeLinksRows = 200_000
 
 // sqlLogSpan reads the oldest and newest seq of link_log (two seeks in its primary key): the
 // fold appends, and a merge removes the oldest rows, so the rows between are all there.
@@ -76,6 +81,14 @@ func (s *Store) mergeLinks(ctx context.Context, least int64, exact bool) (int, e
 	}
 }
 
+// mergeLink is a row of link_log as a merge reads it.
+type mergeLink struct {
+	to, from int64
+	anchor   string
+	fragment int
+	added    int
+}
+
 // mergeLogRows applies link_log's rows below seq end to links, in target order (each link as its
 // last row leaves it), rewrites their targets' entries (rewriteTargets), and removes the rows, in tx. It returns how many entries it wrote.
 func (s *Store) mergeLogRows(ctx context.Context, tx writeTx, end int64, exact bool) (int, error) {
@@ -83,27 +96,21 @@ func (s *Store) mergeLogRows(ctx context.Context, tx writeTx, end int64, exact b
 	if err != nil {
 		return 0, fmt.Errorf("index: link log: %w", err)
 	}
-	type link struct {
-		to, from int64
-		anchor   string
-		fragment int
-		added    int
-	}
-	var adds [][]any
+	var adds []mergeLink
 	var targets []int64
-	var removes []link
-	var cur link
+	var removes []mergeLink
+	var cur mergeLink
 	have := false
 	flush := func() {
 		switch cur.added {
 		case logAdd:
-			adds = append(adds, []any{cur.to, cur.from, cur.anchor, cur.fragment})
+			adds = append(adds, cur)
 		case logRemove:
 			removes = append(removes, cur)
 		}
 	}
 	for rows.Next() {
-		var l link
+		var l mergeLink
 		if err := rows.Scan(&l.to, &l.from, &l.anchor, &l.fragment, &l.added); err != nil {
 			rows.Close()
 			return 0, fmt.Errorf("index: link log: %w", err)
@@ -127,8 +134,14 @@ func (s *Store) mergeLogRows(ctx context.Context, tx writeTx, end int64, exact b
 			return 0, fmt.Errorf("index: remove a link: %w", err)
 		}
 	}
-	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO links (to_id, from_id, anchor, fragment)`, 4, "", adds); err != nil {
-		return 0, fmt.Errorf("index: links: %w", err)
+	for chunk := range slices.Chunk(adds, maxBulkRows) { // the rows' values are boxed a chunk at a time
+		values := make([][]any, len(chunk))
+		for i, l := range chunk {
+			values[i] = []any{l.to, l.from, l.anchor, l.fragment}
+		}
+		if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO links (to_id, from_id, anchor, fragment)`, 4, "", values); err != nil {
+			return 0, fmt.Errorf("index: links: %w", err)
+		}
 	}
 	written, err := s.rewriteTargets(ctx, tx, targets, exact)
 	if err != nil {
