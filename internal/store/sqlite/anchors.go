@@ -83,18 +83,25 @@ func (s *Store) rewriteTargets(ctx context.Context, tx writeTx, ids []int64, exa
 		if err := g.decide(ctx, tx, chunk); err != nil {
 			return 0, err
 		}
+		if err := g.writeRows(ctx, tx); err != nil {
+			return 0, err
+		}
 	}
-	return len(g.meta), g.write(ctx, s, tx)
+	return g.written, g.write(ctx, s, tx)
 }
 
 // generation is what rewriteTargets decided, to write.
 type generation struct {
-	exact       bool
-	nums        *numbers // the numbers of new link-only entries
+	exact   bool
+	nums    *numbers // the numbers of new link-only entries
+	written int      // entries written
+	// A chunk's rows of dirty and docs, written once it is decided (writeRows): a merge of
+	// mergeLinksRows log rows may have a hundred thousand targets.
 	pending     [][]any  // left in dirty
 	done        []int64  // leaving dirty
 	meta        [][]any  // docs rows of the entries kept
-	gone, drop  []int64  // entries removed, and their fts rows (numbers)
+	gone        []int64  // entries removed
+	drop        []int64  // the fts rows (numbers) of the entries removed
 	own         []ownRow // new link-only entries' fts rows
 	dropAnchors []int64  // fts_anchors rows removed or replaced
 	anchors     []anchorRow
@@ -147,8 +154,8 @@ func (g *generation) decide(ctx context.Context, tx writeTx, ids []int64) error 
 	return nil
 }
 
-// write writes what g decided in tx, the own text of new link-only entries on the text writer.
-func (g *generation) write(ctx context.Context, s *Store, tx writeTx) error {
+// writeRows writes the dirty and docs rows of the chunk g decided last in tx, and forgets them.
+func (g *generation) writeRows(ctx context.Context, tx writeTx) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM dirty WHERE url_id `+inSet, idSet(g.done)); err != nil {
 		return fmt.Errorf("anchors: %w", err)
 	}
@@ -162,6 +169,14 @@ func (g *generation) write(ctx context.Context, s *Store, tx writeTx) error {
 	if err := insertRows(ctx, tx, sqlInsertDocs, 7, "", g.meta); err != nil {
 		return fmt.Errorf("anchors: %w", err)
 	}
+	g.written += len(g.meta)
+	g.pending, g.done, g.meta, g.gone = g.pending[:0], g.done[:0], g.meta[:0], g.gone[:0]
+	return nil
+}
+
+// write writes the FTS5 rows of what g decided in tx (writeRows wrote the others), the own text
+// of new link-only entries on the text writer, each table's rows once, in rowid order.
+func (g *generation) write(ctx context.Context, s *Store, tx writeTx) error {
 	// The text database may hold rows under the new numbers already, if a step gave them before
 	// and its index transaction did not commit: they go first (dropOrphans).
 	if len(g.drop) > 0 || len(g.own) > 0 {
