@@ -94,7 +94,7 @@ var wholeTable = map[string]string{
 	`SELECT ` + urlColumns + ` FROM urls ORDER BY seq`:       "EachURL: every URL, in discovery order (the rowid)",
 	`SELECT ` + originColumns + ` FROM origins ORDER BY key`: "EachOrigin: every origin, in key order (its primary key)",
 	`FROM urls WHERE depth = 0 AND hops = 0`:                 "Seeds, once when a crawl resumes",
-	`AS due FROM origins`:                                    "LeaseOrigins: one seek in urls_due per origin, O(origins) not O(URLs)",
+	`AS due FROM origins`:                                    "LeaseOrigins: one seek in urls_origin per origin, O(origins) not O(URLs)",
 	`UPDATE urls SET next_at`:                                "Reschedule, once per command: every fetched URL of a state",
 	`SELECT COUNT(*) FROM staged`:                            "IndexLag: the stage's count, on its smallest index",
 	`FROM pragma_application_id`:                             "readSchema, once per Open: the header and sqlite_master",

@@ -15,10 +15,7 @@ import (
 // (ErrEarlierBuild). Layout 1 was the single schema of issue 26 part 4; layout 2 added the links
 // log, the folded table, docs keyed by entry number (issue 26 part 2), the head index (part 3)
 // and the origins' gap (issue 29);
-// layout 3 dropped the waiting table (anchor text in generations, issue 26 part 2); layout 4
-// split urls_origin into urls_origin (every URL of an origin, in discovery order) and urls_due
-// (the queued URLs only), so that a fetched URL leaves the frontier's index instead of moving
-// in it.
+// layout 3 dropped the waiting table (anchor text in generations, issue 26 part 2).
 //
 // The crawl database says what it is in its header, where an earlier build never wrote: PRAGMA
 // application_id is applicationID and user_version is schemaVersion. Earlier builds kept a
@@ -30,7 +27,7 @@ const (
 	// applicationID marks a Mandelbot crawl database ("MBOT").
 	applicationID = 0x4d424f54
 	// schemaVersion is the layout of the schema below.
-	schemaVersion = 4
+	schemaVersion = 3
 	// firstLayout is the first layout marked in the header; earlier builds marked none.
 	firstLayout = 1
 )
@@ -96,12 +93,7 @@ const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 // crawlSchema makes the crawl database's tables, and marks the database as this schema's.
 //
 // URL IDs are store.IDOf of the URL (the crawler names URLs without asking the store); seq keeps
-// discovery order as the rowid. An origin's URLs are found by urls_origin (origin, then seq:
-// a new URL is appended to its origin's run of entries), its due URLs by urls_due, which holds
-// only the URLs with a due time (next_at > 0): a fetched URL's update deletes its entry there,
-// where an index of every URL by (origin, next_at, id) moved it to a random place in its origin's
-// run. At 1,000 × 200 that index took 22% of the pages the crawl wrote (BENCHMARKS.md, "Issue 26:
-// where the writes go"). Every query of due URLs says next_at > 0, so that it may use urls_due. Documents are staged at commit, with their links and response
+// discovery order as the rowid. Documents are staged at commit, with their links and response
 // header, and indexed later (index.go). meta holds settings by key.
 const crawlSchema = `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 	CREATE TABLE origins (
@@ -158,8 +150,7 @@ const crawlSchema = `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NUL
 		warc_offset INTEGER NOT NULL DEFAULT 0,
 		warc_response_id TEXT NOT NULL DEFAULT ''
 	);
-	CREATE INDEX urls_origin ON urls (origin);
-	CREATE INDEX urls_due ON urls (origin, next_at) WHERE next_at > 0;
+	CREATE INDEX urls_origin ON urls (origin, next_at, id);
 	CREATE TABLE staged (
 		seq INTEGER PRIMARY KEY,
 		url_id INTEGER NOT NULL UNIQUE,
