@@ -19,6 +19,15 @@ import (
 // halved with them: the peak RSS of a crawl is then below what it was.
 const pageSize = 8 << 10
 
+// crawlPageSize is the page size, in bytes, of a crawl database this package creates (issue 26).
+// A crawl commit changes rows all over the frontier's index, urls and the unique index of URL
+// IDs, one row or two on each page it touches, and WAL mode writes each touched page whole, then
+// copies it back at the checkpoint: at 1,000 × 200 with 8 KiB pages those three B-trees took
+// more than half of the pages the crawl wrote, 13 GB for a 1.1 GB store (BENCHMARKS.md, "Issue
+// 26: where the writes go"). With smaller pages a commit touches about as many pages, of half
+// the bytes. The staged documents' text is written sequentially, the same bytes either way.
+const crawlPageSize = 4 << 10
+
 // checkpointPageBytes is the page size in which Options.CheckpointPages counts (4 KiB: SQLite's
 // default, which the constant was chosen for): the WAL threshold stays the same number of bytes
 // whatever the database's page size.

@@ -2,10 +2,12 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"testing"
 )
 
-// Issue 11 item 6 (a smaller index): a new database has pageSize pages, and the WAL checkpoint
+// Issue 11 item 6 (a smaller index): a new index or text database has pageSize pages; issue 26
+// (where the writes go): a new crawl database has crawlPageSize pages. The WAL checkpoint
 // threshold is still DefaultCheckpointPages 4 KiB pages in bytes, whatever the page size.
 func TestNewDatabasePageSizeAndCheckpointBytes(t *testing.T) {
 	ctx := context.Background()
@@ -21,11 +23,19 @@ func TestNewDatabasePageSizeAndCheckpointBytes(t *testing.T) {
 	if err := s.wconn.QueryRowContext(ctx, `PRAGMA wal_autocheckpoint`).Scan(&ckpt); err != nil {
 		t.Fatal(err)
 	}
-	if ps != pageSize {
-		t.Errorf("page_size = %d, want %d", ps, pageSize)
+	if ps != crawlPageSize {
+		t.Errorf("crawl database: page_size = %d, want %d", ps, crawlPageSize)
 	}
 	if got, want := ckpt*ps, DefaultCheckpointPages*checkpointPageBytes; got != want {
 		t.Errorf("wal_autocheckpoint = %d pages of %d = %d bytes, want %d", ckpt, ps, got, want)
+	}
+	for _, conn := range []*sql.Conn{s.iconn, s.tconn} {
+		if err := conn.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&ps); err != nil {
+			t.Fatal(err)
+		}
+		if ps != pageSize {
+			t.Errorf("index or text database: page_size = %d, want %d", ps, pageSize)
+		}
 	}
 }
 

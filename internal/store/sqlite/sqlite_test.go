@@ -104,7 +104,7 @@ func TestCommitCancelledBeforeItBegins(t *testing.T) {
 }
 
 // The writer checkpoints at Options.CheckpointPages 4 KiB pages (DefaultCheckpointPages when
-// zero), counted in the database's own pages (pageSize).
+// zero), counted in the crawl database's own pages (crawlPageSize).
 func TestCheckpointPages(t *testing.T) {
 	for _, c := range []struct{ opt, want int }{{0, DefaultCheckpointPages}, {500, 500}} {
 		s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{CheckpointPages: c.opt})
@@ -112,8 +112,8 @@ func TestCheckpointPages(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got int
-		if err := s.wconn.QueryRowContext(t.Context(), `PRAGMA wal_autocheckpoint`).Scan(&got); err != nil || got*pageSize != c.want*checkpointPageBytes {
-			t.Errorf("CheckpointPages %d: wal_autocheckpoint %d pages of %d (%v), want %d of %d", c.opt, got, pageSize, err, c.want, checkpointPageBytes)
+		if err := s.wconn.QueryRowContext(t.Context(), `PRAGMA wal_autocheckpoint`).Scan(&got); err != nil || got*crawlPageSize != c.want*checkpointPageBytes {
+			t.Errorf("CheckpointPages %d: wal_autocheckpoint %d pages of %d (%v), want %d of %d", c.opt, got, crawlPageSize, err, c.want, checkpointPageBytes)
 		}
 		s.Close()
 	}
