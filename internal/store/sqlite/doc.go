@@ -62,8 +62,11 @@
 // Writes: every write transaction of a file runs on the one connection that writes it (SQLite
 // has one writer per file), one at a time; reads use a pool of read-only connections that WAL
 // lets run beside the writers. A commit inserts its new URLs in multi-row statements and skips
-// the insert of origins it knows exist; the WAL is checkpointed at Options.CheckpointPages, and
-// cut back to walLimitCheckpoints thresholds when it starts over after a long reader let it grow.
+// the insert of origins it knows exist. The crawl database has 4 KiB pages (crawlPageSize: its
+// commits change a row or two on each page they touch), the index and text databases 8 KiB
+// (pageSize: FTS5's rows and blobs fill them). The WAL is checkpointed at
+// Options.CheckpointPages, and cut back to walLimitCheckpoints thresholds when it starts over
+// after a long reader let it grow.
 // Close leaves no WAL: the crawl's writer closes after the index writer, whose read-only
 // attachment of the crawl database cannot copy that WAL back.
 //
