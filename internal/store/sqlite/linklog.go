@@ -1,10 +1,12 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // The link graph is written twice, each time in the order its B-tree wants (issue 26 part 2):
@@ -37,10 +39,11 @@ const mergeLinksRows = 200_000
 // fold appends, and a merge removes the oldest rows, so the rows between are all there.
 const sqlLogSpan = `SELECT (SELECT MIN(seq) FROM link_log), (SELECT MAX(seq) FROM link_log)`
 
-// sqlLogRows reads link_log's rows below a seq, sorted by link (target first), each link's rows
-// in the order they were written.
-const sqlLogRows = `SELECT to_id, from_id, anchor, fragment, added FROM link_log WHERE seq < ?
-	ORDER BY to_id, from_id, anchor, seq`
+// sqlLogRows reads link_log's rows below a seq, in the order they were written (its key). The
+// merge sorts them by link in Go: SQLite's sorter held a merge's rows in its C heap (the writers'
+// temporary files are in memory), outside the Go limit of the memory budget, and a merge of
+// mergeLinksRows rows took TestOutsideTheGoLimitFitsItsShares 4.9 MiB over its bound.
+const sqlLogRows = `SELECT to_id, from_id, anchor, fragment, added FROM link_log WHERE seq < ? ORDER BY seq`
 
 // linkLogSize reports how many rows link_log holds, and the seq after its newest.
 func linkLogSize(ctx context.Context, q rowQuerier) (n, end int64, err error) {
@@ -96,38 +99,38 @@ func (s *Store) mergeLogRows(ctx context.Context, tx writeTx, end int64, exact b
 	if err != nil {
 		return 0, fmt.Errorf("index: link log: %w", err)
 	}
-	var adds []mergeLink
-	var targets []int64
-	var removes []mergeLink
-	var cur mergeLink
-	have := false
-	flush := func() {
-		switch cur.added {
-		case logAdd:
-			adds = append(adds, cur)
-		case logRemove:
-			removes = append(removes, cur)
-		}
-	}
+	var log []mergeLink
 	for rows.Next() {
 		var l mergeLink
 		if err := rows.Scan(&l.to, &l.from, &l.anchor, &l.fragment, &l.added); err != nil {
 			rows.Close()
 			return 0, fmt.Errorf("index: link log: %w", err)
 		}
-		if have && (l.to != cur.to || l.from != cur.from || l.anchor != cur.anchor) {
-			flush()
-		}
-		if !have || l.to != cur.to {
-			targets = append(targets, l.to)
-		}
-		cur, have = l, true
+		log = append(log, l)
 	}
 	if err := rows.Close(); err != nil {
 		return 0, fmt.Errorf("index: link log: %w", err)
 	}
-	if have {
-		flush()
+	// By link, target first; each link's rows stay in the order they were written.
+	slices.SortStableFunc(log, func(a, b mergeLink) int {
+		return cmp.Or(cmp.Compare(a.to, b.to), cmp.Compare(a.from, b.from), strings.Compare(a.anchor, b.anchor))
+	})
+	adds := log[:0] // kept in log's own array: the nth add is at most its nth row
+	var removes []mergeLink
+	var targets []int64
+	for i, l := range log {
+		if i == 0 || l.to != log[i-1].to {
+			targets = append(targets, l.to)
+		}
+		if i+1 < len(log) && l.to == log[i+1].to && l.from == log[i+1].from && l.anchor == log[i+1].anchor {
+			continue // the link's last row decides
+		}
+		switch l.added {
+		case logAdd:
+			adds = append(adds, l)
+		case logRemove:
+			removes = append(removes, l)
+		}
 	}
 	for _, r := range removes {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE to_id = ? AND from_id = ? AND anchor = ?`, r.to, r.from, r.anchor); err != nil {
