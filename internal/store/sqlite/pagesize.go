@@ -20,12 +20,13 @@ import (
 const pageSize = 8 << 10
 
 // crawlPageSize is the page size, in bytes, of a crawl database this package creates (issue 26).
-// A crawl commit changes rows all over the frontier's index, urls and the unique index of URL
-// IDs, one row or two on each page it touches, and WAL mode writes each touched page whole, then
-// copies it back at the checkpoint: at 1,000 × 200 with 8 KiB pages those three B-trees took
-// more than half of the pages the crawl wrote, 13 GB for a 1.1 GB store (BENCHMARKS.md, "Issue
-// 26: where the writes go"). With smaller pages a commit touches about as many pages, of half
-// the bytes. The staged documents' text is written sequentially, the same bytes either way.
+// A crawl commit changes a row or two on each page it touches of urls_origin, urls and the
+// unique index of URL IDs, and WAL mode writes each touched page whole, then copies it back at
+// the checkpoint: at 1,000 × 200 with 8 KiB pages (and merges of mergeLinksRows) those three
+// B-trees took 43% of the pages the crawl wrote (BENCHMARKS.md, "Issue 26: where the writes
+// go"). With 4 KiB pages a commit touches about a third more pages, of half the bytes: the crawl
+// wrote 15% fewer bytes. The staged documents' text is written in order, the same bytes either
+// way. The index database keeps pageSize: 4 KiB pages saved it 2% of the bytes written.
 const crawlPageSize = 4 << 10
 
 // checkpointPageBytes is the page size in which Options.CheckpointPages counts (4 KiB: SQLite's
