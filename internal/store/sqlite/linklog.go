@@ -31,8 +31,8 @@ import (
 // hold the index writer longer. Once links outgrows a merge, a merge writes (and its anchor
 // text's generation reads) nearly every page of links, of fts_anchors and of docs: at 1,000 × 200
 // with 50,000 rows those were 40% of the pages the crawl wrote (BENCHMARKS.md, "Issue 26: where
-// the writes go"); 200,000 rows write them a quarter as often. A merge holds its link rows
-// (mergeLink) and its targets' entries in memory: about 20 MB at this size.
+// the writes go"); 200,000 rows write them a quarter as often. A merge holds its log rows in
+// memory (mergeLink: 48 bytes and the anchor each), and one chunk of its targets' entries.
 const mergeLinksRows = 200_000
 
 // sqlLogSpan reads the oldest and newest seq of link_log (two seeks in its primary key): the

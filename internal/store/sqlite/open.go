@@ -168,7 +168,8 @@ func dsn(path string, readOnly bool) string {
 	} else {
 		// page_size takes effect only before the database's first write (pagesize.go), and
 		// setting WAL mode is one: the driver runs _journal_mode after every _pragma (which it
-		// sorts by name), so WAL is set there rather than as a _pragma.
+		// sorts by name), so WAL is set there rather than as a _pragma. The index and text
+		// databases are made by the crawl writer's ATTACH, with pageSize (indexWriterSetup).
 		q.Add("_pragma", "page_size("+strconv.Itoa(crawlPageSize)+")")
 		q.Set("_journal_mode", "WAL")
 		q.Add("_pragma", "synchronous(NORMAL)")
