@@ -10,6 +10,7 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/jimsmart/grobotstxt v1.0.3
 	github.com/temoto/robotstxt v1.1.2
+	modernc.org/sqlite v1.60.1
 )
 
 require (
@@ -75,7 +76,6 @@ require (
 	modernc.org/libc v1.77.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-	modernc.org/sqlite v1.60.1 // indirect
 )
 
 replace github.com/fractle/mandelbot => ../
