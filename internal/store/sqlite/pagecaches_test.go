@@ -102,6 +102,11 @@ func TestPageCacheCostBoundsItsRSS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fills a 16 MiB page cache from a 60 MB database")
 	}
+	if raceDetector {
+		// It measures the process's RSS, which the race detector's runtime moves on its own
+		// (seen at 0.99 times the cache at load 20-27); the plain test run measures it.
+		t.Skip("measures RSS: not under the race detector")
+	}
 	const cacheKiB, rows, rowBytes = 16 << 10, 20_000, 3_000
 	path := filepath.Join(t.TempDir(), "cache.db")
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=page_size("+strconv.Itoa(pageSize)+")&_pragma=journal_mode(wal)")
