@@ -138,21 +138,14 @@ func (k *leaseKeeper) Grouped() bool {
 }
 
 // LeaseEach is Lease of each of keys (distinct), in order, as far as the batch has room, in one
-// statement of a store that can (Grouped; otherwise one Lease each): it reports for each key
-// whether the process holds it now.
+// statement of the store: it reports for each key whether the process holds it now. Only for a
+// keeper that is Grouped (the loader asks); any other gets an error.
 func (k *leaseKeeper) LeaseEach(ctx context.Context, keys []string, now time.Time) (map[string]bool, error) {
-	ok := make(map[string]bool, len(keys))
 	gl, grouped := k.leases.(groupLeaser)
 	if !grouped || k.shared == nil {
-		for _, key := range keys {
-			held, err := k.Lease(ctx, key, now)
-			if err != nil {
-				return nil, err
-			}
-			ok[key] = held
-		}
-		return ok, nil
+		return nil, errors.New("crawler: LeaseEach on a store that does not lease origins together")
 	}
+	ok := make(map[string]bool, len(keys))
 	var ask, fresh []string
 	k.mu.Lock()
 	for _, key := range keys {

@@ -126,11 +126,8 @@ func namedQueryOf(text string, shown []Result) (nq namedQuery, ok bool) {
 	if slices.ContainsFunc(shown, func(r Result) bool { return r.TitleURLFactor > 1 || nq.forms.held(r.Title) == nq.all }) {
 		return nq, false // a result is named for the query already
 	}
-	quoted := quotedWords(text)
-	for i, n := range nq.p.Must {
-		if n.Kind == KindTerm && len(n.Words) == 1 && !quoted[n.Text] {
-			nq.drops = append(nq.drops, slices.Index(nq.owner, i))
-		}
+	for _, i := range droppable(text, nq.p) {
+		nq.drops = append(nq.drops, slices.Index(nq.owner, i))
 	}
 	return nq, len(nq.drops) > 0
 }
@@ -156,28 +153,20 @@ func (nq namedQuery) leftOut(ctx context.Context, v Vocabulary, now time.Time) (
 		}
 	}
 	var named []int // the indexes in words of the words the rest of which name an entry
+	var words []string
 	for k, d := range nq.drops {
 		if nameRest[k] {
-			named = append(named, d)
+			named, words = append(named, d), append(words, nq.words[d])
 		}
 	}
-	switch len(named) {
-	case 0:
+	if len(named) == 0 {
 		return 0, false, nil
-	case 1:
-		return named[0], true, nil
 	}
-	drop, most := named[0], -1
-	for _, d := range named {
-		n, err := v.Entries(ctx, nq.words[d], MaxRelaxEntries)
-		if err != nil {
-			return 0, false, fmt.Errorf("index: named for all words but one: %w", err)
-		}
-		if n > most {
-			drop, most = d, n
-		}
+	k, err := leastInformative(ctx, v, words)
+	if err != nil {
+		return 0, false, fmt.Errorf("index: named for all words but one: %w", err)
 	}
-	return drop, true, nil
+	return named[k], true, nil
 }
 
 // namedNote is the note of a page whose first result is named for cut, the query without the

@@ -61,10 +61,9 @@ import (
 //     plurals folded, a word that abbreviates a query word holds it (abbrev.go:
 //     "mod_auth_basic" holds "authentication"), and a word that is the initial of one query
 //     word and the whole of the next holds both ("vhosts/" holds "virtual hosts"); the host is
-//     not the path. A task ("setting
-//     up ssl", howto.go) is held by a how-to's title without its verb. A link-only entry has
-//     no title of its own (its "title" is anchor text, weighed as such): the rule is for
-//     fetched pages.
+//     not the path. A task ("setting up ssl", howto.go) is held by a how-to's title without
+//     its verb. A link-only entry has no title of its own (its "title" is anchor text, weighed
+//     as such): the rule is for fetched pages.
 //   - A page whose headings (h1-h6, and the terms of its definition lists: extract's
 //     Document.Headings) hold an identifier that the query's words spell ("document root":
 //     DocumentRoot, "keep alive timeout": KeepAliveTimeout, definesQuery) is the page that
@@ -376,8 +375,8 @@ func (fs termForms) all() uint64 {
 // held returns the mask of the words s holds. s is read as the index reads it: its runs of
 // letters and digits, lower-cased, and the CamelCase parts of each ("RewriteRule": rewrite,
 // rule), plurals folded; an identifier is held when each of its runs is. A run holds a word it
-// abbreviates, and two words in a row it compounds ("vhosts": virtual hosts, abbrev.go). It allocates only for
-// upper-case text and CamelCase runs.
+// abbreviates, and two words in a row it compounds ("vhosts": virtual hosts, abbrev.go). It
+// allocates only for upper-case text and CamelCase runs.
 func (fs termForms) held(s string) uint64 {
 	if len(fs) == 0 {
 		return 0

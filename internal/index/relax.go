@@ -45,13 +45,7 @@ func Relax(ctx context.Context, v Vocabulary, text string) (r Relaxed, ok bool, 
 	if p.Plain || len(p.Must) < MinRelaxWords {
 		return Relaxed{}, false, nil
 	}
-	quoted := quotedWords(text)
-	var cands []int // indexes in p.Must of the terms that may be dropped
-	for i, n := range p.Must {
-		if n.Kind == KindTerm && len(n.Words) == 1 && !quoted[n.Text] {
-			cands = append(cands, i)
-		}
-	}
+	cands := droppable(text, p)
 	if len(cands) == 0 {
 		return Relaxed{}, false, nil
 	}
@@ -69,22 +63,52 @@ func Relax(ctx context.Context, v Vocabulary, text string) (r Relaxed, ok bool, 
 			}
 		}
 	}
-	drop, most := -1, -1
-	for _, i := range cands {
-		w := p.Must[i].Words[0]
-		n, err := v.Entries(ctx, w, MaxRelaxEntries)
-		if err != nil {
-			return Relaxed{}, false, fmt.Errorf("index: relax %q: %w", w, err)
-		}
-		if n > most {
-			drop, most = i, n
-		}
+	words := make([]string, len(cands))
+	for k, i := range cands {
+		words[k] = p.Must[i].Words[0]
 	}
+	k, err := leastInformative(ctx, v, words)
+	if err != nil {
+		return Relaxed{}, false, fmt.Errorf("index: relax: %w", err)
+	}
+	drop := cands[k]
 	cut, ok := withoutTerm(text, p, drop)
 	if !ok {
 		return Relaxed{}, false, nil
 	}
 	return Relaxed{Text: cut, Missing: p.Must[drop].Words[0]}, true, nil
+}
+
+// droppable returns the indexes in p.Must (p the parse of text) of the terms a rule may leave
+// out: plain one-word terms, never a phrase's word nor a word quoted to require it.
+func droppable(text string, p Parsed) []int {
+	quoted := quotedWords(text)
+	var out []int
+	for i, n := range p.Must {
+		if n.Kind == KindTerm && len(n.Words) == 1 && !quoted[n.Text] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// leastInformative returns the index in words of the word the most entries hold (v.Entries,
+// counted up to MaxRelaxEntries); among equals, the first. One word is chosen without a lookup.
+func leastInformative(ctx context.Context, v Vocabulary, words []string) (int, error) {
+	if len(words) == 1 {
+		return 0, nil
+	}
+	best, most := 0, -1
+	for k, w := range words {
+		n, err := v.Entries(ctx, w, MaxRelaxEntries)
+		if err != nil {
+			return 0, fmt.Errorf("entries of %q: %w", w, err)
+		}
+		if n > most {
+			best, most = k, n
+		}
+	}
+	return best, nil
 }
 
 // withoutTerm returns text, whose parse is p, without p.Must[i] (a plain term): an ordinary
