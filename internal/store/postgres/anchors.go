@@ -49,6 +49,9 @@ func (s *Store) logFull(ctx context.Context) (bool, error) {
 // other only those at a power of two. With wait it waits for another process's generation to
 // end; otherwise it leaves the work to that process and returns.
 func (s *Store) generation(ctx context.Context, last, wait bool) (int, error) {
+	if _, err := s.maintain(ctx); err != nil {
+		return 0, err
+	}
 	total := 0
 	for _, take := range []string{
 		`DELETE FROM link_log RETURNING to_id`,

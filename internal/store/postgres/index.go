@@ -118,6 +118,9 @@ func (s *Store) foldSkipping(ctx context.Context, max int) (int, error) {
 				claimed += limit
 				mu.Unlock()
 				n, err := s.fold(ctx, limit, true)
+				if err == nil && s.upkeep.due(n) {
+					_, err = s.maintain(ctx)
+				}
 				mu.Lock()
 				claimed -= limit
 				total += n

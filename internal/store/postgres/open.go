@@ -40,6 +40,7 @@ type Store struct {
 	schema  string
 	origins *store.OriginSet
 	stems   stemCache // the stems of words this process indexed (tsvec.go)
+	upkeep  upkeep    // documents folded since the last look at the tables' statistics (stats.go)
 }
 
 var (
