@@ -31,15 +31,11 @@ func TSVLiteral(ctx context.Context, s *Store, fields ...TSVField) (string, bool
 	var lit string
 	var ok bool
 	err := s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
-		ws, all := tsvWords(fields)
-		if !all {
-			return nil
+		lits, err := s.literals(ctx, tx, [][]tsvField{fields})
+		if err == nil && lits[0] != nil {
+			lit, ok = *lits[0], true
 		}
-		if err := s.stems.fill(ctx, tx, ws); err != nil {
-			return err
-		}
-		lit, ok = s.stems.tsvLiteral(fields)
-		return nil
+		return err
 	})
 	return lit, ok, err
 }

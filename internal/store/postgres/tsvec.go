@@ -33,52 +33,72 @@ const (
 	stemCacheMax = 1 << 20
 )
 
-// stemCache maps words to their stems in mandelbot_stem. It is safe for concurrent use; the
-// zero value is ready.
+// stemCache maps words to their lexemes in mandelbot_stem, each lexeme numbered once (two
+// words of one stem share its number), so that an entry's tsvector is built with slices indexed
+// by lexeme rather than maps of strings (issue 31: the fold's cost per document). Numbers are
+// their own lexemes, as the configuration leaves them. It is safe for concurrent use: fill
+// writes, builds read. The zero value is ready.
 type stemCache struct {
-	mu    sync.Mutex
-	stems map[string]string
+	mu      sync.RWMutex
+	ids     map[string]int32 // word → the number of its lexeme in lexemes, or stopWord
+	lexemes []string
+	byLex   map[string]int32
 }
 
-// fill looks up, in one statement of tx, the stems of the words of ws it does not hold.
+// stopWord is the lexeme number of a word the dictionary gives no stem: it takes a position and
+// has no lexeme.
+const stopWord = -1
+
+// fill looks up, in one statement of tx, the stems of the words of ws (tokens, none longer than
+// maxLexemeBytes) it does not hold; numbers need no look-up.
 func (c *stemCache) fill(ctx context.Context, tx pgx.Tx, ws []string) error {
-	c.mu.Lock()
-	var missing []string
+	c.mu.RLock()
+	var missing, numbers []string
 	for _, w := range ws {
-		if _, ok := c.stems[w]; !ok {
-			missing = append(missing, w)
+		if _, ok := c.ids[w]; !ok {
+			if isNumber(w) {
+				numbers = append(numbers, w)
+			} else {
+				missing = append(missing, w)
+			}
 		}
 	}
-	c.mu.Unlock()
-	if len(missing) == 0 {
+	c.mu.RUnlock()
+	if len(missing)+len(numbers) == 0 {
 		return nil
 	}
 	slices.Sort(missing)
 	missing = slices.Compact(missing)
-	rows, _ := tx.Query(ctx, `SELECT w, COALESCE((ts_lexize('mandelbot_stem', w))[1], '') FROM unnest($1::text[]) AS w`, missing)
-	got := make(map[string]string, len(missing))
-	var w, stem string
-	if _, err := pgx.ForEachRow(rows, []any{&w, &stem}, func() error { got[w] = stem; return nil }); err != nil {
-		return fmt.Errorf("stems of %d words: %w", len(missing), err)
+	got := make(map[string]string, len(missing)+len(numbers))
+	for _, n := range numbers {
+		got[n] = n
+	}
+	if len(missing) > 0 {
+		rows, _ := tx.Query(ctx, `SELECT w, COALESCE((ts_lexize('mandelbot_stem', w))[1], '') FROM unnest($1::text[]) AS w`, missing)
+		var w, stem string
+		if _, err := pgx.ForEachRow(rows, []any{&w, &stem}, func() error { got[w] = stem; return nil }); err != nil {
+			return fmt.Errorf("stems of %d words: %w", len(missing), err)
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.stems == nil || len(c.stems)+len(got) > stemCacheMax {
-		c.stems = make(map[string]string, len(got))
+	if c.ids == nil || len(c.ids)+len(got) > stemCacheMax {
+		c.ids, c.byLex, c.lexemes = make(map[string]int32, len(got)), make(map[string]int32, len(got)), nil
 	}
 	for w, stem := range got {
-		c.stems[w] = stem
+		if stem == "" {
+			c.ids[w] = stopWord
+			continue
+		}
+		id, ok := c.byLex[stem]
+		if !ok {
+			id = int32(len(c.lexemes))
+			c.lexemes = append(c.lexemes, stem)
+			c.byLex[stem] = id
+		}
+		c.ids[w] = id
 	}
 	return nil
-}
-
-// stem returns the stem of a word fill looked up ("" when the dictionary gives none, or it is
-// not known).
-func (c *stemCache) stem(w string) (string, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s, ok := c.stems[w]
-	return s, ok
 }
 
 // tsvField is one part of an entry's tsvector: searchWords' words and their weight class
@@ -138,124 +158,177 @@ func isNumber(t string) bool {
 	return true
 }
 
-// tsvWords returns the tokens of every field, and false when one of them must be left to
-// to_tsvector.
-func tsvWords(fields []tsvField) ([]string, bool) {
-	var all []string
-	for _, f := range fields {
-		ts, ok := tsvTokens(f.words)
-		if !ok {
-			return nil, false
-		}
-		for _, t := range ts {
-			if !isNumber(t) && len(t) <= maxLexemeBytes {
-				all = append(all, t)
-			}
-		}
-	}
-	return all, true
+// lexState is what a build knows of one lexeme of the entry: its positions in the field being
+// read (to_tsvector's rules) and in the whole entry (||'s rules).
+type lexState struct {
+	seen       bool
+	field      int // 1 + the index of the field fieldCount and fieldLast are of
+	fieldCount int // positions kept in that field
+	fieldLast  int // the last of them, in the field
+	n          int // positions kept in the entry
+	last       int // the last of them
+	off        int // where its positions go in the literal's order
 }
 
+// tsvEntry is one position of a lexeme in an entry.
+type tsvEntry struct {
+	lex    int32
+	pos    int
+	weight byte
+}
+
+// tsvScratch is the reusable memory of one build: state by lexeme number, the lexemes seen in
+// the order they were, the positions in the order they were kept. A build leaves it as it found
+// it (all states zero).
+type tsvScratch struct {
+	state   []lexState
+	touched []int32
+	entries []tsvEntry
+	placed  []tsvEntry
+	buf     []byte
+}
+
+var tsvScratchPool = sync.Pool{New: func() any { return new(tsvScratch) }}
+
 // tsvLiteral renders the tsvector that the concatenation of setweight(to_tsvector(words),
-// weight) over fields makes, as a tsvector literal; ok is false when a field is not ASCII (or
-// a stem is missing): the caller lets to_tsvector make it.
-func (c *stemCache) tsvLiteral(fields []tsvField) (lit string, ok bool) {
-	type pos struct {
-		p      int
-		weight byte
+// weight) over fields makes, as a tsvector literal, from the fields' tokens (tsvTokens); ok is
+// false when a stem is missing: the caller lets to_tsvector make it. The caller holds c.mu for
+// reading.
+func (c *stemCache) tsvLiteral(tokens [][]string, fields []tsvField) (lit string, ok bool) {
+	sc := tsvScratchPool.Get().(*tsvScratch)
+	defer tsvScratchPool.Put(sc)
+	defer sc.reset()
+	if n := len(c.lexemes); len(sc.state) < n {
+		sc.state = append(sc.state, make([]lexState, n-len(sc.state))...)
 	}
-	vec := map[string][]pos{}
 	maxpos := 0
-	for _, f := range fields {
-		ts, ok := tsvTokens(f.words)
-		if !ok {
-			return "", false
-		}
-		field := map[string][]int{}
+	for fi, ts := range tokens {
 		p, fieldMax := 0, 0
 		for _, t := range ts {
 			if len(t) > maxLexemeBytes {
 				continue
 			}
-			lex := t
-			if !isNumber(t) {
-				s, ok := c.stem(t)
-				if !ok {
-					return "", false
-				}
-				lex = s
+			id, ok := c.ids[t]
+			if !ok {
+				return "", false
 			}
 			p++
-			if lex == "" {
+			if id == stopWord {
 				continue // a stop word: it takes a position, no lexeme
 			}
 			at := min(p, maxTSVPos)
-			ps := field[lex]
-			if len(ps) < maxParsedPositions && (len(ps) == 0 || ps[len(ps)-1] != at) {
-				field[lex] = append(ps, at)
-				fieldMax = max(fieldMax, at)
+			st := &sc.state[id]
+			if !st.seen {
+				st.seen = true
+				sc.touched = append(sc.touched, id)
 			}
-		}
-		for lex, ps := range field {
-			have := vec[lex]
-			for _, q := range ps {
-				if len(have) >= maxTSVPositions || len(have) > 0 && have[len(have)-1].p == maxTSVPos {
-					break
-				}
-				have = append(have, pos{min(q+maxpos, maxTSVPos), f.weight})
+			if st.field != fi+1 {
+				st.field, st.fieldCount, st.fieldLast = fi+1, 0, 0
 			}
-			vec[lex] = have
+			if st.fieldCount >= maxParsedPositions || st.fieldCount > 0 && st.fieldLast == at {
+				continue // to_tsvector keeps no more of this lexeme in this field
+			}
+			st.fieldCount, st.fieldLast = st.fieldCount+1, at
+			fieldMax = max(fieldMax, at)
+			if st.n >= maxTSVPositions || st.n > 0 && st.last == maxTSVPos {
+				continue // || keeps no more of this lexeme in the entry
+			}
+			g := min(at+maxpos, maxTSVPos)
+			st.n, st.last = st.n+1, g
+			sc.entries = append(sc.entries, tsvEntry{id, g, fields[fi].weight})
 		}
 		if fieldMax > 0 {
 			maxpos = min(maxpos+fieldMax, maxTSVPos)
 		}
 	}
-	lexemes := make([]string, 0, len(vec))
-	for lex := range vec {
-		lexemes = append(lexemes, lex)
+	// Lexemes in PostgreSQL's order (bytewise, as Go's), so that tsvectorin finds them sorted;
+	// each one's positions in the order they were kept (ascending).
+	slices.SortFunc(sc.touched, func(a, b int32) int { return strings.Compare(c.lexemes[a], c.lexemes[b]) })
+	off := 0
+	for _, id := range sc.touched {
+		st := &sc.state[id]
+		st.off, off = off, off+st.n
 	}
-	slices.Sort(lexemes)
-	var b strings.Builder
-	for i, lex := range lexemes {
-		if i > 0 {
-			b.WriteByte(' ')
+	sc.placed = slices.Grow(sc.placed[:0], len(sc.entries))[:len(sc.entries)]
+	for _, e := range sc.entries {
+		st := &sc.state[e.lex]
+		sc.placed[st.off] = e
+		st.off++
+	}
+	b := sc.buf[:0]
+	prev := int32(stopWord)
+	for i, e := range sc.placed {
+		if e.lex != prev {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, '\'')
+			lex := c.lexemes[e.lex]
+			for j := 0; j < len(lex); j++ {
+				if lex[j] == '\'' || lex[j] == '\\' {
+					b = append(b, '\\')
+				}
+				b = append(b, lex[j])
+			}
+			b = append(b, "':"...)
+			prev = e.lex
+		} else {
+			b = append(b, ',')
 		}
-		b.WriteByte('\'')
-		for j := 0; j < len(lex); j++ {
-			if lex[j] == '\'' || lex[j] == '\\' {
-				b.WriteByte('\\')
-			}
-			b.WriteByte(lex[j])
-		}
-		b.WriteString("':")
-		for j, q := range vec[lex] {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(strconv.Itoa(q.p))
-			if q.weight != 'D' {
-				b.WriteByte(q.weight)
-			}
+		b = strconv.AppendInt(b, int64(e.pos), 10)
+		if e.weight != 'D' {
+			b = append(b, e.weight)
 		}
 	}
-	return b.String(), true
+	sc.buf = b
+	return string(b), true
+}
+
+// reset zeroes the states a build touched.
+func (sc *tsvScratch) reset() {
+	for _, id := range sc.touched {
+		sc.state[id] = lexState{}
+	}
+	sc.touched, sc.entries = sc.touched[:0], sc.entries[:0]
 }
 
 // literals returns the tsvector literal of each set of fields (nil for one that to_tsvector must
-// make), after looking up in tx the stems this process does not know yet.
+// make), after looking up in tx the stems this process does not know yet. Each field is
+// tokenized once.
 func (s *Store) literals(ctx context.Context, tx pgx.Tx, sets [][]tsvField) ([]*string, error) {
+	tokens := make([][][]string, len(sets))
 	var words []string
-	for _, fs := range sets {
-		if ws, ok := tsvWords(fs); ok {
-			words = append(words, ws...)
+	seen := map[string]bool{}
+	s.stems.mu.RLock()
+	for i, fs := range sets {
+		ts, ok := make([][]string, len(fs)), true
+		for j, f := range fs {
+			if ts[j], ok = tsvTokens(f.words); !ok {
+				break
+			}
+			for _, t := range ts[j] {
+				if _, known := s.stems.ids[t]; !known && len(t) <= maxLexemeBytes && !seen[t] {
+					seen[t] = true
+					words = append(words, t)
+				}
+			}
+		}
+		if ok {
+			tokens[i] = ts
 		}
 	}
+	s.stems.mu.RUnlock()
 	if err := s.stems.fill(ctx, tx, words); err != nil {
 		return nil, err
 	}
 	out := make([]*string, len(sets))
+	s.stems.mu.RLock()
+	defer s.stems.mu.RUnlock()
 	for i, fs := range sets {
-		if lit, ok := s.stems.tsvLiteral(fs); ok {
+		if tokens[i] == nil {
+			continue
+		}
+		if lit, ok := s.stems.tsvLiteral(tokens[i], fs); ok {
 			out[i] = &lit
 		}
 	}
