@@ -77,3 +77,36 @@ func TestRefreshIndexAnalyzesTheTablesItGrew(t *testing.T) {
 		}
 	}
 }
+
+// Issue 31 part 4 (server CPU per page): pglz compression of the documents' text and tsvectors
+// was the largest single cost of the server's fold; the store writes the documents' text with lz4
+// where the server has it.
+func TestFoldCompressesWithLZ4(t *testing.T) {
+	s := pgtest.Open(t)
+	defer s.Close()
+	conn := schemaConn(t, s)
+	var lz4 bool
+	if err := conn.QueryRow(t.Context(), `SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'`).Scan(&lz4); err != nil {
+		t.Fatal(err)
+	}
+	if !lz4 {
+		t.Skip("this server has no lz4")
+	}
+	stageLinkedDocs(t, s, 20)
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := conn.Query(t.Context(), `SELECT COALESCE(pg_column_compression(body), 'none') FROM doc_text`)
+	methods, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(methods) != 20 {
+		t.Fatalf("%d documents' text, want 20", len(methods))
+	}
+	for _, m := range methods {
+		if m != "lz4" {
+			t.Fatalf("compression of the folded values %v, want lz4 for all", methods)
+		}
+	}
+}
