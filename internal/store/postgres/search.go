@@ -116,7 +116,7 @@ func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, e
 		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
 	rows, _ := tx.Query(ctx, `WITH query AS (SELECT to_tsquery('`+tsConfig+`', $1) AS q,
-			CASE WHEN $5 = '' THEN NULL ELSE to_tsquery('`+tsConfig+`', $5) END AS pq),
+			CASE WHEN $4 = '' THEN NULL ELSE to_tsquery('`+tsConfig+`', $4) END AS pq),
 		ent AS MATERIALIZED (
 			SELECT heads.url_id, heads.link_only, `+entryTSV+` AS v
 			FROM heads LEFT JOIN docs ON docs.url_id = heads.url_id WHERE heads.url_id = ANY($2)),
@@ -124,8 +124,7 @@ func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, e
 			SELECT ent.url_id, `+rankExpr+` AS score FROM ent, query WHERE ent.v @@ query.q
 			ORDER BY score DESC, ent.url_id LIMIT $3)
 		SELECT ranked.url_id, ranked.score,
-			CASE WHEN docs.nosnippet THEN '' ELSE ts_headline('`+tsConfig+`',
-				CASE WHEN heads.link_only THEN heads.anchors ELSE doc_text.body END, query.q, $4) END,
+			COALESCE(docs.nosnippet, false),
 			CASE WHEN heads.link_only THEN heads.top_anchor ELSE doc_text.title END,
 			COALESCE(doc_text.body, ''), COALESCE(doc_text.headings, ''),
 			heads.link_only, urls.url, urls.state, urls.reason, urls.status, urls.fetched_at,
@@ -134,22 +133,24 @@ func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, e
 		LEFT JOIN doc_text ON doc_text.url_id = ranked.url_id
 		JOIN urls ON urls.id = ranked.url_id LEFT JOIN origins ON origins.key = urls.origin, query
 		ORDER BY ranked.score DESC, ranked.url_id`,
-		tsq, cands, max(need, index.RerankDepth), headlineOptions, phrase)
+		tsq, cands, max(need, index.RerankDepth), phrase)
 	var r index.Result
 	var id int64
 	var score float32
-	var snippet, body, ct string
+	var body, ct string
+	var nosnippet bool
 	var fetched pgtype.Timestamptz
 	var os originStatus
 	var results []index.Result
 	var types []string           // each result's content type, for index.Why
 	bodies := map[int64]string{} // the documents' text, for their shape and index.Snippet
-	_, err = pgx.ForEachRow(rows, append([]any{&id, &score, &snippet, &r.Title, &body, &r.Headings, &r.LinkOnly,
+	quiet := map[int64]bool{}    // the documents under nosnippet
+	_, err = pgx.ForEachRow(rows, append([]any{&id, &score, &nosnippet, &r.Title, &body, &r.Headings, &r.LinkOnly,
 		&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct, &r.Canonical}, os.dest()...), func() error {
 		res := r
 		state, reason := store.Effective(store.State(res.State), res.Reason, os.status(), now)
 		res.State, res.Reason, res.FetchedAt, res.Score = string(state), reason, fromTZ(fetched), float64(score)
-		res.Snippet = index.SplitMarked(snippet, markOpen, markClose)
+		quiet[id] = nosnippet
 		if !res.LinkOnly {
 			res.ContentHash = index.ContentHash(res.Title, body)
 			bodies[id] = body
@@ -180,18 +181,55 @@ func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, e
 	index.Rerank(results, page.Terms)
 	results = index.Dedupe(results)
 	page.Results = results[min(q.Offset, len(results)):min(q.Offset+q.Limit, len(results))]
-	// A shown document's snippet is the sentence that holds the most query words (issue 32 part
-	// 4), as in the SQLite store; ts_headline's stays where no sentence holds one as
-	// index.Snippet folds words.
-	code := index.QueryLooksLikeCode(q.Text)
-	for i := range page.Results {
-		if body, ok := bodies[store.IDOf(page.Results[i].URL)]; ok && len(page.Results[i].Snippet) > 0 {
-			if sp := index.Snippet(body, page.Terms, code); sp != nil {
-				page.Results[i].Snippet = sp
-			}
-		}
+	if err := fillSnippets(ctx, tx, tsq, page.Results, page.Terms, index.QueryLooksLikeCode(q.Text), bodies, quiet); err != nil {
+		return page, fmt.Errorf("postgres: search %q: %w", q.Text, err)
 	}
 	return page, nil
+}
+
+// fillSnippets sets the snippets of the shown results rs: none under nosnippet (quiet); for a
+// document, the sentence of its text (bodies) that holds the most query words (issue 32 part 4),
+// as in the SQLite store; where no sentence holds one as index.Snippet folds words, and for a
+// link-only entry (its anchor text), ts_headline's. Only the shown results' headlines are made
+// (issue 31 part 4: search p95): ts_headline parses a whole text, and ranking needs none.
+func fillSnippets(ctx context.Context, tx pgx.Tx, tsq string, rs []index.Result, terms []string, code bool,
+	bodies map[int64]string, quiet map[int64]bool) error {
+	var ids []int64
+	at := map[int64][]int{}
+	for i := range rs {
+		id := store.IDOf(rs[i].URL)
+		rs[i].Snippet = nil
+		if quiet[id] {
+			continue
+		}
+		if body, ok := bodies[id]; ok && body != "" {
+			if sp := index.Snippet(body, terms, code); sp != nil {
+				rs[i].Snippet = sp
+				continue
+			}
+		}
+		if _, ok := at[id]; !ok {
+			ids = append(ids, id)
+		}
+		at[id] = append(at[id], i)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, _ := tx.Query(ctx, `SELECT heads.url_id, ts_headline('`+tsConfig+`',
+			CASE WHEN heads.link_only THEN heads.anchors ELSE COALESCE(doc_text.body, '') END, to_tsquery('`+tsConfig+`', $1), $3)
+		FROM heads LEFT JOIN doc_text ON doc_text.url_id = heads.url_id WHERE heads.url_id = ANY($2)`, tsq, ids, headlineOptions)
+	var id int64
+	var headline string
+	if _, err := pgx.ForEachRow(rows, []any{&id, &headline}, func() error {
+		for _, i := range at[id] {
+			rs[i].Snippet = index.SplitMarked(headline, markOpen, markClose)
+		}
+		return nil
+	}); err != nil {
+		return fmt.Errorf("snippets: %w", err)
+	}
+	return nil
 }
 
 // searchFilter keeps the entries a query may show at $2 (unavailable_after) in the origins
