@@ -39,6 +39,13 @@
 // SKIP LOCKED); one runs a generation at a time. The total is counted from the GIN indexes and
 // the narrow heaps, no tsvector read.
 //
+// Upkeep (stats.go): the store does not rely on autovacuum. Before each anchor generation and
+// after every maintainEvery documents a process folds, it analyzes the tables never analyzed or
+// grown to twice their pages since, and vacuums those whose dead rows outnumber their live ones,
+// one process at a time; without statistics PostgreSQL planned `id = ANY($1)` of a fold's or a
+// generation's IDs as a sequential scan of every row. Connections compress out-of-line values
+// (documents' text and tsvectors) with lz4 where the server has it.
+//
 // Differences from the SQLite store, where PostgreSQL does not allow the same:
 //   - Scores are ts_rank_cd's (index.RankClassWeights: 0.05/0.15/0.4/1.0, length-normalized),
 //     not bm25's: they order results the same way in spirit but are not comparable across
@@ -58,9 +65,11 @@
 //     headScan, may then be missing from the results (Total still counts every match).
 //   - An entry's anchor text may lack up to half of its newest links between two generations
 //     (RefreshIndex writes them all).
-//   - Snippets are ts_headline of the body (the anchor text for a link-only entry) rather than
-//     of the best column, and mark words as PostgreSQL's parser finds them: a query word matched
-//     only without its diacritics is found but not highlighted.
+//   - A shown document's snippet is the sentence index.Snippet picks, as in the SQLite store;
+//     where no sentence holds a query word, and for a link-only entry, it is ts_headline of the
+//     body (of the anchor text), made for the shown results only, rather than of the best
+//     column, and marks words as PostgreSQL's parser finds them: a query word matched only
+//     without its diacritics is found but not highlighted.
 //   - Text is stored as PostgreSQL text: invalid UTF-8 becomes U+FFFD and NUL a space (robots.txt
 //     bodies are bytea, kept byte for byte).
 //   - Times have microsecond precision.
