@@ -12,8 +12,8 @@ import (
 
 // LeaseOrigins implements store.Store. One process owns the file, so every due origin is granted.
 //
-// An origin's due time is one seek in urls_due per origin (the MIN of its partial index), so the
-// query costs O(origins), not O(queued URLs).
+// An origin's due time is one seek in urls_origin per origin (the MIN of its next_at above 0), so
+// the query costs O(origins), not O(queued URLs).
 func (s *Store) LeaseOrigins(ctx context.Context, owner string, now, until time.Time, ttl time.Duration, max int) ([]string, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT key, due FROM (
 			SELECT key, (SELECT MIN(next_at) FROM urls WHERE origin = origins.key AND next_at > 0) AS due FROM origins
@@ -68,8 +68,7 @@ func (s *Store) DueURLs(ctx context.Context, origin string, now time.Time, limit
 }
 
 // LoadOrigin implements store.Queue: the record, the due URLs, and the IDs of every URL of the
-// origin, read in one read transaction (a consistent snapshot) through the covering index
-// urls_origin.
+// origin, read in one read transaction (a consistent snapshot) through the index urls_origin.
 func (s *Store) LoadOrigin(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error) {
 	var out store.OriginLoad
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})

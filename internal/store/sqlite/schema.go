@@ -15,7 +15,9 @@ import (
 // (ErrEarlierBuild). Layout 1 was the single schema of issue 26 part 4; layout 2 added the links
 // log, the folded table, docs keyed by entry number (issue 26 part 2), the head index (part 3)
 // and the origins' gap (issue 29);
-// layout 3 dropped the waiting table (anchor text in generations, issue 26 part 2).
+// layout 3 dropped the waiting table (anchor text in generations, issue 26 part 2); layout 4 keys
+// the frontier index urls_origin (origin, next_at) without the URL ID, so that its rowid, the
+// discovery order, puts a fetched entry where the next fetches' go (issue 26, layout-plan.md).
 //
 // The crawl database says what it is in its header, where an earlier build never wrote: PRAGMA
 // application_id is applicationID and user_version is schemaVersion. Earlier builds kept a
@@ -27,7 +29,7 @@ const (
 	// applicationID marks a Mandelbot crawl database ("MBOT").
 	applicationID = 0x4d424f54
 	// schemaVersion is the layout of the schema below.
-	schemaVersion = 3
+	schemaVersion = 4
 	// firstLayout is the first layout marked in the header; earlier builds marked none.
 	firstLayout = 1
 )
@@ -95,6 +97,13 @@ const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 // URL IDs are store.IDOf of the URL (the crawler names URLs without asking the store); seq keeps
 // discovery order as the rowid. Documents are staged at commit, with their links and response
 // header, and indexed later (index.go). meta holds settings by key.
+//
+// urls_origin, the frontier's index, is (origin, next_at) and the rowid: an origin's URLs never
+// due (next_at 0, fetched) in discovery order, then its due ones by due time. A crawl fetches an
+// origin's URLs in about the order it found them, so a fetch moves the entry from the front of
+// the due ones to the end of the fetched ones, next to it, and new URLs join the end: a commit
+// changes a page or two of an origin's index however many URLs it has (issue 26). The URL ID,
+// once in the key, put each fetched entry at a random place among the origin's fetched ones.
 const crawlSchema = `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 	CREATE TABLE origins (
 		key TEXT PRIMARY KEY,
@@ -150,7 +159,7 @@ const crawlSchema = `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NUL
 		warc_offset INTEGER NOT NULL DEFAULT 0,
 		warc_response_id TEXT NOT NULL DEFAULT ''
 	);
-	CREATE INDEX urls_origin ON urls (origin, next_at, id);
+	CREATE INDEX urls_origin ON urls (origin, next_at);
 	CREATE TABLE staged (
 		seq INTEGER PRIMARY KEY,
 		url_id INTEGER NOT NULL UNIQUE,
