@@ -13,7 +13,8 @@ import (
 
 // Anchor text is rewritten in generations (issue 26 part 2), driven by the link graph's merge
 // (linklog.go): each merge takes its targets in key order, reads how many distinct pages link to
-// each now, and rewrites a target's entry (its docs row and fts_anchors row) only when that
+// each now (unless the links it changed cannot have made the entry due: inlinksBound), and
+// rewrites a target's entry (its docs row and fts_anchors row) only when that
 // count has reached twice, or fallen to half, the count of its last rewrite (docs.inlinks), or
 // when the entry has no anchor row yet (a document fetched for the first time, or a new link-only
 // entry): over a crawl an entry's anchor row is written O(log inlinks) times, and between two
@@ -43,7 +44,7 @@ func (s *Store) rewriteDirty(ctx context.Context) (int, error) {
 			if ids, err = queryIDs(ctx, tx, sqlDirtyFrom, from, drainChunks*indexChunk); err != nil {
 				return err
 			}
-			n, err := s.rewriteTargets(ctx, tx, ids, true)
+			n, err := s.rewriteTargets(ctx, tx, ids, true, nil)
 			total += n
 			return err
 		})
@@ -73,12 +74,12 @@ func (s *Store) rewriteDirty(ctx context.Context) (int, error) {
 // statement for the whole set, and each FTS5 table's rows are written last, once, in rowid
 // order, so that a merge adds one segment to each (FTS5 writes its pending terms out whenever a
 // rowid is lower than the last: writeOwn).
-func (s *Store) rewriteTargets(ctx context.Context, tx writeTx, ids []int64, exact bool) (int, error) {
+func (s *Store) rewriteTargets(ctx context.Context, tx writeTx, ids []int64, exact bool, changes map[int64]linkChanges) (int, error) {
 	nums, err := newNumbers(ctx, tx)
 	if err != nil {
 		return 0, err
 	}
-	g := generation{exact: exact, nums: nums}
+	g := generation{exact: exact, nums: nums, changes: changes}
 	for chunk := range slices.Chunk(ids, indexChunk) {
 		if err := g.decide(ctx, tx, chunk); err != nil {
 			return 0, err
@@ -93,8 +94,9 @@ func (s *Store) rewriteTargets(ctx context.Context, tx writeTx, ids []int64, exa
 // generation is what rewriteTargets decided, to write.
 type generation struct {
 	exact   bool
-	nums    *numbers // the numbers of new link-only entries
-	written int      // entries written
+	nums    *numbers              // the numbers of new link-only entries
+	changes map[int64]linkChanges // the merge's changes by target (nil: none known)
+	written int                   // entries written
 	// A chunk's rows of dirty and docs, written once it is decided (writeRows): a merge of
 	// mergeLinksRows log rows may have a hundred thousand targets.
 	pending     [][]any  // left in dirty
@@ -109,7 +111,7 @@ type generation struct {
 
 // decide reads the entries of ids (at most indexChunk) and adds what each must become to g.
 func (g *generation) decide(ctx context.Context, tx writeTx, ids []int64) error {
-	plans, err := planEntries(ctx, tx, ids, g.exact)
+	plans, err := planEntries(ctx, tx, ids, g.exact, g.changes)
 	if err != nil {
 		return err
 	}
@@ -120,8 +122,15 @@ func (g *generation) decide(ctx context.Context, tx writeTx, ids []int64) error 
 			continue
 		}
 		linkOnly := !p.wasDoc && !p.fetched && p.inlinks > 0
-		if p.deferred || (!g.exact && p.hadAnchors && (p.wasDoc || linkOnly) && !store.AnchorsDue(p.at, p.inlinks)) {
-			g.pending = append(g.pending, []any{id})
+		switch {
+		case p.deferred:
+			g.pending = append(g.pending, []any{id, nil, nil})
+			continue
+		case p.bounded:
+			g.pending = append(g.pending, []any{id, p.lo, p.hi})
+			continue
+		case !g.exact && p.hadAnchors && (p.wasDoc || linkOnly) && !store.AnchorsDue(p.at, p.inlinks):
+			g.pending = append(g.pending, []any{id, p.inlinks, p.inlinks})
 			continue
 		}
 		g.done = append(g.done, id)
@@ -159,7 +168,7 @@ func (g *generation) writeRows(ctx context.Context, tx writeTx) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM dirty WHERE url_id `+inSet, idSet(g.done)); err != nil {
 		return fmt.Errorf("anchors: %w", err)
 	}
-	if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO dirty (url_id)`, 1, "", g.pending); err != nil {
+	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO dirty (url_id, lo, hi)`, 3, "", g.pending); err != nil {
 		return fmt.Errorf("anchors: dirty entries: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(g.gone)); err != nil {
@@ -207,13 +216,29 @@ type plan struct {
 	oldAnchors       string // its fts_anchors row, if hadAnchors
 	hadAnchors       bool
 	deferred         bool // a queued URL that is no entry, left in dirty unread (planEntries)
+	// bounded: its inlinks are known to lie in lo..hi, where none is due (inlinksBound), and
+	// its links were left unread. lo and hi are also what dirty says of it, if known.
+	bounded, known bool
+	lo, hi         int
+}
+
+// inlinksBound reports the bounds of a target's distinct linking pages after a merge that made
+// changes to its links, from the bounds before it (lo..hi), and whether the entry, whose anchor
+// text was written at at, is due at none of them (store.AnchorsDue): every count in lo..hi is
+// above 0, above half of at and below twice at. An entry not in dirty has lo = hi = at (its last
+// rewrite counted them, and no merge changed its links since without rewriting it or leaving it
+// in dirty with its bounds), so a merge that adds a few links to a target with many reads none
+// of them (issue 26: a merge's reads would grow with its targets' inlinks).
+func inlinksBound(at, lo, hi int, c linkChanges) (newLo, newHi int, notDue bool) {
+	newLo, newHi = lo-c.removes, hi+c.adds
+	return newLo, newHi, at > 0 && newLo > 0 && 2*newLo > at && newHi < 2*at
 }
 
 // planEntries reads what each entry of ids is and what it must be now, in a few queries for the
 // whole set. Unless exact, a queued URL that is no entry is deferred (plan.deferred) and only its
 // URL's row is read: whether links point to it is for the rewrite that writes it (such URLs
 // were 40% of a refresh's entries at 200,000 pages, 82% at 1,000,000; issue 8).
-func planEntries(ctx context.Context, tx querier, ids []int64, exact bool) (map[int64]*plan, error) {
+func planEntries(ctx context.Context, tx querier, ids []int64, exact bool, changes map[int64]linkChanges) (map[int64]*plan, error) {
 	plans := map[int64]*plan{}
 	rows, err := tx.QueryContext(ctx, sqlPlanEntries, idSet(ids))
 	if err != nil {
@@ -224,8 +249,10 @@ func planEntries(ctx context.Context, tx querier, ids []int64, exact bool) (map[
 		p := &plan{}
 		var kind int
 		var state string
-		var linkOnly, nosnippet, ua, hash, num, at sql.NullInt64
-		if err := rows.Scan(&id, &p.url, &fetchedAt, &kind, &state, &p.had, &linkOnly, &nosnippet, &ua, &hash, &num, &at); err != nil {
+		var inDirty bool
+		var linkOnly, nosnippet, ua, hash, num, at, lo, hi sql.NullInt64
+		if err := rows.Scan(&id, &p.url, &fetchedAt, &kind, &state, &p.had, &linkOnly, &nosnippet, &ua, &hash, &num, &at,
+			&inDirty, &lo, &hi); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("anchors: read entries: %w", err)
 		}
@@ -233,6 +260,12 @@ func planEntries(ctx context.Context, tx querier, ids []int64, exact bool) (map[
 		p.fetched, p.queued = fetchedAt != 0 || kind != 0, store.State(state) == store.StateQueued
 		p.nosnippet, p.unavailableAfter, p.hash, p.num, p.at = nosnippet.Int64, ua.Int64, hash.Int64, num.Int64, int(at.Int64)
 		p.deferred = !exact && p.queued && !p.had && !p.fetched
+		switch {
+		case !inDirty:
+			p.lo, p.hi, p.known = p.at, p.at, true
+		case lo.Valid && hi.Valid:
+			p.lo, p.hi, p.known = int(lo.Int64), int(hi.Int64), true
+		}
 		plans[id] = p
 	}
 	if err := rows.Close(); err != nil {
@@ -241,11 +274,8 @@ func planEntries(ctx context.Context, tx querier, ids []int64, exact bool) (map[
 	var read, nums []int64
 	idOf := map[int64]int64{}
 	for _, id := range ids {
-		if p := plans[id]; p != nil && !p.deferred {
-			read = append(read, id)
-			if p.had {
-				nums, idOf[p.num] = append(nums, p.num), id
-			}
+		if p := plans[id]; p != nil && !p.deferred && p.had {
+			nums, idOf[p.num] = append(nums, p.num), id
 		}
 	}
 	rows, err = tx.QueryContext(ctx, sqlOldAnchors, idSet(nums))
@@ -265,6 +295,24 @@ func planEntries(ctx context.Context, tx querier, ids []int64, exact bool) (map[
 	}
 	if err := rows.Close(); err != nil {
 		return nil, fmt.Errorf("anchors: read anchors: %w", err)
+	}
+	for _, id := range ids {
+		p := plans[id]
+		if p == nil || p.deferred {
+			continue
+		}
+		// Left in dirty whatever its count: an entry with anchor text (a document's, or a
+		// link-only one's while links point to it) whose count cannot be due.
+		if c, ok := changes[id]; ok && !exact && p.known && p.hadAnchors && (p.wasDoc || !p.fetched) {
+			if lo, hi, notDue := inlinksBound(p.at, p.lo, p.hi, c); notDue {
+				p.bounded, p.lo, p.hi = true, lo, hi
+				continue
+			}
+		}
+		read = append(read, id)
+	}
+	if len(read) == 0 {
+		return plans, nil
 	}
 	if err := readAnchors(ctx, tx, idSet(read), plans); err != nil {
 		return nil, err

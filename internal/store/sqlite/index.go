@@ -47,8 +47,8 @@ const (
 	// that was no entry gets its anchor text at the merge of its touch (anchors.go).
 	sqlOldEntries  = `SELECT url_id, inlinks FROM docs WHERE url_id ` + inSet
 	sqlPlanEntries = `SELECT u.id, u.url, u.fetched_at, u.kind, u.state, d.url_id IS NOT NULL, d.link_only,
-			d.nosnippet, d.unavailable_after, d.content_hash, d.num, d.inlinks
-		FROM urls u LEFT JOIN docs d ON d.url_id = u.id
+			d.nosnippet, d.unavailable_after, d.content_hash, d.num, d.inlinks, y.url_id IS NOT NULL, y.lo, y.hi
+		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN dirty y ON y.url_id = u.id
 		WHERE u.id ` + inSet
 	sqlOldAnchors = `SELECT rowid, anchors FROM fts_anchors WHERE rowid ` + inSet
 	// sqlLinksTo reads every link to the set from links, whose primary key leads with the

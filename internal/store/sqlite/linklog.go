@@ -84,6 +84,10 @@ func (s *Store) mergeLinks(ctx context.Context, least int64, exact bool) (int, e
 	}
 }
 
+// linkChanges counts the links to one target that a merge adds (or replaces) and removes: the
+// target's distinct linking pages change by at most that many (anchors.go, inlinksBound).
+type linkChanges struct{ adds, removes int }
+
 // mergeLink is a row of link_log as a merge reads it.
 type mergeLink struct {
 	to, from int64
@@ -118,6 +122,7 @@ func (s *Store) mergeLogRows(ctx context.Context, tx writeTx, end int64, exact b
 	adds := log[:0] // kept in log's own array: the nth add is at most its nth row
 	var removes []mergeLink
 	var targets []int64
+	changes := map[int64]linkChanges{}
 	for i, l := range log {
 		if i == 0 || l.to != log[i-1].to {
 			targets = append(targets, l.to)
@@ -125,12 +130,16 @@ func (s *Store) mergeLogRows(ctx context.Context, tx writeTx, end int64, exact b
 		if i+1 < len(log) && l.to == log[i+1].to && l.from == log[i+1].from && l.anchor == log[i+1].anchor {
 			continue // the link's last row decides
 		}
+		c := changes[l.to]
 		switch l.added {
 		case logAdd:
 			adds = append(adds, l)
+			c.adds++
 		case logRemove:
 			removes = append(removes, l)
+			c.removes++
 		}
+		changes[l.to] = c
 	}
 	for _, r := range removes {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE to_id = ? AND from_id = ? AND anchor = ?`, r.to, r.from, r.anchor); err != nil {
@@ -146,7 +155,7 @@ func (s *Store) mergeLogRows(ctx context.Context, tx writeTx, end int64, exact b
 			return 0, fmt.Errorf("index: links: %w", err)
 		}
 	}
-	written, err := s.rewriteTargets(ctx, tx, targets, exact)
+	written, err := s.rewriteTargets(ctx, tx, targets, exact, changes)
 	if err != nil {
 		return written, err
 	}

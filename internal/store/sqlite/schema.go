@@ -17,7 +17,8 @@ import (
 // and the origins' gap (issue 29);
 // layout 3 dropped the waiting table (anchor text in generations, issue 26 part 2); layout 4 keys
 // the frontier index urls_origin (origin, next_at) without the URL ID, so that its rowid, the
-// discovery order, puts a fetched entry where the next fetches' go (issue 26, layout-plan.md).
+// discovery order, puts a fetched entry where the next fetches' go (issue 26, layout-plan.md),
+// and gives dirty the bounds of its entries' inlinks (anchors.go).
 //
 // The crawl database says what it is in its header, where an earlier build never wrote: PRAGMA
 // application_id is applicationID and user_version is schemaVersion. Earlier builds kept a
@@ -81,7 +82,7 @@ const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 		fragment INTEGER NOT NULL,
 		added INTEGER NOT NULL
 	);
-	CREATE TABLE idx.dirty (url_id INTEGER PRIMARY KEY);
+	CREATE TABLE idx.dirty (url_id INTEGER PRIMARY KEY, lo INTEGER, hi INTEGER);
 	CREATE VIRTUAL TABLE idx.fts_anchors USING fts5(anchors, tokenize = 'porter unicode61 remove_diacritics 2');
 	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('automerge', 8);
 	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);
