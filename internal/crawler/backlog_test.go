@@ -45,13 +45,20 @@ func (s *heldStore) Commit(ctx context.Context, b store.Batch) ([]store.URL, err
 // origin's 200).
 func TestRequestsGoOnWhileTheWriterIsHeld(t *testing.T) {
 	const origins, pages, concurrency, holdAfter = 10, 200, 8, 300
-	// Without the backlog the crawl stops at about holdAfter + commitGroupMax (the writer's
-	// queue) + the requests in flight (851 here); with it, it goes on until the frontier runs
-	// out of URLs it holds (1,420 at least, in runs beside other tests).
-	const want = holdAfter + commitGroupMax + 2*concurrency + 300
+	// Without the backlog the crawl stops at about the requests made when the writer is held +
+	// commitGroupMax (the writer's queue) + the requests in flight: 831 and 843 with the backlog
+	// cut to one write, held at 300. With it, it goes on until the frontier runs out of the URLs
+	// it holds in memory, since an origin is not refilled from the store while any of its
+	// outcomes is unsaved (frontier: refillBlocked): 1,420 and more in most runs, 1,045 and
+	// 1,049 in two at load 20 beside the race tests (2026-11-27). So want counts from the
+	// requests made when the writer is held (the old fixed bound, holdAfter + commitGroupMax +
+	// 2*concurrency + 300 = 1,128, assumed the hold at 300) and asks 150 beyond the stop
+	// without the backlog.
+	const past = commitGroupMax + 2*concurrency + 150
 	var (
 		mu      sync.Mutex
 		count   int
+		want    int // set when the writer is held: the requests made then + past
 		reached = make(chan struct{})
 	)
 	web, err := testweb.Start(testweb.Generate(testweb.GenOptions{Origins: origins, PagesPerOrigin: pages, LinksPerPage: 4, Seed: 3}),
@@ -70,7 +77,7 @@ func TestRequestsGoOnWhileTheWriterIsHeld(t *testing.T) {
 	e.open()
 	st := e.store
 	// Held at the first commit once the crawl has made holdAfter requests and the store knows
-	// the URLs for want requests, and more (robots.txt disallows 108 of them): under load the
+	// the URLs for the requests to come, and more (robots.txt disallows 108 of them): under load the
 	// 300th request sometimes came before the sitemaps' outcomes were saved, and the crawl
 	// then ran out of URLs, not of backlog (420 requests in one of ten runs).
 	held := &heldStore{Store: st, held: make(chan struct{}), release: make(chan struct{}), hold: func() bool {
@@ -89,7 +96,13 @@ func TestRequestsGoOnWhileTheWriterIsHeld(t *testing.T) {
 		for _, c := range counts {
 			urls += c
 		}
-		return urls >= want+200
+		if urls < n+past+300 {
+			return false
+		}
+		mu.Lock()
+		want = max(count, n) + past
+		mu.Unlock()
+		return true
 	}}
 	// Every page is counted exactly once below: no request may time out and be asked again.
 	client := e.clientTimed(false, 30*time.Second)
@@ -115,7 +128,7 @@ func TestRequestsGoOnWhileTheWriterIsHeld(t *testing.T) {
 	case <-reached:
 	case <-time.After(20 * time.Second): // a failure's bound, not a wait for a pause
 		mu.Lock()
-		t.Errorf("with the writer held, the crawl sent %d requests and stopped; want at least %d", count, want)
+		t.Errorf("with the writer held, the crawl sent %d requests and stopped; want at least %d (%d past those made when it was held)", count, want, past)
 		mu.Unlock()
 	}
 	close(held.release)
