@@ -8,6 +8,7 @@
 //	go run ./indexbench [-docs 100000] [-pages 200] [-batch 256] [-queries 20] [-repeat 5] [-db PATH]
 //	go run ./indexbench -pg postgres://root@127.0.0.1:5432/test   # the PostgreSQL store (issue 12)
 //	go run ./indexbench -docs 1000000 -reuse PATH  # time the queries again on a database -db kept
+//	go run ./indexbench -reuse PATH -class rare -cpuprofile rare.prof  # one class, profiled
 package main
 
 import (
@@ -40,6 +41,8 @@ type config struct {
 	db                                         string
 	reuse                                      string // a database -db kept: time the queries only
 	pg                                         string // PostgreSQL URL: measure that store instead
+	cpuProfile                                 string // with -reuse: a CPU profile of the timed runs
+	class                                      string // time only the query classes whose name holds it
 }
 
 func main() {
@@ -61,7 +64,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.db, "db", "", "database file to create and keep (default: in a temporary directory, removed after)")
 	fs.StringVar(&cfg.reuse, "reuse", "", "time the query set on a database an earlier run kept with -db (the same -docs, -pages and -seed), without building it")
 	fs.StringVar(&cfg.pg, "pg", "", "measure the PostgreSQL store at this URL instead of SQLite, in a schema of its own (dropped after)")
+	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "with -reuse: write a CPU profile of the timed runs (not the warm-up) to this file")
+	fs.StringVar(&cfg.class, "class", "", "time only the query classes whose name holds this text (the set is drawn as a whole, so the queries are the same)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if cfg.cpuProfile != "" && cfg.reuse == "" {
+		fmt.Fprintln(stderr, "indexbench: -cpuprofile profiles the queries of a -reuse run only")
 		return 2
 	}
 	if cfg.reuse != "" && (cfg.db != "" || cfg.pg != "") {
@@ -155,9 +164,9 @@ func measure(ctx context.Context, cfg config, origins int, path string) (measure
 	if err != nil {
 		return m, err
 	}
-	m.classes = classes
+	qs, m.classes = onlyClasses(qs, classes, cfg.class)
 	m.bands[0], m.bands[1], m.bands[2], _ = df.bands()
-	if m.samples, err = timeQueries(ctx, st, qs, cfg.repeat, cfg.limit); err != nil {
+	if m.samples, err = timeQueries(ctx, st, qs, cfg.repeat, cfg.limit, nil); err != nil {
 		return m, err
 	}
 	if cfg.pg != "" { // the schema is dropped at Close: measure it first

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -77,10 +79,20 @@ type sample struct {
 	Results, Total int
 }
 
+// onlyClasses keeps the queries, and the class names, whose class name holds part ("" keeps
+// all): the set is drawn whole first, so each class keeps the queries it has in a full run.
+func onlyClasses(qs []query, names []string, part string) ([]query, []string) {
+	if part == "" {
+		return qs, names
+	}
+	out := slices.DeleteFunc(slices.Clone(qs), func(q query) bool { return !strings.Contains(q.Class, part) })
+	return out, slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !strings.Contains(n, part) })
+}
+
 // timeQueries runs every query once to warm up, then repeat times over the whole set (classes
 // interleaved), timing each Search with limit results per page. It returns the samples of
-// each class.
-func timeQueries(ctx context.Context, s index.Searcher, qs []query, repeat, limit int) (map[string][]sample, error) {
+// each class. A non-nil profile receives a CPU profile of the timed runs (not the warm-up).
+func timeQueries(ctx context.Context, s index.Searcher, qs []query, repeat, limit int, profile io.Writer) (map[string][]sample, error) {
 	search := func(q query) (sample, error) {
 		c0, cpuOK := host.SelfCPU()
 		t := time.Now()
@@ -100,6 +112,12 @@ func timeQueries(ctx context.Context, s index.Searcher, qs []query, repeat, limi
 		if _, err := search(q); err != nil {
 			return nil, err
 		}
+	}
+	if profile != nil {
+		if err := pprof.StartCPUProfile(profile); err != nil {
+			return nil, err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	out := map[string][]sample{}
 	for range repeat {

@@ -35,9 +35,18 @@ func benchReused(ctx context.Context, cfg config, origins int, out io.Writer) er
 	if err != nil {
 		return err
 	}
-	m.classes = classes
+	qs, m.classes = onlyClasses(qs, classes, cfg.class)
 	m.bands[0], m.bands[1], m.bands[2], _ = df.bands()
-	if m.samples, err = timeQueries(ctx, st, qs, cfg.repeat, cfg.limit); err != nil {
+	var profile io.Writer
+	if cfg.cpuProfile != "" {
+		f, err := os.Create(cfg.cpuProfile)
+		if err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer f.Close()
+		profile = f
+	}
+	if m.samples, err = timeQueries(ctx, st, qs, cfg.repeat, cfg.limit, profile); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "load average at end: %s\n", host.LoadAverage())
