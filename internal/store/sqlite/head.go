@@ -104,15 +104,10 @@ func (m *matcher) frequencies(ctx context.Context, own []int64) ([]int, error) {
 // (fit): match itself when every node's entries fit in walk (fullTextWalk) together (complete),
 // else the rarest nodes that fit, ANDed, or "" when not even the rarest fits.
 func scoring(match string, nodes []string, freq []int, walk int) (expr string, fit []bool, complete bool) {
-	order := make([]int, len(nodes))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(freq[a], freq[b]) })
 	fit = make([]bool, len(nodes))
 	var parts []string
 	sum := 0
-	for _, i := range order {
+	for _, i := range rarestFirst(freq) {
 		if sum += freq[i]; sum > walk {
 			break
 		}
@@ -125,6 +120,17 @@ func scoring(match string, nodes []string, freq []int, walk int) (expr string, f
 		return "", fit, false
 	}
 	return strings.Join(parts, " AND "), fit, false
+}
+
+// rarestFirst returns the indexes of freq (the nodes' estimated entries, frequencies) from the
+// rarest node to the most frequent, nodes as frequent in the query's order.
+func rarestFirst(freq []int) []int {
+	order := make([]int, len(freq))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(freq[a], freq[b]) })
+	return order
 }
 
 // top reads the URL IDs of the best limit entries of t matching expr by t's rank function

@@ -84,10 +84,18 @@ func (m *matcher) first(ctx context.Context, t table, expr string, limit int) ([
 	return ids, linkOnly, rows.Err()
 }
 
+// seekEntries is how many entries of a match list one walk reads for the cost of one seek of
+// an entry in it: a seek looks the term up in every segment and jumps to the entry through the
+// doclist index (50-60 µs in a 98,000-entry list), a walk reads an entry in 0.15 µs (sqlite3
+// 3.40, the 100,000-document store of indexbench, 2026-11-27).
+const seekEntries = 400
+
 // inEither reads which of ids match expr in either of tables (fts and fts_anchors when none
-// are named), in one walk of expr's matches in each (the unary + hides the rowid test: a seek
-// per ID through a frequent word's list cost 10x more, issue 8).
-func (m *matcher) inEither(ctx context.Context, expr string, ids []int64, tables ...table) (map[int64]bool, error) {
+// are named): in one walk of expr's matches in each (the unary + hides the rowid test: a seek
+// per ID through a frequent word's list cost 10x more, issue 8), or, when entries (an estimate
+// of how many entries match expr in each of tables; 0 unknown) is more than seekEntries times
+// the IDs, by a seek per ID, which then costs less than the walk.
+func (m *matcher) inEither(ctx context.Context, expr string, ids []int64, entries int, tables ...table) (map[int64]bool, error) {
 	out := map[int64]bool{}
 	if expr == "" || len(ids) == 0 {
 		return out, nil
@@ -99,8 +107,12 @@ func (m *matcher) inEither(ctx context.Context, expr string, ids []int64, tables
 	if len(tables) == 0 {
 		tables = []table{ownTable, anchorTable}
 	}
+	rowid := "+rowid"
+	if entries > seekEntries*len(nums) {
+		rowid = "rowid"
+	}
 	for _, t := range tables {
-		found, err := readIDs(ctx, m.db, `SELECT rowid FROM `+t.name+` WHERE `+t.name+` MATCH ? AND +rowid `+inSet, expr, idSet(nums))
+		found, err := readIDs(ctx, m.db, `SELECT rowid FROM `+t.name+` WHERE `+t.name+` MATCH ? AND `+rowid+` `+inSet, expr, idSet(nums))
 		if err != nil {
 			return nil, err
 		}
@@ -183,7 +195,7 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 	// The head answers first when ranking every match would read more than the walk, or when
 	// the entries matching are more than were read.
 	head := !complete || len(own) > index.MaxCount
-	mixed, mixedLinkOnly, err := m.mixed(ctx, union(own, anchored), fit)
+	mixed, mixedLinkOnly, err := m.mixed(ctx, union(own, anchored), freq, fit)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -218,7 +230,7 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 		// mixed entries looked for in the whole text too, and ranks them by bm25 over fts of
 		// the nodes that fit, or of all when none does.
 		if !complete {
-			more, moreLinkOnly, err := m.mixed(ctx, union(own, anchored), nil)
+			more, moreLinkOnly, err := m.mixed(ctx, union(own, anchored), freq, nil)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -234,7 +246,7 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 	}
 	// An exclusion holds for the whole entry: one table's match may be excluded by the other's.
 	if m.not != "" {
-		excluded, err := m.inEither(ctx, m.not, matches)
+		excluded, err := m.inEither(ctx, m.not, matches, 0)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -276,12 +288,12 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 		boostTables = []table{headTable, anchorTable}
 	}
 	nearExpr, _ := fts5.Near(p, index.ProximityWindow)
-	near, err := m.inEither(ctx, nearExpr, ranked, boostTables...)
+	near, err := m.inEither(ctx, nearExpr, ranked, 0, boostTables...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("boost: %w", err)
 	}
 	phraseExpr, _ := fts5.Phrase(p)
-	phrase, err := m.inEither(ctx, phraseExpr, ranked, boostTables...)
+	phrase, err := m.inEither(ctx, phraseExpr, ranked, 0, boostTables...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("boost: %w", err)
 	}
@@ -338,7 +350,10 @@ const mixedCandidates = index.MaxCount + 1
 // bound already, and the ranking looks at candidates). A node is looked for in fts, or, when fit
 // is not nil and says it does not fit in the walk (head.go), in the head: an entry that holds
 // such a node in its body only, and the other nodes in its anchor text only, is then not found.
-func (m *matcher) mixed(ctx context.Context, found []int64, fit []bool) ([]int64, map[int64]bool, error) {
+// freq estimates each node's entries (frequencies): the nodes are looked for the rarest first, so
+// that the candidates are few, or none (a word no page says), before a frequent node's list is
+// read, and a node whose list is long is looked for by a seek per candidate (inEither).
+func (m *matcher) mixed(ctx context.Context, found []int64, freq []int, fit []bool) ([]int64, map[int64]bool, error) {
 	if len(m.nodes) < 2 || len(found) > index.MaxCount {
 		return nil, nil, nil
 	}
@@ -351,17 +366,26 @@ func (m *matcher) mixed(ctx context.Context, found []int64, fit []bool) ([]int64
 		seen[id] = true
 	}
 	cands = slices.DeleteFunc(cands, func(id int64) bool { return seen[id] })
-	for i, n := range m.nodes {
+	for _, i := range rarestFirst(freq) {
 		if len(cands) == 0 {
 			break
 		}
-		text := ownTable
+		// freq estimates the node's list in fts alone: its lists in the head and the anchor
+		// text are walked (a frequent word of the body may be in few titles).
+		text, entries := ownTable, freq[i]
 		if fit != nil && !fit[i] {
-			text = headTable
+			text, entries = headTable, 0
 		}
-		holds, err := m.inEither(ctx, n, cands, text, anchorTable)
+		holds, err := m.inEither(ctx, m.nodes[i], cands, entries, text)
 		if err != nil {
 			return nil, nil, err
+		}
+		anchors, err := m.inEither(ctx, m.nodes[i], cands, 0, anchorTable)
+		if err != nil {
+			return nil, nil, err
+		}
+		for id := range anchors {
+			holds[id] = true
 		}
 		cands = slices.DeleteFunc(cands, func(id int64) bool { return !holds[id] })
 	}
