@@ -43,6 +43,7 @@ type config struct {
 	pg                                         string // PostgreSQL URL: measure that store instead
 	cpuProfile                                 string // with -reuse: a CPU profile of the timed runs
 	class                                      string // time only the query classes whose name holds it
+	dbstat                                     bool   // with -reuse: where the store's bytes go, table by table
 }
 
 func main() {
@@ -66,11 +67,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.pg, "pg", "", "measure the PostgreSQL store at this URL instead of SQLite, in a schema of its own (dropped after)")
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "with -reuse: write a CPU profile of the timed runs (not the warm-up) to this file")
 	fs.StringVar(&cfg.class, "class", "", "time only the query classes whose name holds this text (the set is drawn as a whole, so the queries are the same)")
+	fs.BoolVar(&cfg.dbstat, "dbstat", false, "with -reuse: report the bytes of each table and index, and the free pages, per document (reads every page)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if cfg.cpuProfile != "" && cfg.reuse == "" {
-		fmt.Fprintln(stderr, "indexbench: -cpuprofile profiles the queries of a -reuse run only")
+	if cfg.cpuProfile != "" && cfg.reuse == "" || cfg.dbstat && cfg.reuse == "" {
+		fmt.Fprintln(stderr, "indexbench: -cpuprofile and -dbstat look at a -reuse run only")
 		return 2
 	}
 	if cfg.reuse != "" && (cfg.db != "" || cfg.pg != "") {

@@ -51,6 +51,17 @@ func benchReused(ctx context.Context, cfg config, origins int, out io.Writer) er
 	}
 	fmt.Fprintf(out, "load average at end: %s\n", host.LoadAverage())
 	fmt.Fprintf(out, "database reused: %s (built by an earlier run, not rebuilt)\n\n", cfg.reuse)
+	if cfg.dbstat {
+		st.Close() // dbstat reads the files on connections of its own
+		ts, err := storeBytes(ctx, cfg.reuse)
+		if err != nil {
+			return err
+		}
+		if err := reportBytes(out, ts, origins*cfg.pages); err != nil {
+			return err
+		}
+		fmt.Fprintln(out)
+	}
 	return reportQueries(out, m)
 }
 
