@@ -331,19 +331,29 @@ func (s *Store) snippets(ctx context.Context, m *matcher, rs []index.Result, nos
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	var rest []int64 // the numbers of the entries still without a snippet
+	// The numbers of the entries still without a snippet: the documents' get their body's, the
+	// link-only entries' their anchor text's, each statement seeking only its own entries (a
+	// seek in a frequent word's list, and its snippet, cost as much as the rest of the page).
+	var docs, linkOnly []int64
 	for _, id := range ids {
 		if rs[at[id]].Snippet == nil {
 			if num, ok := m.nums[id]; ok {
-				rest = append(rest, num)
+				if rs[at[id]].LinkOnly {
+					linkOnly = append(linkOnly, num)
+				} else {
+					docs = append(docs, num)
+				}
 			}
 		}
 	}
-	if len(rest) == 0 {
-		return nil
-	}
-	for _, q := range []string{sqlSnippets, sqlAnchorSnippets} {
-		if err := snippetsOf(ctx, s.read, q, m.match, rest, func(id int64, snippet string) {
+	for _, part := range []struct {
+		q    string
+		nums []int64
+	}{{sqlSnippets, docs}, {sqlAnchorSnippets, linkOnly}} {
+		if len(part.nums) == 0 {
+			continue
+		}
+		if err := snippetsOf(ctx, s.read, part.q, m.match, part.nums, func(id int64, snippet string) {
 			rs[at[id]].Snippet = index.SplitMarked(snippet, markOpen, markClose)
 		}); err != nil {
 			return err
