@@ -123,3 +123,73 @@ func TestLinkOnlySnippetSeeksAnchorsOnly(t *testing.T) {
 		}
 	}
 }
+
+// Issue 26 part 3 ("What it must show" 4) and the boosts of index/ranking.go: the whole query
+// as a phrase (PhraseBoost) holds its words within ProximityWindow of each other (the
+// proximity boost), so the phrase is looked for only among the entries whose words are near:
+// for a query whose words are far apart in every entry, the phrase's match list is not walked
+// at all, and for one whose words are adjacent it is. Before, both walks ran over every ranked
+// entry.
+func TestPhraseSoughtAmongNearOnly(t *testing.T) {
+	var mu sync.Mutex
+	var ran []string
+	recording := false
+	observe := func(q string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if recording {
+			ran = append(ran, oneLine(q))
+		}
+	}
+	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{observe: observe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	filler := strings.Repeat("filler ", 3*index.ProximityWindow)
+	added, err := s.Commit(t.Context(), store.Batch{New: []store.NewURL{newURL("http://c.test/far", "http://c.test"), newURL("http://c.test/near", "http://c.test")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b store.Batch
+	for i, text := range []string{"alpha " + filler + "omega", "beta gamma " + filler} {
+		u := added[i]
+		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+		b.Updates = append(b.Updates, u)
+		b.Documents = append(b.Documents, store.Document{URLID: u.ID, Index: true, Title: "page", Text: text})
+	}
+	if _, err := s.Commit(t.Context(), b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	walks := func(text string) (int, index.Page) {
+		t.Helper()
+		mu.Lock()
+		recording, ran = true, nil
+		mu.Unlock()
+		p, err := s.Search(t.Context(), index.Query{Text: text, Now: t0})
+		mu.Lock()
+		recording = false
+		mu.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, q := range ran {
+			if strings.HasPrefix(q, "SELECT rowid FROM fts WHERE fts MATCH ? AND +rowid IN") {
+				n++
+			}
+		}
+		return n, p
+	}
+	far, pf := walks("alpha omega")
+	near, pn := walks("beta gamma")
+	if len(pf.Results) != 1 || len(pn.Results) != 1 {
+		t.Fatalf("alpha omega: %v; beta gamma: %v; want one result each", pf.Results, pn.Results)
+	}
+	if far != near-1 {
+		t.Errorf("walks of fts's matches: %d for words far apart, %d for adjacent words; want one fewer (no phrase walk) when no entry holds the words near each other", far, near)
+	}
+}

@@ -292,8 +292,14 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 	if err != nil {
 		return nil, 0, fmt.Errorf("boost: %w", err)
 	}
+	// The whole query as a phrase holds its words near each other too, so only the entries
+	// near holds are looked for: none, and the phrase's list is not read.
 	phraseExpr, _ := fts5.Phrase(p)
-	phrase, err := m.inEither(ctx, phraseExpr, ranked, 0, boostTables...)
+	phraseIDs := ranked
+	if nearExpr != "" {
+		phraseIDs = slices.DeleteFunc(slices.Clone(ranked), func(id int64) bool { return !near[id] })
+	}
+	phrase, err := m.inEither(ctx, phraseExpr, phraseIDs, 0, boostTables...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("boost: %w", err)
 	}
