@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/fractle/mandelbot/internal/index"
@@ -61,29 +60,11 @@ const headWalk = 100
 // whole match list in fts: no bm25 over fts (which counts every entry holding the word), no
 // walk of fts without a LIMIT or a seek per result shown.
 func TestFrequentWordRanksByHead(t *testing.T) {
-	var mu sync.Mutex
-	var ran []string
-	recording := false
-	observe := func(q string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if recording {
-			ran = append(ran, oneLine(q))
-		}
-	}
-	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{observe: observe})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, log := openObserved(t)
 	titled := commonPages(t, s, index.MaxCount+50, 2*(10+index.DedupeSlack), "common", "Common")
-	mu.Lock()
-	recording = true
-	mu.Unlock()
-	p, err := s.search(t.Context(), index.Query{Text: "common", Now: t0}, headWalk)
-	mu.Lock()
-	recording = false
-	mu.Unlock()
+	var p index.Page
+	var err error
+	ran := log.during(func() { p, err = s.search(t.Context(), index.Query{Text: "common", Now: t0}, headWalk) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,7 @@
 package sqlite
 
 import (
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/fractle/mandelbot/internal/index"
@@ -17,21 +15,7 @@ import (
 // frequent word (in 2,051 entries) by a seek for that candidate, not by a walk of the frequent
 // word's whole list in fts. Before, each word's list was walked in the query's order.
 func TestMixedEntryFrequentWordSought(t *testing.T) {
-	var mu sync.Mutex
-	var ran []string
-	recording := false
-	observe := func(q string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if recording {
-			ran = append(ran, oneLine(q))
-		}
-	}
-	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{observe: observe})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, log := openObserved(t)
 	commonPages(t, s, index.MaxCount+50, 0, "walrus", "last page")
 	u := store.URL{ID: store.IDOf("http://c.test/0"), URL: "http://c.test/0", Origin: "http://c.test", State: store.StateFetched,
 		Status: 200, FetchedAt: t0, DiscoveredAt: t0}
@@ -44,13 +28,9 @@ func TestMixedEntryFrequentWordSought(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, text := range []string{"walrus narwhal", "narwhal walrus"} {
-		mu.Lock()
-		recording, ran = true, nil
-		mu.Unlock()
-		p, err := s.search(t.Context(), index.Query{Text: text, Limit: 10, Now: t0}, headWalk)
-		mu.Lock()
-		recording = false
-		mu.Unlock()
+		var p index.Page
+		var err error
+		ran := log.during(func() { p, err = s.search(t.Context(), index.Query{Text: text, Limit: 10, Now: t0}, headWalk) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,21 +55,7 @@ func TestMixedEntryFrequentWordSought(t *testing.T) {
 // its anchor text's, so a page of link-only entries runs no seek for a body snippet, and still
 // shows its anchor text's snippet. Before, both snippet statements sought every entry left.
 func TestLinkOnlySnippetSeeksAnchorsOnly(t *testing.T) {
-	var mu sync.Mutex
-	var ran []string
-	recording := false
-	observe := func(q string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if recording {
-			ran = append(ran, oneLine(q))
-		}
-	}
-	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{observe: observe})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, log := openObserved(t)
 	added, err := s.Commit(t.Context(), store.Batch{New: []store.NewURL{newURL("http://c.test/", "http://c.test")}})
 	if err != nil {
 		t.Fatal(err)
@@ -104,13 +70,8 @@ func TestLinkOnlySnippetSeeksAnchorsOnly(t *testing.T) {
 	if _, err := s.RefreshIndex(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	recording = true
-	mu.Unlock()
-	p, err := s.Search(t.Context(), index.Query{Text: "narwhal", Now: t0})
-	mu.Lock()
-	recording = false
-	mu.Unlock()
+	var p index.Page
+	ran := log.during(func() { p, err = s.Search(t.Context(), index.Query{Text: "narwhal", Now: t0}) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,21 +92,7 @@ func TestLinkOnlySnippetSeeksAnchorsOnly(t *testing.T) {
 // at all, and for one whose words are adjacent it is. Before, both walks ran over every ranked
 // entry.
 func TestPhraseSoughtAmongNearOnly(t *testing.T) {
-	var mu sync.Mutex
-	var ran []string
-	recording := false
-	observe := func(q string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if recording {
-			ran = append(ran, oneLine(q))
-		}
-	}
-	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{observe: observe})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, log := openObserved(t)
 	filler := strings.Repeat("filler ", 3*index.ProximityWindow)
 	added, err := s.Commit(t.Context(), store.Batch{New: []store.NewURL{newURL("http://c.test/far", "http://c.test"), newURL("http://c.test/near", "http://c.test")}})
 	if err != nil {
@@ -166,13 +113,9 @@ func TestPhraseSoughtAmongNearOnly(t *testing.T) {
 	}
 	walks := func(text string) (int, index.Page) {
 		t.Helper()
-		mu.Lock()
-		recording, ran = true, nil
-		mu.Unlock()
-		p, err := s.Search(t.Context(), index.Query{Text: text, Now: t0})
-		mu.Lock()
-		recording = false
-		mu.Unlock()
+		var p index.Page
+		var err error
+		ran := log.during(func() { p, err = s.Search(t.Context(), index.Query{Text: text, Now: t0}) })
 		if err != nil {
 			t.Fatal(err)
 		}
