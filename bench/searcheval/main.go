@@ -26,9 +26,9 @@ import (
 
 // Defaults of the flags.
 const (
-	// defaultSite is where README.md's commands extract postgresql-doc-15 (bench/bin/ is
-	// ignored by git).
-	defaultSite = "bin/pgdoc/root/usr/share/doc/postgresql-doc-15/html"
+	// defaultSite is where sitebench/setup.sh unpacks postgresql-doc-15, the same copy that
+	// sitebench serves (bench/bin/ is ignored by git).
+	defaultSite = "bin/postgresql-doc-15/usr/share/doc/postgresql-doc-15/html"
 	// defaultHost is the name the site is crawled under; --resolve maps it to 127.0.0.1.
 	defaultHost    = "postgresql-docs.test"
 	defaultQueries = "searcheval/queries.tsv"
