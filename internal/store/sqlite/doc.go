@@ -7,9 +7,9 @@
 //
 //   - crawl.db, written by the crawl's commits (Commit: one transaction per batch), and by the
 //     indexer only to unstage what it indexed. meta (key); origins (key); urls (rowid seq in
-//     discovery order; id = store.IDOf, unique; urls_origin (origin, next_at), the rowid seq after them, for the
-//     frontier, see crawlSchema); staged (rowid seq in commit order; url_id unique): fetched documents with their
-//     encoded links and header, waiting for the indexer.
+//     discovery order; id = store.IDOf, unique; urls_origin (origin, next_at), the rowid seq
+//     after them, for the frontier, see crawlSchema); staged (rowid seq in commit order; url_id
+//     unique): fetched documents with their encoded links and header, waiting for the indexer.
 //   - crawl.index.db, written by the indexer (inIndexTx). folded (rowid seq in fold order; url_id
 //     unique): each folded page's header and links as the fold last kept them, a page fetched
 //     again moving to the end. link_log (rowid seq): what changed in the links of the pages
