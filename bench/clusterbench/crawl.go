@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fractle/mandelbot/bench/internal/host"
 	"github.com/fractle/mandelbot/bench/internal/mandelbotcli"
 	"github.com/fractle/mandelbot/bench/internal/spawn"
 	"github.com/fractle/mandelbot/internal/testweb"
@@ -62,7 +63,7 @@ func crawl(ctx context.Context, bin string, web *testweb.Web, cnt *counter, n in
 	}
 	args = append(args, web.Seeds()...)
 	p0, r0 := cnt.pages.Load(), cnt.robots.Load()
-	s0, sok := serverCPU()
+	s0, sok := host.PostgresCPU()
 	start := time.Now()
 	cmds := make([]*exec.Cmd, n)
 	outs := make([]bytes.Buffer, n)
@@ -81,7 +82,7 @@ func crawl(ctx context.Context, bin string, web *testweb.Web, cnt *counter, n in
 	wg.Wait()
 	res.wall = time.Since(start)
 	res.requests = time.Unix(0, cnt.last.Load()).Sub(start)
-	s1, sok1 := serverCPU()
+	s1, sok1 := host.PostgresCPU()
 	for i, c := range cmds {
 		if errs[i] != nil {
 			return res, fmt.Errorf("worker %d: %w\n%s", i, errs[i], spawn.LastLines(outs[i].String(), 20))

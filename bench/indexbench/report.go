@@ -23,7 +23,7 @@ func report(out io.Writer, m measurement) error {
 	speed.Add("build, wall", strconv.Itoa(b.Documents), mdtable.Secs(b.Wall), perSec(b.Documents, b.Wall),
 		"commits + generating pages + counting words")
 	speed.Add("refresh (RefreshIndex)", strconv.Itoa(b.Documents), mdtable.Secs(m.refresh), perSec(b.Documents, m.refresh),
-		fmt.Sprintf("%d entries rewritten (%s/s)", m.refreshed, perSec(m.refreshed, m.refresh)))
+		fmt.Sprintf("%d entries rewritten (%s/s)%s", m.refreshed, perSec(m.refreshed, m.refresh), refreshCPUNote(m)))
 	speed.Add("commit + refresh", strconv.Itoa(b.Documents), mdtable.Secs(b.Commit+m.refresh), perSec(b.Documents, b.Commit+m.refresh), "")
 	if err := speed.Write(out); err != nil {
 		return err
@@ -110,4 +110,17 @@ func reportQueries(out io.Writer, m measurement) error {
 // ms formats a duration in milliseconds.
 func ms(d time.Duration) string {
 	return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000)
+}
+
+// refreshCPUNote says how much CPU RefreshIndex took: this process's, and the PostgreSQL
+// server's when it was measured (-pg; every process of the server, other users' too).
+func refreshCPUNote(m measurement) string {
+	note := ""
+	if m.refreshCPU >= 0 {
+		note += "; CPU: this process " + mdtable.Secs(m.refreshCPU) + " s"
+	}
+	if m.refreshServerCPU >= 0 {
+		note += ", the PostgreSQL server " + mdtable.Secs(m.refreshServerCPU) + " s"
+	}
+	return note
 }

@@ -1,9 +1,11 @@
-package main
+//go:build linux
+
+package host
 
 import "testing"
 
-// postgresTicks reads utime+stime of postgres processes only, from /proc/PID/stat lines (the
-// command may hold spaces and parentheses).
+// postgresTicks reads utime+stime+cutime+cstime of postgres processes only, from /proc/PID/stat
+// lines (the command may hold spaces and parentheses).
 func TestPostgresTicks(t *testing.T) {
 	line := "4242 (postgres) S 1 4242 4242 0 -1 4194560 800 0 0 0 150 25 7 3 20 0 1 0 100 230000000 3000 18446744073709551615"
 	if got, ok := postgresTicks(line); !ok || got != 185 {
