@@ -154,16 +154,15 @@ func measure(ctx context.Context, cfg config, origins int, path string) (measure
 	if m.build, err = build(ctx, st, w, cfg.batch, now, func(d store.Document) { df.add(d.Title, d.Text) }); err != nil {
 		return m, err
 	}
-	t := time.Now()
 	c0, cOK := host.SelfCPU()
 	s0, sOK := host.PostgresCPU()
+	t := time.Now()
 	if m.refreshed, err = st.RefreshIndex(ctx); err != nil {
 		return m, err
 	}
 	m.refresh = time.Since(t)
 	c1, _ := host.SelfCPU()
 	s1, _ := host.PostgresCPU()
-	m.refreshCPU, m.refreshServerCPU = -1, -1
 	if cOK {
 		m.refreshCPU = c1 - c0
 	}

@@ -232,17 +232,23 @@ func fillSnippets(ctx context.Context, tx pgx.Tx, tsq string, rs []index.Result,
 	return nil
 }
 
-// searchFilter keeps the entries a query may show at $2 (unavailable_after) in the origins
-// matching one of the LIKE patterns $3 (site:; none: every origin), given docs and heads rows.
-const searchFilter = `(docs.unavailable_after IS NULL OR docs.unavailable_after > $2)
-	AND (cardinality($3::text[]) = 0 OR EXISTS (SELECT 1 FROM urls su WHERE su.id = heads.url_id AND su.origin LIKE ANY($3::text[])))`
+// entryFilter keeps the entries a query may show at $2 (unavailable_after) in the origins
+// matching one of the LIKE patterns $3 (site:; none: every origin), given docs rows (joined or
+// not) and id, the column of the entry's URL ID.
+func entryFilter(id string) string {
+	return `(docs.unavailable_after IS NULL OR docs.unavailable_after > $2)
+	AND (cardinality($3::text[]) = 0 OR EXISTS (SELECT 1 FROM urls su WHERE su.id = ` + id + ` AND su.origin LIKE ANY($3::text[])))`
+}
 
-// docsFilter is searchFilter given docs rows alone: every docs row has its heads row (the fold
-// writes both, a generation removes only link-only heads), so a match in the full index needs
-// no join to heads to be counted or taken (issue 31 part 4: a medium word's count probed heads
-// once per match, most of its time).
-const docsFilter = `(docs.unavailable_after IS NULL OR docs.unavailable_after > $2)
-	AND (cardinality($3::text[]) = 0 OR EXISTS (SELECT 1 FROM urls su WHERE su.id = docs.url_id AND su.origin LIKE ANY($3::text[])))`
+var (
+	// searchFilter is entryFilter given heads rows, with docs LEFT JOINed.
+	searchFilter = entryFilter("heads.url_id")
+	// docsFilter is entryFilter given docs rows alone: every docs row has its heads row (the
+	// fold writes both, a generation removes only link-only heads), so a match in the full index
+	// needs no join to heads to be counted or taken (issue 31 part 4: a medium word's count probed
+	// heads once per match, most of its time).
+	docsFilter = entryFilter("docs.url_id")
+)
 
 // candidates returns the entries to rank for the tsquery tsq: of the first headScan matches of
 // the head index, the headCandidates (at least need) best by their head's rank; and when that is

@@ -103,8 +103,8 @@ func (s *Store) maintain(ctx context.Context) ([]string, error) {
 }
 
 // sqlUpkeep lists the tables of schema $1 with whether each needs ANALYZE (it has $2 pages or
-// more, and was never analyzed nor vacuumed (reltuples -1), or has $3 times the pages of its last ANALYZE or VACUUM) and VACUUM ($4
-// dead rows and $5 times its live ones).
+// more, and was never analyzed nor vacuumed, reltuples -1, or has $3 times the pages of its last
+// ANALYZE or VACUUM) and VACUUM ($4 dead rows and $5 times its live ones).
 const sqlUpkeep = `SELECT c.relname,
 		pg_relation_size(c.oid) >= $2 * current_setting('block_size')::bigint
 			AND (c.reltuples < 0 OR pg_relation_size(c.oid) >= $3 * c.relpages::bigint * current_setting('block_size')::bigint),

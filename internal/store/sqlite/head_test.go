@@ -106,16 +106,7 @@ func TestFrequentWordBodyOnlyStillFound(t *testing.T) {
 	}
 	// A page holding the frequent word in its body only and the other word in its anchor text
 	// only is found too: the head gives fewer than the page asks for, so the whole text is read.
-	u := store.URL{ID: store.IDOf("http://c.test/0"), URL: "http://c.test/0", Origin: "http://c.test", State: store.StateFetched,
-		Status: 200, FetchedAt: t0, DiscoveredAt: t0}
-	if _, err := s.Commit(t.Context(), store.Batch{Updates: []store.URL{u},
-		Documents: []store.Document{{URLID: u.ID, Index: true, Title: "page 0", Text: "walrus words of page 0"}},
-		Links:     []store.Link{{FromID: u.ID, To: "http://c.test/5", Anchor: "narwhal"}}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.RefreshIndex(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	mixedEntry(t, s)
 	p, err = s.search(t.Context(), index.Query{Text: "walrus narwhal", Limit: 10, Now: t0}, headWalk)
 	if err != nil {
 		t.Fatal(err)
@@ -192,4 +183,21 @@ func TestConformanceHeadOnly(t *testing.T) {
 		}
 		return headOnly{s}
 	})
+}
+
+// mixedEntry makes http://c.test/5 (a page of commonPages) a mixed entry: walrus in its body,
+// narwhal only in the anchor text of a link from http://c.test/0, whose body says walrus too;
+// then refreshes the index.
+func mixedEntry(t *testing.T, s *Store) {
+	t.Helper()
+	u := store.URL{ID: store.IDOf("http://c.test/0"), URL: "http://c.test/0", Origin: "http://c.test", State: store.StateFetched,
+		Status: 200, FetchedAt: t0, DiscoveredAt: t0}
+	if _, err := s.Commit(t.Context(), store.Batch{Updates: []store.URL{u},
+		Documents: []store.Document{{URLID: u.ID, Index: true, Title: "page 0", Text: "walrus words of page 0"}},
+		Links:     []store.Link{{FromID: u.ID, To: "http://c.test/5", Anchor: "narwhal"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -17,16 +17,7 @@ import (
 func TestMixedEntryFrequentWordSought(t *testing.T) {
 	s, log := openObserved(t)
 	commonPages(t, s, index.MaxCount+50, 0, "walrus", "last page")
-	u := store.URL{ID: store.IDOf("http://c.test/0"), URL: "http://c.test/0", Origin: "http://c.test", State: store.StateFetched,
-		Status: 200, FetchedAt: t0, DiscoveredAt: t0}
-	if _, err := s.Commit(t.Context(), store.Batch{Updates: []store.URL{u},
-		Documents: []store.Document{{URLID: u.ID, Index: true, Title: "page 0", Text: "walrus words of page 0"}},
-		Links:     []store.Link{{FromID: u.ID, To: "http://c.test/5", Anchor: "narwhal"}}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.RefreshIndex(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	mixedEntry(t, s)
 	for _, text := range []string{"walrus narwhal", "narwhal walrus"} {
 		var p index.Page
 		var err error
