@@ -102,7 +102,8 @@ func pendingChunkBytes(lag int) int {
 }
 
 // RefreshIndex implements store.Indexer: every staged document, the whole link log merged with
-// every target's entry rewritten, then every dirty entry (anchors.go).
+// every target's entry rewritten, then every dirty entry (anchors.go); then the crawl database's
+// free pages, of the text it staged, are given back (reclaim.go).
 func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
 	return s.refresh(ctx, true)
 }
@@ -136,7 +137,11 @@ func (s *Store) refresh(ctx context.Context, exact bool) (int, error) {
 		return total, err
 	}
 	n, err = s.rewriteDirty(ctx)
-	return total + n, err
+	total += n
+	if err != nil {
+		return total, err
+	}
+	return total, s.reclaim(ctx)
 }
 
 // IndexLag implements store.Indexer: staged documents whose text is not in FTS5 yet, counted on

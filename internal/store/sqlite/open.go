@@ -171,6 +171,9 @@ func dsn(path string, readOnly bool) string {
 		// sorts by name), so WAL is set there rather than as a _pragma. The index and text
 		// databases are made by the crawl writer's ATTACH, with pageSize (indexWriterSetup).
 		q.Add("_pragma", "page_size("+strconv.Itoa(crawlPageSize)+")")
+		// Like page_size, before the first table: the free pages of staged text can be given
+		// back (reclaim.go). On an existing database it changes nothing.
+		q.Add("_pragma", "auto_vacuum(INCREMENTAL)")
 		q.Set("_journal_mode", "WAL")
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Set("_txlock", "immediate")

@@ -18,7 +18,9 @@ import (
 // layout 3 dropped the waiting table (anchor text in generations, issue 26 part 2); layout 4 keys
 // the frontier index urls_origin (origin, next_at) without the URL ID, so that its rowid, the
 // discovery order, puts a fetched entry where the next fetches' go (issue 26, layout-plan.md),
-// and gives dirty the bounds of its entries' inlinks (anchors.go).
+// and gives dirty the bounds of its entries' inlinks (anchors.go); layout 5 makes the crawl
+// database with auto_vacuum=INCREMENTAL, so that RefreshIndex gives the staged text's free pages
+// back (reclaim.go).
 //
 // The crawl database says what it is in its header, where an earlier build never wrote: PRAGMA
 // application_id is applicationID and user_version is schemaVersion. Earlier builds kept a
@@ -30,7 +32,7 @@ const (
 	// applicationID marks a Mandelbot crawl database ("MBOT").
 	applicationID = 0x4d424f54
 	// schemaVersion is the layout of the schema below.
-	schemaVersion = 4
+	schemaVersion = 5
 	// firstLayout is the first layout marked in the header; earlier builds marked none.
 	firstLayout = 1
 )
