@@ -89,7 +89,7 @@ func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 	if err != nil {
 		return n, err
 	}
-	_, err = s.mergeLinks(ctx, s.mergeRows, false)
+	_, err = s.mergeLinks(ctx, false, false)
 	return n, err
 }
 
@@ -131,7 +131,7 @@ func (s *Store) refresh(ctx context.Context, exact bool) (int, error) {
 	if err != nil {
 		return total, err
 	}
-	n, err := s.mergeLinks(ctx, 1, exact)
+	n, err := s.mergeLinks(ctx, true, exact)
 	total += n
 	if err != nil || !exact {
 		return total, err

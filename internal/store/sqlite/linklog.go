@@ -5,6 +5,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"iter"
+	"math"
 	"slices"
 	"strings"
 )
@@ -20,30 +22,44 @@ import (
 //     wrote its links and dirty marks at random pages of links, of an index of it by target, and
 //     of dirty, a merge writes each page it touches once, in order.
 //
-// A merge runs when link_log holds mergeLinksRows rows (IndexPending), and of the whole log
-// in every refresh (refresh), never on a timer. Its rows, the links and entries they change,
-// and their removal from link_log are one transaction of the index database (the link-only
-// entries' own text is written by the text writer before it: nums.go): a crash leaves the log
-// as it was, and the next merge does it again.
+// A merge runs when link_log holds mergeLinksRows rows and a mergeLogShare-th of links' rows
+// (IndexPending), and of the whole log in every refresh (refresh), never on a timer. It takes the
+// whole log, in passes over ranges of targets (mergeLog), and its rows, the links and entries
+// they change, and their removal from link_log are one transaction of the index database (the
+// link-only entries' own text is written by the text writer before it: nums.go): a crash leaves
+// the log as it was, and the next merge does it again.
 
-// mergeLinksRows is how many link_log rows one merge takes: about 20,000 pages' links. Larger
-// merges write fewer pages of links per link (each touched page is written once per merge), and
-// hold the index writer longer. Once links outgrows a merge, a merge writes (and its anchor
-// text's generation reads) nearly every page of links, of fts_anchors and of docs: at 1,000 × 200
-// with 50,000 rows those were 40% of the pages the crawl wrote (BENCHMARKS.md, "Issue 26: where
-// the writes go"); 200,000 rows write them a quarter as often. A merge holds its log rows in
-// memory (mergeLink: 48 bytes and the anchor each), and one chunk of its targets' entries.
+// mergeLinksRows is the least link_log a merge waits for (about 20,000 pages' links), and the
+// most log rows one pass of a merge holds in memory (mergeLink: 48 bytes and the anchor each,
+// about 15 MiB), with one chunk of its targets' entries.
 const mergeLinksRows = 200_000
+
+// mergeLogShare sizes merges to links (issue 26, layout-plan.md "Merges sized to links"):
+// IndexPending merges once link_log holds at least a mergeLogShare-th of links' rows. A merge
+// writes nearly every page of links its targets fall on, so merges of a fixed size wrote links
+// once every mergeLinksRows log rows: 50 times over over a crawl of 1,000,000 pages, the pages
+// a link cost growing with the crawl. Merges at a share of links write it once each time it
+// grows by that share: about (1+1/4)/(1/4) = 5 times its final size over a crawl, whatever its
+// length. The price is the passes (mergeLog): each scans the merge's whole log, so a merge of
+// r rows reads r²/(mergeLinksRows/2) rows; and anchor text lags by up to a quarter of links
+// between merges (RefreshIndex and RefreshDocuments merge the whole log).
+const mergeLogShare = 4
 
 // sqlLogSpan reads the oldest and newest seq of link_log (two seeks in its primary key): the
 // fold appends, and a merge removes the oldest rows, so the rows between are all there.
 const sqlLogSpan = `SELECT (SELECT MIN(seq) FROM link_log), (SELECT MAX(seq) FROM link_log)`
 
-// sqlLogRows reads link_log's rows below a seq, in the order they were written (its key). The
-// merge sorts them by link in Go: SQLite's sorter held a merge's rows in its C heap (the writers'
-// temporary files are in memory), outside the Go limit of the memory budget, and a merge of
-// mergeLinksRows rows took TestOutsideTheGoLimitFitsItsShares 4.9 MiB over its bound.
-const sqlLogRows = `SELECT to_id, from_id, anchor, fragment, added FROM link_log WHERE seq < ? ORDER BY seq`
+// sqlLogRange reads link_log's rows below a seq (?1) whose (to_id, from_id) lies in a range: from
+// (?2, ?3) on, and below (?5, ?6) unless ?4. It scans the rows below the seq in the order they
+// were written (its key): the log has no index by target, which the fold would write at random.
+// The merge sorts them by link in Go: SQLite's sorter held a merge's rows in its C heap (the
+// writers' temporary files are in memory), outside the Go limit of the memory budget, and a merge
+// of mergeLinksRows rows took TestOutsideTheGoLimitFitsItsShares 4.9 MiB over its bound.
+const sqlLogRange = `SELECT to_id, from_id, anchor, fragment, added FROM link_log
+	WHERE seq < ?1 AND (to_id, from_id) >= (?2, ?3) AND (?4 OR (to_id, from_id) < (?5, ?6)) ORDER BY seq`
+
+// sqlLinkRows counts links' rows: a scan of the table, once per process (mergeLeast).
+const sqlLinkRows = `SELECT COUNT(*) FROM links`
 
 // linkLogSize reports how many rows link_log holds, and the seq after its newest.
 func linkLogSize(ctx context.Context, q rowQuerier) (n, end int64, err error) {
@@ -57,31 +73,45 @@ func linkLogSize(ctx context.Context, q rowQuerier) (n, end int64, err error) {
 	return hi.Int64 - lo.Int64 + 1, hi.Int64 + 1, nil
 }
 
-// mergeLinks merges link_log into links, s.mergeRows rows (mergeLinksRows) per transaction of
-// the index database, while it holds at least least rows (all of it with least 1), rewriting
-// the targets' entries exactly or by the power-of-two rule (rewriteTargets); the caller holds
-// indexMu. It returns how many entries it wrote.
-func (s *Store) mergeLinks(ctx context.Context, least int64, exact bool) (int, error) {
-	total := 0
-	for {
-		var n int64
-		err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
-			size, end, err := linkLogSize(ctx, tx)
-			if err != nil || size < least || size == 0 {
+// mergeLinks merges the whole of link_log into links, in one transaction of the index database,
+// if it holds any rows (all) or enough for IndexPending (mergeLeast), rewriting the targets'
+// entries exactly or by the power-of-two rule (rewriteTargets); the caller holds indexMu. It
+// returns how many entries it wrote.
+func (s *Store) mergeLinks(ctx context.Context, all, exact bool) (int, error) {
+	written := 0
+	var added int64
+	err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
+		written, added = 0, 0
+		size, end, err := linkLogSize(ctx, tx)
+		if err != nil || size == 0 {
+			return err
+		}
+		if !all {
+			least, err := s.mergeLeast(ctx, tx)
+			if err != nil || size < least {
 				return err
 			}
-			n = min(size, s.mergeRows)
-			w, err := s.mergeLogRows(ctx, tx, end-size+n, exact)
-			total += w
-			return err
-		})
-		if err != nil {
-			return total, fmt.Errorf("sqlite: merge links: %w", err)
 		}
-		if n == 0 {
-			return total, nil
+		written, added, err = s.mergeLog(ctx, tx, end, size, exact)
+		return err
+	})
+	if err != nil {
+		return written, fmt.Errorf("sqlite: merge links: %w", err)
+	}
+	s.linkRows += added
+	return written, nil
+}
+
+// mergeLeast is how many rows link_log must hold for IndexPending to merge it: s.mergeRows
+// (mergeLinksRows), and a mergeLogShare-th of links' rows, counted once (s.linkRows) and then
+// kept by the merges.
+func (s *Store) mergeLeast(ctx context.Context, tx writeTx) (int64, error) {
+	if s.linkRows < 0 {
+		if err := tx.QueryRowContext(ctx, sqlLinkRows).Scan(&s.linkRows); err != nil {
+			return 0, fmt.Errorf("index: links: %w", err)
 		}
 	}
+	return max(s.mergeRows, s.linkRows/mergeLogShare), nil
 }
 
 // linkChanges counts the links to one target that a merge adds (or replaces) and removes: the
@@ -96,24 +126,126 @@ type mergeLink struct {
 	added    int
 }
 
-// mergeLogRows applies link_log's rows below seq end to links, in target order (each link as its
-// last row leaves it), rewrites their targets' entries (rewriteTargets), and removes the rows, in tx. It returns how many entries it wrote.
-func (s *Store) mergeLogRows(ctx context.Context, tx writeTx, end int64, exact bool) (int, error) {
-	rows, err := tx.QueryContext(ctx, sqlLogRows, end)
-	if err != nil {
-		return 0, fmt.Errorf("index: link log: %w", err)
+// linkKey is where a link_log row falls in links' key, as far as a merge's passes cut it:
+// a target and a linking page, so that every row of one link falls in the same pass.
+type linkKey struct{ to, from int64 }
+
+func (l mergeLink) key() linkKey { return linkKey{l.to, l.from} }
+
+func compareKeys(a, b linkKey) int {
+	return cmp.Or(cmp.Compare(a.to, b.to), cmp.Compare(a.from, b.from))
+}
+
+// mergeLog applies link_log's rows below seq end (size of them) to links, a pass at a time
+// (logPasses), and removes them from link_log, in tx. Each pass's rows are applied in target
+// order, each link as its last row leaves it, and their targets' entries rewritten (applyLog).
+// It returns how many entries it wrote, and how many rows links gained (added less removed; a
+// replaced link counts as added).
+func (s *Store) mergeLog(ctx context.Context, tx writeTx, end, size int64, exact bool) (written int, added int64, err error) {
+	for log, err := range logPasses(ctx, tx, end, size, s.mergeRows) {
+		if err != nil {
+			return written, added, err
+		}
+		w, a, err := s.applyLog(ctx, tx, log, exact)
+		written, added = written+w, added+a
+		if err != nil {
+			return written, added, err
+		}
 	}
-	var log []mergeLink
+	if _, err := tx.ExecContext(ctx, `DELETE FROM link_log WHERE seq < ?`, end); err != nil {
+		return written, added, fmt.Errorf("index: link log: %w", err)
+	}
+	return written, added, nil
+}
+
+// logPasses yields link_log's rows below seq end (size of them) in passes over ranges of
+// (target, linking page), in key order, each pass's rows in the order they were written: every
+// row once, each pass holding at most limit rows (about half that on average: targets are
+// hashes, spread evenly over the ranges), unless one key alone holds more (readLogRange). Each
+// pass scans the rows below end: a merge of r rows reads about 2r²/limit.
+func logPasses(ctx context.Context, tx writeTx, end, size, limit int64) iter.Seq2[[]mergeLink, error] {
+	return func(yield func([]mergeLink, error) bool) {
+		ranges := max(1, (2*size+limit-1)/limit)
+		step := math.MaxInt64/ranges + 1 // targets are positive (store.IDOf): ranges of 1..MaxInt64
+		lo := linkKey{math.MinInt64, math.MinInt64}
+		for k := int64(1); ; {
+			hi, open := linkKey{k * step, math.MinInt64}, k >= ranges
+			log, stop, err := readLogRange(ctx, tx, end, lo, hi, open, int(limit))
+			if !yield(log, err) || err != nil {
+				return
+			}
+			switch {
+			case stop != nil: // the range held too many rows: the next pass goes on from stop
+				lo = *stop
+			case open:
+				return
+			default:
+				lo, k = hi, k+1
+			}
+		}
+	}
+}
+
+// readLogRange reads link_log's rows below seq end from key lo on, below hi unless open, in the
+// order they were written, holding at most limit of them: when more lie there, it keeps the
+// lowest keys and returns the key its rows stop below (stop), for the next pass. Only rows of
+// one (target, linking page) beyond limit can go past it.
+func readLogRange(ctx context.Context, tx writeTx, end int64, lo, hi linkKey, open bool, limit int) (log []mergeLink, stop *linkKey, err error) {
+	rows, err := tx.QueryContext(ctx, sqlLogRange, end, lo.to, lo.from, open, hi.to, hi.from)
+	if err != nil {
+		return nil, nil, fmt.Errorf("index: link log: %w", err)
+	}
+	defer rows.Close()
 	for rows.Next() {
 		var l mergeLink
 		if err := rows.Scan(&l.to, &l.from, &l.anchor, &l.fragment, &l.added); err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("index: link log: %w", err)
+			return nil, nil, fmt.Errorf("index: link log: %w", err)
+		}
+		if stop != nil && compareKeys(l.key(), *stop) >= 0 {
+			continue
 		}
 		log = append(log, l)
+		if len(log) >= limit {
+			var cut linkKey
+			var ok bool
+			if log, cut, ok = cutLog(log, limit/2); ok {
+				stop = &cut
+			} else {
+				limit *= 2 // one key holds them all: nothing to cut
+			}
+		}
 	}
-	if err := rows.Close(); err != nil {
-		return 0, fmt.Errorf("index: link log: %w", err)
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("index: link log: %w", err)
+	}
+	return log, stop, nil
+}
+
+// cutLog sorts log by key, each key's rows kept in the order they were read, and keeps the rows
+// below the key of its (keep)th row (or, if that is its first key, the next key): it returns them
+// and that key, or log and false if all its rows are of one key.
+func cutLog(log []mergeLink, keep int) ([]mergeLink, linkKey, bool) {
+	slices.SortStableFunc(log, func(a, b mergeLink) int { return compareKeys(a.key(), b.key()) })
+	i, first := keep, log[0].key()
+	for i < len(log) && log[i].key() == first {
+		i++
+	}
+	if i == len(log) {
+		return log, linkKey{}, false
+	}
+	cut := log[i].key()
+	for i > 0 && log[i-1].key() == cut {
+		i--
+	}
+	return log[:i], cut, true
+}
+
+// applyLog applies a pass's log rows to links, in target order (each link as its last row leaves
+// it), and rewrites their targets' entries (rewriteTargets), in tx. It returns how many entries
+// it wrote and how many rows links gained.
+func (s *Store) applyLog(ctx context.Context, tx writeTx, log []mergeLink, exact bool) (int, int64, error) {
+	if len(log) == 0 {
+		return 0, 0, nil
 	}
 	// By link, target first; each link's rows stay in the order they were written.
 	slices.SortStableFunc(log, func(a, b mergeLink) int {
@@ -143,7 +275,7 @@ func (s *Store) mergeLogRows(ctx context.Context, tx writeTx, end int64, exact b
 	}
 	for _, r := range removes {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE to_id = ? AND from_id = ? AND anchor = ?`, r.to, r.from, r.anchor); err != nil {
-			return 0, fmt.Errorf("index: remove a link: %w", err)
+			return 0, 0, fmt.Errorf("index: remove a link: %w", err)
 		}
 	}
 	for chunk := range slices.Chunk(adds, maxBulkRows) { // the rows' values are boxed a chunk at a time
@@ -152,15 +284,9 @@ func (s *Store) mergeLogRows(ctx context.Context, tx writeTx, end int64, exact b
 			values[i] = []any{l.to, l.from, l.anchor, l.fragment}
 		}
 		if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO links (to_id, from_id, anchor, fragment)`, 4, "", values); err != nil {
-			return 0, fmt.Errorf("index: links: %w", err)
+			return 0, 0, fmt.Errorf("index: links: %w", err)
 		}
 	}
 	written, err := s.rewriteTargets(ctx, tx, targets, exact, changes)
-	if err != nil {
-		return written, err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM link_log WHERE seq < ?`, end); err != nil {
-		return written, fmt.Errorf("index: link log: %w", err)
-	}
-	return written, nil
+	return written, int64(len(adds) - len(removes)), err
 }

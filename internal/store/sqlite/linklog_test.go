@@ -11,7 +11,8 @@ import (
 // Issue 26 part 2 (links rebuilt in bulk, not rewritten per fold): the fold appends to link_log
 // only what changed in a page's links (a page fetched again with one link swapped logs two rows,
 // not its ten links again), and links receives the log only when it holds Options.mergeRows rows
-// (that many, the oldest), or before a refresh: then all of it, and the log is empty.
+// (and a quarter of links' rows: mergeLogShare, TestMergesWaitForAShareOfLinks), or before a
+// refresh: then all of it, and the log is empty.
 func TestLinkLogHoldsChangesUntilItsSize(t *testing.T) {
 	ctx := t.Context()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "crawl.db"), Options{mergeRows: 30})
@@ -56,10 +57,10 @@ func TestLinkLogHoldsChangesUntilItsSize(t *testing.T) {
 		t.Errorf("after a second page: %d rows in link_log, %d links; want 24 and 0 (under the merge size, 30)", log, links)
 	}
 	fetch(2, func(j int) int { return 30 + j })
-	// 35 rows: one merge takes the oldest 30 (the touches of three new entries, page 0's 12
-	// rows, page 1's 10, page 2's first 5 links), the rest waits for the next.
-	if log, links := count(`SELECT COUNT(*) FROM link_log`), count(`SELECT COUNT(*) FROM links`); log != 5 || links != 25 {
-		t.Errorf("past the merge size: %d rows in link_log, %d links; want 5 and 25", log, links)
+	// 35 rows: the merge takes them all (the touches of three new entries, page 0's 12 rows,
+	// page 1's 10, page 2's 10 links; in passes of at most 30 rows), leaving 30 links.
+	if log, links := count(`SELECT COUNT(*) FROM link_log`), count(`SELECT COUNT(*) FROM links`); log != 0 || links != 30 {
+		t.Errorf("past the merge size: %d rows in link_log, %d links; want 0 and 30", log, links)
 	}
 	if n := count(`SELECT COUNT(*) FROM links WHERE to_id = ` + fmt.Sprint(us[19].ID)); n != 0 {
 		t.Errorf("the link the page's second fetch dropped: %d rows in links, want 0", n)

@@ -85,8 +85,8 @@ type Options struct {
 	// observe, if set, is called with the text of every statement the store's connections
 	// prepare or run (observedConn): for the tests of query plans.
 	observe func(query string)
-	// mergeRows, if positive, is how many link_log rows one merge takes instead of
-	// mergeLinksRows: for the tests that kill a process during a merge.
+	// mergeRows, if positive, stands for mergeLinksRows (the least log a merge waits for, and
+	// the most rows a pass of it holds): for the tests of merges.
 	mergeRows int
 }
 
@@ -115,8 +115,11 @@ type Store struct {
 	origins *store.OriginSet
 	// readOnly: opened with Options.ReadOnly; write is nil and writes fail.
 	readOnly bool
-	// mergeRows is how many link_log rows one merge takes (mergeLinks).
+	// mergeRows is mergeLinksRows, or Options.mergeRows.
 	mergeRows int64
+	// linkRows is links' rows as counted once (mergeLeast), and kept by the merges since (a
+	// replaced link counted as added); -1 until counted. Guarded by indexMu.
+	linkRows int64
 }
 
 var _ store.Store = (*Store)(nil)
@@ -229,7 +232,7 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 		known = store.DefaultKnownOrigins
 	}
 	s.origins = store.NewOriginSet(known)
-	s.mergeRows = mergeLinksRows
+	s.mergeRows, s.linkRows = mergeLinksRows, -1
 	if opts.mergeRows > 0 {
 		s.mergeRows = int64(opts.mergeRows)
 	}

@@ -97,6 +97,7 @@ var wholeTable = map[string]string{
 	`AS due FROM origins`:                                    "LeaseOrigins: one seek in urls_origin per origin, O(origins) not O(URLs)",
 	`UPDATE urls SET next_at`:                                "Reschedule, once per command: every fetched URL of a state",
 	`SELECT COUNT(*) FROM staged`:                            "IndexLag: the stage's count, on its smallest index",
+	sqlLinkRows:                                              "mergeLeast, once per process: links' rows, which merges wait for a share of (mergeLogShare)",
 	`FROM pragma_application_id`:                             "readSchema, once per Open: the header and sqlite_master",
 	`.sqlite_master WHERE type = 'table'`:                    "checkIndexFiles, once per Open: the index files' tables",
 	`FROM ` + vocabRowTable + ` WHERE term >= ?`:             "VocabTerms, only for a search that matches nothing: fts5vocab reads the range of terms it is given (its plan says INDEX 6, term >= and <, without detail), at most index.MaxVocabTerms",

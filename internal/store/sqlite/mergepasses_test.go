@@ -1,0 +1,110 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/fractle/mandelbot/internal/store"
+)
+
+// Issue 26 ("Merges sized to links", layout-plan.md), and the brief's bound on a merge's memory:
+// a merge takes the whole log, however large (a share of links), so it reads it in passes that
+// each hold at most mergeRows rows in memory. The passes must yield every row below the merge's
+// end exactly once, each link's rows in one pass, the passes in key order, and hold at
+// most the limit, even where one target has more rows than that (here a page every page links
+// to, three times: its rows are cut between linking pages, never between a page's three links).
+func TestMergePassesYieldEveryRowOnceWithinTheLimit(t *testing.T) {
+	const limit = 40
+	ctx := t.Context()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "crawl.db"), Options{mergeRows: 1 << 30}) // no merge
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	us := addURLs(t, s, 300)
+	var b store.Batch
+	for i := range 200 {
+		u := us[i]
+		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+		b.Updates = append(b.Updates, u)
+		b.Documents = append(b.Documents, store.Document{URLID: u.ID, Index: true, Title: u.URL, Text: "page"})
+		b.Links = append(b.Links, store.Link{FromID: u.ID, To: us[299].URL, Anchor: "home"},
+			store.Link{FromID: u.ID, To: us[299].URL, Anchor: "start"}, store.Link{FromID: u.ID, To: us[299].URL, Anchor: "top"},
+			store.Link{FromID: u.ID, To: us[(7*i+1)%300].URL, Anchor: fmt.Sprint("a", i%3)},
+			store.Link{FromID: u.ID, To: us[(7*i+1)%300].URL, Anchor: fmt.Sprint("b", i%5)})
+	}
+	if _, err := s.Commit(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.IndexPending(ctx, 1000); err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		to, from int64
+		anchor   string
+	}
+	err = s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
+		size, end, err := linkLogSize(ctx, tx)
+		if err != nil || size < 1000 {
+			t.Fatalf("link_log holds %d rows (%v), want 1000 and the touches", size, err)
+		}
+		want := map[row]int{}
+		all, err := tx.QueryContext(ctx, `SELECT to_id, from_id, anchor FROM link_log`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for all.Next() {
+			var r row
+			if err := all.Scan(&r.to, &r.from, &r.anchor); err != nil {
+				t.Fatal(err)
+			}
+			want[r]++
+		}
+		all.Close()
+		got, passOf := map[row]int{}, map[row]int{}
+		passes := 0
+		var last linkKey
+		for log, err := range logPasses(ctx, tx, end, size, limit) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			passes++
+			if len(log) > limit {
+				t.Errorf("pass %d holds %d rows, want at most %d", passes, len(log), limit)
+			}
+			for _, l := range log {
+				if passes > 1 && compareKeys(l.key(), last) <= 0 {
+					t.Errorf("pass %d has key %v, at or below the previous pass's %v: passes must go in key order", passes, l.key(), last)
+				}
+				r := row{l.to, l.from, l.anchor}
+				if p, ok := passOf[r]; ok && p != passes {
+					t.Errorf("link %v has rows in passes %d and %d, want one", r, p, passes)
+				}
+				got[r]++
+				passOf[r] = passes
+			}
+			for _, l := range log {
+				if compareKeys(l.key(), last) > 0 {
+					last = l.key()
+				}
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("the passes yielded %d distinct rows, the log holds %d", len(got), len(want))
+		}
+		for r, n := range want {
+			if got[r] != n {
+				t.Errorf("row %v: yielded %d times, in the log %d times", r, got[r], n)
+			}
+		}
+		if passes < int(2*size/limit) {
+			t.Errorf("%d passes for %d rows of at most %d, want at least %d", passes, size, limit, 2*size/limit)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
