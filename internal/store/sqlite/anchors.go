@@ -97,8 +97,8 @@ type generation struct {
 	nums    *numbers              // the numbers of new link-only entries
 	changes map[int64]linkChanges // the merge's changes by target (nil: none known)
 	written int                   // entries written
-	// A chunk's rows of dirty and docs, written once it is decided (writeRows): a merge of
-	// mergeLinksRows log rows may have a hundred thousand targets.
+	// A chunk's rows of dirty and docs, written once it is decided (writeRows): a pass of a
+	// merge (mergeLinksRows log rows at most) may have a hundred thousand targets.
 	pending     [][]any  // left in dirty
 	done        []int64  // leaving dirty
 	meta        [][]any  // docs rows of the entries kept

@@ -32,9 +32,9 @@
 // The write path of a page: Commit updates its urls row, inserts the new URLs it found, and
 // stages its document (one transaction on crawl.db). The fold (IndexPending) writes the page's
 // fts row (text file), its docs and folded rows, and appends its link changes to link_log
-// (index file), then unstages it (crawl file). The merge (at mergeLinksRows rows of link_log,
-// and of the whole log in every refresh; never on a timer) applies link_log to links sorted by
-// target, then runs a generation over the targets in the same order (anchors.go): an entry's
+// (index file), then unstages it (crawl file). The merge (once link_log holds mergeLinksRows rows
+// and a quarter of links', and of the whole log in every refresh; never on a timer) applies the
+// whole log to links sorted by target, in passes over ranges of targets (linklog.go), then runs a generation over the targets in the same order (anchors.go): an entry's
 // docs and fts_anchors rows are rewritten when it has no anchor row yet or its inlinks reached
 // twice or half those of its last rewrite, so that over a crawl each is written O(log inlinks)
 // times; link-only entries of URLs linked to and never fetched are made, entries nothing keeps

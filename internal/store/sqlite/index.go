@@ -63,7 +63,7 @@ const sqlUnfold = `DELETE FROM folded WHERE url_id ` + inSet
 // IndexPending implements store.Indexer, in transactions of at most indexChunk documents: it
 // folds staged documents into the link log and the entries' metadata, and writes their own
 // text to FTS5 (once per fetch, on the text database's writer, beside the crawl's commits:
-// attach.go); then, if link_log holds mergeLinksRows rows, it merges them into links, rewriting
+// attach.go); then, if link_log holds enough rows (mergeLeast), it merges it into links, rewriting
 // the anchor text of the targets whose inlinks doubled or halved (linklog.go, anchors.go).
 // While one connection wrote both
 // the crawl and the index, the text waited for the refresh: writing it during the crawl made

@@ -98,7 +98,9 @@ func (s *Store) mergeLinks(ctx context.Context, all, exact bool) (int, error) {
 	if err != nil {
 		return written, fmt.Errorf("sqlite: merge links: %w", err)
 	}
-	s.linkRows += added
+	if s.linkRows >= 0 { // counted: kept by the merges since
+		s.linkRows += added
+	}
 	return written, nil
 }
 

@@ -25,7 +25,7 @@ const (
 	// envMergeOp is the refresh the child runs: "index" (RefreshIndex) or "documents"
 	// (RefreshDocuments: the generations by the power-of-two rule).
 	envMergeOp = "MANDELBOT_SQLITE_MERGE_OP"
-	// mergeCrashRows is the merge size of these tests: the log below is many merges long.
+	// mergeCrashRows is the merge size of these tests: the log below is many passes of a merge long.
 	mergeCrashRows = 300
 	// mergeCrashRounds is how many children are killed, each on a fresh copy of the store, at
 	// statements spread over the whole RefreshIndex (one in each of as many equal stretches).
@@ -71,7 +71,7 @@ func buildLinkedStore(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	if n, _, err := linkLogSize(ctx, s.read); err != nil || n < 10*mergeCrashRows {
-		t.Fatalf("link_log holds %d rows (%v), want many merges' worth", n, err)
+		t.Fatalf("link_log holds %d rows (%v), want many passes' worth", n, err)
 	}
 }
 

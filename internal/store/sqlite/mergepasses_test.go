@@ -108,3 +108,28 @@ func TestMergePassesYieldEveryRowOnceWithinTheLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Issue 26 ("Merges sized to links"): a merge taken in many passes (a log many times
+// mergeRows) leaves the index a merge in one pass leaves, RefreshIndex being exact: the same
+// links, entries, inlinks and anchor rows, and nothing left in link_log or dirty (the entries'
+// numbers aside: they follow the order entries were made in).
+func TestMergeInPassesLeavesTheIndexOfOnePass(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "crawl.db")
+	buildLinkedStore(t, base)
+	refreshed := func(rows int) string {
+		t.Helper()
+		s, err := Open(t.Context(), copyStore(t, base), Options{mergeRows: rows})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if _, err := s.RefreshIndex(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		return indexDump(t, s, false)
+	}
+	one, passes := refreshed(1<<30), refreshed(mergeCrashRows/4)
+	if passes != one {
+		t.Errorf("a merge in passes of %d rows left another index than one pass: %s", mergeCrashRows/4, firstDiff(passes, one))
+	}
+}
