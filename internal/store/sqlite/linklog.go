@@ -37,8 +37,8 @@ const mergeLinksRows = 200_000
 // mergeLogShare sizes merges to links (issue 26, layout-plan.md "Merges sized to links"):
 // IndexPending merges once link_log holds at least a mergeLogShare-th of links' rows. A merge
 // writes nearly every page of links its targets fall on, so merges of a fixed size wrote links
-// once every mergeLinksRows log rows: 50 times over over a crawl of 1,000,000 pages, the pages
-// a link cost growing with the crawl. Merges at a share of links write it once each time it
+// whole once every mergeLinksRows log rows: about 50 times over a crawl of 1,000,000 pages, the
+// pages a link cost growing with the crawl. Merges at a share of links write it once each time it
 // grows by that share: about (1+1/4)/(1/4) = 5 times its final size over a crawl, whatever its
 // length. The price is the passes (mergeLog): each scans the merge's whole log, so a merge of
 // r rows reads r²/(mergeLinksRows/2) rows; and anchor text lags by up to a quarter of links
