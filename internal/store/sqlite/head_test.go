@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
@@ -199,5 +201,45 @@ func mixedEntry(t *testing.T, s *Store) {
 	}
 	if _, err := s.RefreshIndex(t.Context()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Issue 26 part 3 (the head answers first, for less than a docs row per match): top cuts the
+// head's matches by FTS5's rank before it reads their docs rows, and when hidden entries
+// (unavailable_after past) fill the cut, it ranks again with the docs rows read first, so the
+// best visible entries are still the answer: here the three best matches are hidden.
+func TestTopCutLeavesHiddenEntriesOut(t *testing.T) {
+	s, _ := openTemp(t)
+	us := addURLs(t, s, 8)
+	var b store.Batch
+	for i, u := range us {
+		u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+		d := store.Document{URLID: u.ID, Index: true, Title: fmt.Sprintf("Walrus page %d of the colony", i), Text: "text"}
+		if i < 3 {
+			d.Title, d.UnavailableAfter = "Walrus walrus", t0.Add(-time.Hour)
+		}
+		b.Updates, b.Documents = append(b.Updates, u), append(b.Documents, d)
+	}
+	if _, err := s.Commit(t.Context(), b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	m := matcher{db: s.read, now: unix(t0), nums: map[int64]int64{}}
+	m.sites, m.siteArgs = siteFilter(nil)
+	for _, limit := range []int{3, 5, 20} {
+		ids, scores, _, err := m.top(t.Context(), headTable, "walrus", limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := min(limit, 5); len(ids) != want || len(scores) != want {
+			t.Errorf("top %d: %d entries, want %d", limit, len(ids), want)
+		}
+		for _, id := range ids {
+			if slices.ContainsFunc(us[:3], func(u store.URL) bool { return u.ID == id }) {
+				t.Errorf("top %d holds a hidden entry", limit)
+			}
+		}
 	}
 }
