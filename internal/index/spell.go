@@ -23,7 +23,8 @@ import (
 //     holds (Vocabulary.Holds), at most MaxRespelledWords of them, and of more than
 //     SpellPrefixRunes letters.
 //   - A correction is a term of the index that begins with the word's first SpellPrefixRunes
-//     letters (a misspelling seldom starts wrong), read from at most MaxVocabTerms terms, at the
+//     letters (a misspelling seldom starts wrong), read from at most MaxVocabTerms terms (or,
+//     from a TermSeeker, found in at most MaxVocabTerms seeks, counted up to MaxSpellEntries), at the
 //     fewest edits (insert, delete, replace, or swap two neighbours: spellDistance), at most
 //     maxEdits(word): 1 for a word of up to 4 letters, 2 above. The index holds stems (both
 //     stores stem English: "authentication" is held as "authent"), so a term is compared as
@@ -192,11 +193,17 @@ func Respell(ctx context.Context, v Vocabulary, text string) (string, []Respelle
 // correct returns the correction of w from v (see above), "" when there is none.
 func correct(ctx context.Context, v Vocabulary, w string) (string, error) {
 	prefix := string([]rune(w)[:SpellPrefixRunes])
-	terms, err := v.VocabTerms(ctx, prefix, MaxVocabTerms)
+	limit := maxEdits(w)
+	var terms []VocabTerm
+	var err error
+	if ts, ok := v.(TermSeeker); ok {
+		terms, err = seekTerms(ctx, ts, w, prefix, limit)
+	} else {
+		terms, err = v.VocabTerms(ctx, prefix, MaxVocabTerms)
+	}
 	if err != nil {
 		return "", err
 	}
-	limit := maxEdits(w)
 	type cand struct {
 		VocabTerm
 		d int
