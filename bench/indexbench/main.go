@@ -44,6 +44,7 @@ type config struct {
 	cpuProfile                                 string // with -reuse: a CPU profile of the timed runs
 	class                                      string // time only the query classes whose name holds it
 	dbstat                                     bool   // with -reuse: where the store's bytes go, table by table
+	words                                      string // with -reuse: the walk's word counts, kept in this file
 }
 
 func main() {
@@ -68,11 +69,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "with -reuse: write a CPU profile of the timed runs (not the warm-up) to this file")
 	fs.StringVar(&cfg.class, "class", "", "time only the query classes whose name holds this text (the set is drawn as a whole, so the queries are the same)")
 	fs.BoolVar(&cfg.dbstat, "dbstat", false, "with -reuse: report the bytes of each table and index, and the free pages, per document (reads every page)")
+	fs.StringVar(&cfg.words, "words", "", "with -reuse: read the word counts of the web from this file instead of walking the web again, or, when it does not exist, write them to it after the walk")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if cfg.cpuProfile != "" && cfg.reuse == "" || cfg.dbstat && cfg.reuse == "" {
-		fmt.Fprintln(stderr, "indexbench: -cpuprofile and -dbstat look at a -reuse run only")
+	if cfg.cpuProfile != "" && cfg.reuse == "" || cfg.dbstat && cfg.reuse == "" || cfg.words != "" && cfg.reuse == "" {
+		fmt.Fprintln(stderr, "indexbench: -cpuprofile, -dbstat and -words look at a -reuse run only")
 		return 2
 	}
 	if cfg.reuse != "" && (cfg.db != "" || cfg.pg != "") {

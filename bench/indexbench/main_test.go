@@ -95,6 +95,21 @@ func TestReuseKeptDatabase(t *testing.T) {
 	if !strings.Contains(out, "Query words") || bands(out) != bands(built.String()) {
 		t.Errorf("-reuse drew other query words:\n%s\nbuilt:\n%s", out, built.String())
 	}
+	// -words keeps the walk's counts (the walk of a 1,000,000-document web takes minutes), and
+	// a run that reads them draws the same words again.
+	words := filepath.Join(t.TempDir(), "words.json")
+	for _, pass := range []string{"counted", "read back"} {
+		var w strings.Builder
+		if code := run(append(args, "-reuse", path, "-words", words), &w, &errOut); code != 0 {
+			t.Fatalf("run -reuse -words (%s) = %d: %s", pass, code, errOut.String())
+		}
+		if bands(w.String()) != bands(built.String()) {
+			t.Errorf("-words (%s) drew other query words:\n%s\nbuilt:\n%s", pass, w.String(), built.String())
+		}
+		if _, err := os.Stat(words); err != nil {
+			t.Errorf("-words (%s) kept no file: %v", pass, err)
+		}
+	}
 	if code := run(append(args, "-reuse", filepath.Join(t.TempDir(), "none.db")), &reused, &errOut); code == 0 {
 		t.Errorf("-reuse of a missing file succeeded")
 	}

@@ -27,9 +27,22 @@ func benchReused(ctx context.Context, cfg config, origins int, out io.Writer) er
 	defer st.Close()
 	var df docFreq
 	m := measurement{origins: origins, peakRSS: -1, refreshCPU: -1, refreshServerCPU: -1}
-	w := newWeb(origins, cfg.pages, cfg.seed)
-	if _, err := build(ctx, &urlSet{}, w, cfg.batch, time.Now().UTC().Truncate(time.Second), func(d store.Document) { df.add(d.Title, d.Text) }); err != nil {
-		return err
+	kept := false
+	if cfg.words != "" {
+		if kept, err = loadWords(cfg.words, &df); err != nil {
+			return err
+		}
+	}
+	if !kept {
+		w := newWeb(origins, cfg.pages, cfg.seed)
+		if _, err := build(ctx, &urlSet{}, w, cfg.batch, time.Now().UTC().Truncate(time.Second), func(d store.Document) { df.add(d.Title, d.Text) }); err != nil {
+			return err
+		}
+		if cfg.words != "" {
+			if err := saveWords(cfg.words, &df); err != nil {
+				return err
+			}
+		}
 	}
 	qs, classes, err := querySet(&df, cfg.queries, cfg.seed)
 	if err != nil {
