@@ -243,3 +243,32 @@ func TestTopCutLeavesHiddenEntriesOut(t *testing.T) {
 		}
 	}
 }
+
+// Issue 26 part 3 (queries that do not grow with a word's frequency): a query one of whose
+// words no entry holds, in its text or its anchor text, matches nothing, and the search reads
+// no list of its other words beyond the first matches of the whole query: not the candidates of
+// mixed entries (the anchor text holding any word), which for a frequent word is as long as
+// the walk allows. A word held only in anchor text still finds its mixed entry.
+func TestUnknownWordReadsNoOtherList(t *testing.T) {
+	s, log := openObserved(t)
+	commonPages(t, s, 20, 0, "walrus", "last page")
+	mixedEntry(t, s)
+	var p index.Page
+	var err error
+	ran := log.during(func() { p, err = s.search(t.Context(), index.Query{Text: "walrus qqqzzz", Now: t0}, fullTextWalk) })
+	if err != nil || p.Total != 0 {
+		t.Fatalf("walrus qqqzzz: %+v, %v; want nothing", p, err)
+	}
+	walks := 0
+	for _, q := range ran {
+		if strings.Contains(q, "FROM fts_anchors JOIN docs") {
+			walks++
+		}
+	}
+	if walks > 1 {
+		t.Errorf("the search walked the anchor text %d times (the query's own first matches, and the candidates of mixed entries), want once:\n%s", walks, strings.Join(ran, "\n"))
+	}
+	if p, err := s.search(t.Context(), index.Query{Text: "walrus narwhal", Now: t0}, fullTextWalk); err != nil || len(p.Results) != 1 || p.Results[0].URL != "http://c.test/5" {
+		t.Errorf("walrus narwhal: %+v, %v; want http://c.test/5, narwhal in its anchor text only", p.Results, err)
+	}
+}

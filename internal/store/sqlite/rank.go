@@ -191,6 +191,13 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 	if err != nil {
 		return nil, 0, err
 	}
+	if len(own) == 0 && len(anchored) == 0 {
+		// A required node that no entry holds, in its text or its anchor text, leaves nothing
+		// to match, mixed entries included: no other node's list is read.
+		if none, err := m.heldNowhere(ctx, freq); err != nil || none {
+			return nil, 0, err
+		}
+	}
 	expr, fit, complete := scoring(m.match, m.nodes, freq, m.walk)
 	// The head answers first when ranking every match would read more than the walk, or when
 	// the entries matching are more than were read.
@@ -396,6 +403,24 @@ func (m *matcher) mixed(ctx context.Context, found []int64, freq []int, fit []bo
 		cands = slices.DeleteFunc(cands, func(id int64) bool { return !holds[id] })
 	}
 	return cands, linkOnly, nil
+}
+
+// heldNowhere reports whether some required node is in no entry's text (freq, frequencies'
+// estimates, says 0) nor in any entry's anchor text: one seek in each such node's anchor list.
+func (m *matcher) heldNowhere(ctx context.Context, freq []int) (bool, error) {
+	for i, n := range m.nodes {
+		if freq[i] > 0 {
+			continue
+		}
+		held, err := readIDs(ctx, m.db, `SELECT rowid FROM fts_anchors WHERE fts_anchors MATCH ? LIMIT 1`, n)
+		if err != nil {
+			return false, err
+		}
+		if len(held) == 0 {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // best is the lowest (best) of scores, 0 when there are none.
