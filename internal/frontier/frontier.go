@@ -278,7 +278,17 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 		}
 		return Step{}, false
 	}
-	if now.Before(o.pausedUntil) || now.Before(o.notBefore) {
+	if now.Before(o.pausedUntil) {
+		return Step{}, false
+	}
+	if verdict, reason, ok := o.disallowedHead(now); ok {
+		// Never requested (rule 16), so neither the gap nor a request in flight holds it back.
+		u := o.pop()
+		f.pending++
+		o.writes++
+		return Step{Kind: StepSkip, Origin: o.key, URL: u, Reason: reason, Verdict: verdict}, true
+	}
+	if now.Before(o.notBefore) {
 		return Step{}, false
 	}
 	if due, validators := o.robots.Due(now); due {
@@ -292,6 +302,8 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 		return Step{}, false
 	}
 	u := o.pop()
+	// The guard of every request (rule 16): disallowedHead has taken a disallowed head above,
+	// on the same decision, so this skip is for safety only.
 	allowed, verdict, reason := o.robots.Test(pathAndQuery(u.URL))
 	if !allowed {
 		f.pending++

@@ -7,6 +7,7 @@ import (
 	"github.com/fractle/mandelbot/internal/pace"
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/store"
+	"github.com/fractle/mandelbot/robotstxt"
 )
 
 // never is a ready time that no clock reaches: the origin waits for an outcome, not for time.
@@ -196,6 +197,9 @@ func (o *origin) computeReady(now time.Time, perOrigin int, releaseIdle bool) ti
 		}
 		return never
 	}
+	if _, _, ok := o.disallowedHead(now); ok {
+		return latest(o.pausedUntil, now) // StepSkip: no request, so no gap (issue 31)
+	}
 	gate := latest(o.pausedUntil, o.notBefore)
 	if o.robots.Usable(now) {
 		if o.inflight < o.capacity(perOrigin) {
@@ -209,6 +213,22 @@ func (o *origin) computeReady(now time.Time, perOrigin int, releaseIdle bool) ti
 	}
 	// No usable decision: the next thing is fetching robots.txt, when it is due.
 	return latest(gate, o.robots.NextDue(), now)
+}
+
+// disallowedHead reports whether the head of the queue is a URL the usable robots.txt
+// decision disallows, with the decision's verdict and reason: it is recorded (StepSkip) without
+// a request, so neither the origin's gap nor its requests in flight hold it back (issue 31: a
+// disallowed URL last in its queue held the crawl's end back by a gap). A decision due for
+// revalidation decides nothing: the URL waits for the new one (rule 22).
+func (o *origin) disallowedHead(now time.Time) (robotstxt.Verdict, string, bool) {
+	if o.queued() == 0 || !o.robots.Usable(now) {
+		return robotstxt.Verdict{}, "", false
+	}
+	if due, _ := o.robots.Due(now); due {
+		return robotstxt.Verdict{}, "", false
+	}
+	allowed, verdict, reason := o.robots.Test(pathAndQuery(o.queue[o.head].URL))
+	return verdict, reason, !allowed
 }
 
 func latest(ts ...time.Time) time.Time {
