@@ -13,6 +13,7 @@
 //
 //	go run ./politebench [-origins 2000] [-pages 10] [-latency 200ms] [-jitter 0.5] [-delay 2s]
 //	                     [-programs mandelbot,colly] [-mandelbot-flags "--concurrency 1000"] [-logs DIR]
+//	                     [-mandelbot PATH]
 //
 // Besides the table it prints each crawler's timeline: when its first request began and its
 // last answer ended, from its start, and the tail from that last answer to its exit (the
@@ -68,6 +69,8 @@ type config struct {
 	programs      []string
 	mandelbotArgs []string
 	logs          string
+	// bin is a mandelbot binary to run instead of building one from src (to compare builds).
+	bin string
 }
 
 func main() {
@@ -94,6 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.pg, "pg", defaultPG, "the PostgreSQL database of the pgN programs")
 	extra := fs.String("mandelbot-flags", "", "more flags for `mandelbot crawl`, space-separated")
 	fs.Uint64Var(&cfg.web.Seed, "seed", 1, "seed of the latencies")
+	fs.StringVar(&cfg.bin, "mandelbot", "", "run this mandelbot binary instead of building one from -src")
 	fs.StringVar(&cfg.logs, "logs", "", "keep each crawl process's stderr in this directory (PROGRAM-WORKER.log)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -168,9 +172,11 @@ func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 		workers, _ := workersOf(p)
 		switch {
 		case p == "mandelbot" || workers > 0:
-			var bin string
-			if bin, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
-				return false, err
+			bin := cfg.bin
+			if bin == "" {
+				if bin, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
+					return false, err
+				}
 			}
 			store := []string{"--data", filepath.Join(tmp, fmt.Sprintf("data-%d", i))}
 			r.name = "mandelbot --delay " + cfg.delay.String()
