@@ -25,6 +25,11 @@ type Frontier struct {
 	queueBytes, knownBytes, peak int64
 	reserved                     int64 // for loads and refills in progress (reserve)
 	starved                      []*origin
+
+	// toLoad holds the origins not loaded yet, in the order they came (loads.go); loadTurn
+	// says that the next step is a load when one waits and a request is ready too.
+	toLoad   []*origin
+	loadTurn bool
 }
 
 // New returns an empty Frontier.
@@ -39,8 +44,9 @@ func (f *Frontier) get(key string, now time.Time) *origin {
 		o = &origin{key: key, host: hostOf(key), index: -1, known: make(map[int64]struct{})}
 		f.applyCrawlDelay(o) // the configured delay: no robots.txt yet
 		f.origins[key] = o
-		o.readyAt = now
+		o.readyAt = never // loaded from toLoad, not from the ready heap (loads.go)
 		heap.Push(&f.ready, o)
+		f.toLoad = append(f.toLoad, o)
 	}
 	return o
 }
@@ -219,17 +225,23 @@ func (f *Frontier) Refilled(key string, urls []store.URL, limit int, now time.Ti
 // write (Done, RobotsDone and StepSkip produce one) with Persisted.
 func (f *Frontier) Next(now time.Time) Step {
 	f.wake(now)
-	for f.ready.Len() > 0 {
+	load := f.nextToLoad()
+	for f.ready.Len() > 0 && (load == nil || !f.loadTurn) {
 		o := f.ready[0]
 		if o.readyAt.After(now) {
-			if o.readyAt.Equal(never) {
-				break
-			}
-			return Step{Kind: StepWait, Until: o.readyAt}
+			break
 		}
 		if st, ok := f.step(o, now); ok {
+			f.loadTurn = true
 			return st
 		}
+	}
+	if load != nil {
+		f.loadTurn = false
+		return f.startLoad(load, now)
+	}
+	if f.ready.Len() > 0 && !f.ready[0].readyAt.Equal(never) {
+		return Step{Kind: StepWait, Until: f.ready[0].readyAt}
 	}
 	if f.inflight > 0 || f.pending > 0 || f.busy() {
 		return Step{Kind: StepWait}
@@ -255,12 +267,6 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 		return Step{Kind: StepRelease, Origin: o.key}, true
 	}
 	defer f.fix(o, now)
-	if !o.loaded {
-		o.loading = true
-		limit, _ := f.fill(o) // a load reads the record whatever the room: More says what is left
-		f.reserve(o, limit)
-		return Step{Kind: StepLoad, Origin: o.key, Limit: limit}, true
-	}
 	if o.durable < o.gate {
 		return Step{}, false // a robots.txt decision or a pause is not durable yet
 	}

@@ -178,10 +178,7 @@ func (o *origin) computeReady(now time.Time, perOrigin int, releaseIdle bool) ti
 	case releaseIdle && o.idle():
 		return latest(o.notBefore, now)
 	case !o.loaded:
-		if o.loading {
-			return never
-		}
-		return now // StepLoad
+		return never // loaded from toLoad (loads.go), then ready
 	case o.robotsBusy || o.refilling || o.durable < o.gate:
 		return never
 	}
