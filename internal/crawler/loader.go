@@ -43,9 +43,7 @@ type loadResp struct {
 //     for a URL found since, leases it again);
 //   - then the loads and refills (each of a different origin: the frontier asks one at a time
 //     per origin), at most parallelLoads at once on a store shared by a cluster (store.Shared),
-//     soloLoads alone on its store (SQLite's WAL readers read side by side: a crawl of 5,000
-//     origins loaded them one at a time for 2-3 s at a load average of 16 before its first
-//     request, issue 31). On a store that leases several origins in
+//     one at a time alone on its store, as before. On a store that leases several origins in
 //     one statement (leaseKeeper.Grouped), the loads' origins are leased first, together: a
 //     worker taking over 5,000 origins leased them one durable commit each, 5 ms apiece at a
 //     load average of 10, and its first requests waited seconds for them.
@@ -55,10 +53,7 @@ type loadResp struct {
 // waited behind each of them. Beside a load of the same origin it is harmless: both lease it to
 // the same owner, the lease keeper counts it once, and the frontier's Want of a loaded origin
 // costs a refill. Answers are sent as they are ready; the scheduler takes them in any order.
-const (
-	parallelLoads = 4
-	soloLoads     = 2
-)
+const parallelLoads = 4
 
 // loader serves loads and refills off the scheduler goroutine, so that the scheduler never waits
 // on the store: it answers each request on out, and stops when in is closed, closing out. The
@@ -70,9 +65,9 @@ type loader struct {
 }
 
 // newLoader returns the loader of a crawl whose leases k keeps: parallelLoads at once on a
-// shared store, soloLoads alone.
+// shared store, one alone.
 func newLoader(st store.Queue, k *leaseKeeper) loader {
-	l := loader{queue: st, keeper: k, parallel: soloLoads}
+	l := loader{queue: st, keeper: k, parallel: 1}
 	if k.shared != nil {
 		l.parallel = parallelLoads
 	}
