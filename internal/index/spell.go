@@ -285,33 +285,13 @@ func spellDistance(a, b string, limit int) int {
 	if n := len(ra) - len(rb); n > limit || -n > limit {
 		return limit + 1
 	}
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			c := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				c = min(c, prev2[j-2]+1)
-			}
-			cur[j] = c
-			rowMin = min(rowMin, c)
-		}
-		if rowMin > limit {
+	rows := newOSARows(rb)
+	for _, r := range ra {
+		if rows.add(r) > limit {
 			return limit + 1
 		}
-		prev2, prev, cur = prev, cur, prev2
 	}
-	return prev[len(rb)]
+	return rows.distance()
 }
 
 // replaceWords returns text with every whole word (a run of letters and digits, any case) that

@@ -73,34 +73,11 @@ const TermAfter = "\x01"
 func viableRunes(w, term string, limit int) int {
 	rw, rt := []rune(w), []rune(term)
 	maxLen := len(rw) + limit
-	prev2 := make([]int, len(rw)+1)
-	prev := make([]int, len(rw)+1)
-	cur := make([]int, len(rw)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(rt); i++ {
-		if i > maxLen {
-			return i - 1
+	rows := newOSARows(rw)
+	for i, r := range rt {
+		if i >= maxLen || rows.add(r) > limit {
+			return i
 		}
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(rw); j++ {
-			cost := 1
-			if rt[i-1] == rw[j-1] {
-				cost = 0
-			}
-			c := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && rt[i-1] == rw[j-2] && rt[i-2] == rw[j-1] {
-				c = min(c, prev2[j-2]+1)
-			}
-			cur[j] = c
-			rowMin = min(rowMin, c)
-		}
-		if rowMin > limit {
-			return i - 1
-		}
-		prev2, prev, cur = prev, cur, prev2
 	}
 	return len(rt)
 }

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"testing"
 	"time"
@@ -75,8 +76,19 @@ func TestFetchesRewriteFewFrontierPages(t *testing.T) {
 // frontierPages returns the content of each page of the frontier index, by page number.
 func frontierPages(t *testing.T, s *Store) map[int64][]byte {
 	t.Helper()
-	rows, err := s.wconn.QueryContext(context.Background(), `SELECT p.pgno, p.data FROM dbstat AS d
-		JOIN sqlite_dbpage AS p ON p.pgno = d.pageno WHERE d.name = 'urls_origin'`)
+	out := btreePages(t, s.wconn, "urls_origin")
+	if len(out) == 0 {
+		t.Fatal("no pages of urls_origin")
+	}
+	return out
+}
+
+// btreePages returns the content of each page of the B-tree name in conn's main database, by
+// page number (dbstat and sqlite_dbpage).
+func btreePages(t *testing.T, conn *sql.Conn, name string) map[int64][]byte {
+	t.Helper()
+	rows, err := conn.QueryContext(t.Context(), `SELECT p.pgno, p.data FROM dbstat('main') AS d
+		JOIN sqlite_dbpage('main') AS p ON p.pgno = d.pageno WHERE d.name = ?`, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,9 +104,6 @@ func frontierPages(t *testing.T, s *Store) map[int64][]byte {
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
-	}
-	if len(out) == 0 {
-		t.Fatal("no pages of urls_origin")
 	}
 	return out
 }

@@ -70,23 +70,5 @@ func TestMergesWriteLinksABoundedNumberOfTimes(t *testing.T) {
 // linksPages returns the content of each page of links (the index database), by page number.
 func linksPages(t *testing.T, s *Store) map[int64][]byte {
 	t.Helper()
-	rows, err := s.iconn.QueryContext(t.Context(), `SELECT p.pgno, p.data FROM dbstat('main') AS d
-		JOIN sqlite_dbpage('main') AS p ON p.pgno = d.pageno WHERE d.name = 'links'`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	out := map[int64][]byte{}
-	for rows.Next() {
-		var pg int64
-		var data []byte
-		if err := rows.Scan(&pg, &data); err != nil {
-			t.Fatal(err)
-		}
-		out[pg] = data
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return btreePages(t, s.iconn, "links")
 }
