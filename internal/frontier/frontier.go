@@ -9,6 +9,7 @@ import (
 	"github.com/fractle/mandelbot/internal/robots"
 	"github.com/fractle/mandelbot/internal/store"
 	"github.com/fractle/mandelbot/internal/trap"
+	"github.com/fractle/mandelbot/robotstxt"
 )
 
 // Frontier holds the per-origin queues and the origin gate. Create it with New.
@@ -289,10 +290,7 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 	}
 	if verdict, reason, ok := o.disallowedHead(now); ok {
 		// Never requested (rule 16), so neither the gap nor a request in flight holds it back.
-		u := o.pop()
-		f.pending++
-		o.writes++
-		return Step{Kind: StepSkip, Origin: o.key, URL: u, Reason: reason, Verdict: verdict}, true
+		return f.skip(o, o.pop(), verdict, reason), true
 	}
 	if now.Before(o.notBefore) {
 		return Step{}, false
@@ -310,11 +308,8 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 	u := o.pop()
 	// The guard of every request (rule 16): disallowedHead has taken a disallowed head above,
 	// on the same decision, so this skip is for safety only.
-	allowed, verdict, reason := o.robots.Test(pathAndQuery(u.URL))
-	if !allowed {
-		f.pending++
-		o.writes++
-		return Step{Kind: StepSkip, Origin: o.key, URL: u, Reason: reason, Verdict: verdict}, true
+	if allowed, verdict, reason := o.robots.Test(pathAndQuery(u.URL)); !allowed {
+		return f.skip(o, u, verdict, reason), true
 	}
 	if !f.takePage(o, u) {
 		f.pending++
@@ -326,6 +321,14 @@ func (f *Frontier) step(o *origin, now time.Time) (Step, bool) {
 	o.notBefore = now.Add(o.wait())
 	o.probeInFlight = o.probing
 	return Step{Kind: StepFetch, Origin: o.key, URL: u}, true
+}
+
+// skip records u, taken from o's queue, as disallowed by robots.txt (verdict, reason): a write
+// the caller persists (Persisted), never a request.
+func (f *Frontier) skip(o *origin, u store.URL, verdict robotstxt.Verdict, reason string) Step {
+	f.pending++
+	o.writes++
+	return Step{Kind: StepSkip, Origin: o.key, URL: u, Reason: reason, Verdict: verdict}
 }
 
 // Outcome is what happened to a StepFetch request.

@@ -59,11 +59,7 @@ func TestFetchesRewriteFewFrontierPages(t *testing.T) {
 		if _, err := s.Commit(ctx, b); err != nil {
 			t.Fatal(err)
 		}
-		for pg, data := range frontierPages(t, s) {
-			if !bytes.Equal(before[pg], data) {
-				changed++
-			}
-		}
+		changed += changedPages(before, frontierPages(t, s))
 		now = now.Add(time.Second)
 	}
 	got := float64(changed) / commits
@@ -81,6 +77,18 @@ func frontierPages(t *testing.T, s *Store) map[int64][]byte {
 		t.Fatal("no pages of urls_origin")
 	}
 	return out
+}
+
+// changedPages counts the pages of after whose content differs from before's (or that before
+// did not have).
+func changedPages(before, after map[int64][]byte) int {
+	n := 0
+	for pg, data := range after {
+		if !bytes.Equal(before[pg], data) {
+			n++
+		}
+	}
+	return n
 }
 
 // btreePages returns the content of each page of the B-tree name in conn's main database, by

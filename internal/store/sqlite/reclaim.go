@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 )
@@ -75,14 +76,18 @@ func (s *Store) reclaim(ctx context.Context) error {
 // vacuumCrawl copies the crawl database's live pages into a new file (VACUUM), on the crawl's
 // writer, under writeMu. VACUUM first copies them into a temporary database, which the writer's
 // temp_store(MEMORY) (dsn) would hold in the C heap, outside the memory budget: it is put in a
-// temporary file for the copy.
+// temporary file for the copy, and temp_store is MEMORY again after it, whether it failed or not.
 func (s *Store) vacuumCrawl(ctx context.Context) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	for _, q := range []string{`PRAGMA temp_store = FILE`, `VACUUM`, `PRAGMA temp_store = MEMORY`} {
+	exec := func(q string) error {
 		if _, err := s.wconn.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("sqlite: give back the crawl database's free pages: %s: %w", q, err)
 		}
+		return nil
 	}
-	return nil
+	if err := exec(`PRAGMA temp_store = FILE`); err != nil {
+		return err
+	}
+	return errors.Join(exec(`VACUUM`), exec(`PRAGMA temp_store = MEMORY`))
 }
