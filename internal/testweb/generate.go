@@ -64,6 +64,15 @@ func (o GenOptions) withDefaults() GenOptions {
 // GenKey(i)+".test".
 func GenKey(i int) string { return "g" + strconv.Itoa(i) }
 
+// GenPath returns the path of a generated site's page n: "/" for 0 (the home page), else
+// "/p/N".
+func GenPath(n int) string {
+	if n == 0 {
+		return "/"
+	}
+	return "/p/" + strconv.Itoa(n)
+}
+
 // Generate returns a large synthetic web for benchmarks and load tests. Each origin i
 // (key GenKey(i)) has a robots.txt that disallows /private/ and names /sitemap.xml, a
 // home page "/", pages "/p/1" to "/p/N-1", disallowed pages "/private/1" to
@@ -136,10 +145,7 @@ func (g *generator) number(path, prefix string) (int, bool) {
 func (g *generator) document(i, n int) Page {
 	r := rand.New(rand.NewPCG(g.opts.Seed, uint64(i)<<32|uint64(n)))
 	zipf := rand.NewZipf(r, 1.1, 2, uint64(len(g.vocab)-1))
-	p := Page{Path: "/"}
-	if n > 0 {
-		p.Path = "/p/" + strconv.Itoa(n)
-	}
+	p := Page{Path: GenPath(n)}
 	p.Title = g.title(r)
 	p.Text = g.text(r, zipf)
 	if n%GenNoindexEvery == GenNoindexEvery-1 {
@@ -190,9 +196,9 @@ func (g *generator) text(r *rand.Rand, zipf *rand.Zipf) string {
 func (g *generator) links(r *rand.Rand, i, n int) []Link {
 	pages, origins := g.opts.PagesPerOrigin, g.opts.Origins
 	out := make([]Link, 0, g.opts.LinksPerPage)
-	next := "/"
+	next := GenPath(0)
 	if n+1 < pages {
-		next = "/p/" + strconv.Itoa(n+1)
+		next = GenPath(n + 1)
 	}
 	out = append(out, Link{Href: next, Text: "next: " + g.anchorText(r)})
 	for len(out) < g.opts.LinksPerPage {
@@ -216,11 +222,7 @@ func (g *generator) links(r *rand.Rand, i, n int) []Link {
 }
 
 func (g *generator) randomPage(r *rand.Rand) string {
-	n := r.IntN(g.opts.PagesPerOrigin)
-	if n == 0 {
-		return "/"
-	}
-	return "/p/" + strconv.Itoa(n)
+	return GenPath(r.IntN(g.opts.PagesPerOrigin))
 }
 
 func (g *generator) anchorText(r *rand.Rand) string {
