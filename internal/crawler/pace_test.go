@@ -58,6 +58,9 @@ func TestAdaptiveDelaySlowsAndRelaxes(t *testing.T) {
 		var widest OriginGap // the widest gap the progress snapshots showed (Stats.Gaps)
 		e.crawl([]string{"{slow}/p/0"}, func(o *Options) {
 			o.Frontier.Delay, o.Frontier.AdaptiveDelay, o.Concurrency = delay, adaptive, 1
+			// The pages are counted exactly: a loaded machine's answer must not outlast the
+			// harness's 300 ms header timeout and be asked again (31 requests, once).
+			o.Fetcher = e.clientTimed(false, 30*time.Second)
 			o.OnProgress = func(s Stats) {
 				for _, g := range s.Gaps {
 					if g.Gap > widest.Gap {
