@@ -22,9 +22,11 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	bin, err := mandelbotcli.Build(ctx, cfg.src, tmp)
-	if err != nil {
-		return err
+	bin := cfg.bin
+	if bin == "" {
+		if bin, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
+			return err
+		}
 	}
 	var cnt counter
 	web, err := testweb.Start(testweb.Generate(testweb.GenOptions{Origins: cfg.origins, PagesPerOrigin: cfg.pages, LinksPerPage: 4, Seed: 1}),
@@ -37,8 +39,8 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 	if cfg.leaseBatch > 0 {
 		batch = fmt.Sprint(cfg.leaseBatch)
 	}
-	fmt.Fprintf(out, "clusterbench: testweb.Generate %d origins x %d pages, --concurrency %d per process, --lease-batch %s, PostgreSQL %s\n",
-		cfg.origins, cfg.pages, cfg.concurrency, batch, cfg.pg)
+	fmt.Fprintf(out, "clusterbench: testweb.Generate %d origins x %d pages, --concurrency %d per process, --lease-batch %s, PostgreSQL %s, mandelbot %s\n",
+		cfg.origins, cfg.pages, cfg.concurrency, batch, cfg.pg, bin)
 	fmt.Fprintf(out, "load average at start: %s\n\n", host.LoadAverage())
 	var sizes pgschema.Size
 	for _, mode := range cfg.modes {
