@@ -191,11 +191,11 @@ func (s *Store) writeAnchors(ctx context.Context, tx pgx.Tx, targets []int64) (i
 	for i := range ids {
 		baseFields[i], anchorFields[i] = []tsvField{{wURLs[i], 'C'}}, []tsvField{{wAnchors[i], 'B'}}
 	}
-	baseTSV, err := s.literals(ctx, tx, baseFields)
+	baseTSV, err := s.vectors(ctx, tx, baseFields)
 	if err != nil {
 		return 0, err
 	}
-	anchorTSV, err := s.literals(ctx, tx, anchorFields)
+	anchorTSV, err := s.vectors(ctx, tx, anchorFields)
 	if err != nil {
 		return 0, err
 	}
@@ -203,9 +203,9 @@ func (s *Store) writeAnchors(ctx context.Context, tx pgx.Tx, targets []int64) (i
 		return 0, fmt.Errorf("remove %d link-only entries: %w", len(gone), err)
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO heads (url_id, link_only, base, atsv, anchors, top_anchor, anchors_at)
-		SELECT t.id, true, COALESCE(t.base::tsvector, `+tsv("t.w_url", "C")+`), COALESCE(t.atsv::tsvector, `+tsv("t.w_anchors", "B")+`),
+		SELECT t.id, true, COALESCE(t.base, `+tsv("t.w_url", "C")+`), COALESCE(t.atsv, `+tsv("t.w_anchors", "B")+`),
 			t.anchors, t.top, t.n
-		FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[])
+		FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::tsvector[], $8::tsvector[])
 			AS t(id, w_url, w_anchors, anchors, top, n, base, atsv)
 		ON CONFLICT (url_id) DO UPDATE SET atsv = excluded.atsv, anchors = excluded.anchors,
 			top_anchor = excluded.top_anchor, anchors_at = excluded.anchors_at`,

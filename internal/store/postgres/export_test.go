@@ -25,17 +25,24 @@ var SearchWords = searchWords
 // NewTSVField returns a field of words of weight w.
 func NewTSVField(words string, w byte) TSVField { return tsvField{words: words, weight: w} }
 
-// TSVLiteral builds the tsvector literal of fields on s as the fold does (stems looked up
-// first), and whether it could.
-func TSVLiteral(ctx context.Context, s *Store, fields ...TSVField) (string, bool, error) {
-	var lit string
+// TSVector builds the tsvector of fields on s as the fold does (stems looked up first), in the
+// binary format it is sent in, and whether it could.
+func TSVector(ctx context.Context, s *Store, fields ...TSVField) ([]byte, bool, error) {
+	var v []byte
 	var ok bool
 	err := s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
-		lits, err := s.literals(ctx, tx, [][]tsvField{fields})
-		if err == nil && lits[0] != nil {
-			lit, ok = *lits[0], true
+		vs, err := s.vectors(ctx, tx, [][]tsvField{fields})
+		if err == nil && vs[0].bin != nil {
+			v, ok = vs[0].bin, true
 		}
 		return err
 	})
-	return lit, ok, err
+	return v, ok, err
+}
+
+// TSVectorText sends v (TSVector's) to the server through s's pool as a tsvector parameter,
+// alone and in an array, and returns the text the server reads it as, each way.
+func TSVectorText(ctx context.Context, s *Store, v []byte) (alone, inArray string, err error) {
+	err = s.pool.QueryRow(ctx, `SELECT $1::tsvector::text, ($2::tsvector[])[2]::text`, tsvector{v}, []tsvector{{}, {v}}).Scan(&alone, &inArray)
+	return alone, inArray, err
 }

@@ -18,7 +18,7 @@ import (
 const indexChunk = 500
 
 // foldWorkers is how many folding transactions one process runs at once. A fold alternates
-// between the process (decoding, tsvector literals) and the server (the writes), so one at a
+// between the process (decoding, building tsvectors) and the server (the writes), so one at a
 // time keeps neither busy; two share the work as the indexers of several processes do (SKIP
 // LOCKED). Issue 31: at the politeness limit a worker's crawl outran its one fold at a time,
 // and its exit waited 45 s for the index to catch up.
@@ -221,11 +221,11 @@ func (s *Store) fold(ctx context.Context, limit int, skip bool) (int, error) {
 			baseFields[i] = []tsvField{{wTitles[i], 'A'}, {wHeadings[i], 'B'}, {wURLs[i], 'C'}}
 			docFields[i] = append(slices.Clone(baseFields[i]), tsvField{wBodies[i], 'D'})
 		}
-		docTSV, err := s.literals(ctx, tx, docFields)
+		docTSV, err := s.vectors(ctx, tx, docFields)
 		if err != nil {
 			return fmt.Errorf("fold %d documents: %w", n, err)
 		}
-		baseTSV, err := s.literals(ctx, tx, baseFields)
+		baseTSV, err := s.vectors(ctx, tx, baseFields)
 		if err != nil {
 			return fmt.Errorf("fold %d documents: %w", n, err)
 		}
@@ -249,9 +249,9 @@ func (s *Store) fold(ctx context.Context, limit int, skip bool) (int, error) {
 		queue(`DELETE FROM doc_text WHERE url_id = ANY($1)`, len(drop), drop)
 		queue(`DELETE FROM heads WHERE url_id = ANY($1)`, len(drop), drop)
 		queue(`INSERT INTO docs (url_id, nosnippet, unavailable_after, tsv)
-			SELECT t.id, t.nosnippet, t.ua, COALESCE(t.tsv::tsvector, `+tsv("t.w_title", "A")+` || `+tsv("t.w_headings", "B")+` || `+
+			SELECT t.id, t.nosnippet, t.ua, COALESCE(t.tsv, `+tsv("t.w_title", "A")+` || `+tsv("t.w_headings", "B")+` || `+
 			tsv("t.w_url", "C")+` || `+tsv("t.w_body", "D")+`)
-			FROM unnest($1::bigint[], $2::boolean[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+			FROM unnest($1::bigint[], $2::boolean[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::tsvector[])
 				AS t(id, nosnippet, ua, w_title, w_headings, w_url, w_body, tsv)
 			ON CONFLICT (url_id) DO UPDATE SET nosnippet = excluded.nosnippet,
 				unavailable_after = excluded.unavailable_after, tsv = excluded.tsv`,
@@ -261,8 +261,8 @@ func (s *Store) fold(ctx context.Context, limit int, skip bool) (int, error) {
 			ON CONFLICT (url_id) DO UPDATE SET title = excluded.title, body = excluded.body, headings = excluded.headings`,
 			len(keep), keep, titles, bodies, headings)
 		queue(`INSERT INTO heads (url_id, link_only, base)
-			SELECT t.id, false, COALESCE(t.tsv::tsvector, `+tsv("t.w_title", "A")+` || `+tsv("t.w_headings", "B")+` || `+tsv("t.w_url", "C")+`)
-			FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t(id, w_title, w_headings, w_url, tsv)
+			SELECT t.id, false, COALESCE(t.tsv, `+tsv("t.w_title", "A")+` || `+tsv("t.w_headings", "B")+` || `+tsv("t.w_url", "C")+`)
+			FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::tsvector[]) AS t(id, w_title, w_headings, w_url, tsv)
 			ON CONFLICT (url_id) DO UPDATE SET link_only = false, base = excluded.base`,
 			len(keep), keep, wTitles, wHeadings, wURLs, baseTSV)
 		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
@@ -276,11 +276,11 @@ func (s *Store) fold(ctx context.Context, limit int, skip bool) (int, error) {
 	return n, nil
 }
 
-// blanked returns words with "" where lits has a literal: the text to_tsvector need not see.
-func blanked(words []string, lits []*string) []string {
+// blanked returns words with "" where vs has a tsvector: the text to_tsvector need not see.
+func blanked(words []string, vs []tsvector) []string {
 	out := make([]string, len(words))
 	for i, w := range words {
-		if lits[i] == nil {
+		if vs[i].bin == nil {
 			out[i] = w
 		}
 	}

@@ -73,7 +73,7 @@ func Open(ctx context.Context, connString string, opts Options) (*Store, error) 
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
 	cfg.ConnConfig.RuntimeParams["search_path"] = schema
-	cfg.AfterConnect = preferLZ4
+	cfg.AfterConnect = afterConnect
 	cfg.MaxConns = int32(DefaultMaxConns)
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = int32(opts.MaxConns)

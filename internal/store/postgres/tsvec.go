@@ -2,9 +2,9 @@ package postgres
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -13,7 +13,8 @@ import (
 
 // A tsvector is built by the crawl process, not by the server (issue 31 part 4: server CPU per
 // page): to_tsvector's parser and stemmer were most of PostgreSQL's CPU per page (about 2 ms a
-// page of 9.5 KB on this machine, against 0.5 ms to read the same tsvector as a literal). The
+// page of 9.5 KB on this machine, against 0.5 ms to read the same tsvector as a literal, and less again in the binary format it
+// is sent in: tsvcodec.go). The
 // words are searchWords' (lower case, letters and digits), which PostgreSQL's default parser reads
 // as one token each when they are ASCII, except that digits, "e", digits at the start of a word is
 // a number of its own (sfloat: "12e5abc" is "12e5" and "abc"). Text that is not ASCII is left to
@@ -167,7 +168,7 @@ type lexState struct {
 	fieldLast  int // the last of them, in the field
 	n          int // positions kept in the entry
 	last       int // the last of them
-	off        int // where its positions go in the literal's order
+	off        int // where its positions go in the tsvector's order
 }
 
 // tsvEntry is one position of a lexeme in an entry.
@@ -185,16 +186,15 @@ type tsvScratch struct {
 	touched []int32
 	entries []tsvEntry
 	placed  []tsvEntry
-	buf     []byte
 }
 
 var tsvScratchPool = sync.Pool{New: func() any { return new(tsvScratch) }}
 
-// tsvLiteral renders the tsvector that the concatenation of setweight(to_tsvector(words),
-// weight) over fields makes, as a tsvector literal, from the fields' tokens (tsvTokens); ok is
-// false when a stem is missing: the caller lets to_tsvector make it. The caller holds c.mu for
-// reading.
-func (c *stemCache) tsvLiteral(tokens [][]string, fields []tsvField) (lit string, ok bool) {
+// build makes the tsvector that the concatenation of setweight(to_tsvector(words), weight)
+// over fields makes, in the binary format (tsvcodec.go), from the fields' tokens (tsvTokens);
+// ok is false when a stem is missing: the caller lets to_tsvector make it. The caller holds
+// c.mu for reading.
+func (c *stemCache) build(tokens [][]string, fields []tsvField) (v tsvector, ok bool) {
 	sc := tsvScratchPool.Get().(*tsvScratch)
 	defer tsvScratchPool.Put(sc)
 	defer sc.reset()
@@ -210,7 +210,7 @@ func (c *stemCache) tsvLiteral(tokens [][]string, fields []tsvField) (lit string
 			}
 			id, ok := c.ids[t]
 			if !ok {
-				return "", false
+				return tsvector{}, false
 			}
 			p++
 			if id == stopWord {
@@ -241,7 +241,7 @@ func (c *stemCache) tsvLiteral(tokens [][]string, fields []tsvField) (lit string
 			maxpos = min(maxpos+fieldMax, maxTSVPos)
 		}
 	}
-	// Lexemes in PostgreSQL's order (bytewise, as Go's), so that tsvectorin finds them sorted;
+	// Lexemes in PostgreSQL's order (bytewise, as Go's), so that tsvectorrecv finds them sorted;
 	// each one's positions in the order they were kept (ascending).
 	slices.SortFunc(sc.touched, func(a, b int32) int { return strings.Compare(c.lexemes[a], c.lexemes[b]) })
 	off := 0
@@ -255,33 +255,45 @@ func (c *stemCache) tsvLiteral(tokens [][]string, fields []tsvField) (lit string
 		sc.placed[st.off] = e
 		st.off++
 	}
-	b := sc.buf[:0]
-	prev := int32(stopWord)
-	for i, e := range sc.placed {
-		if e.lex != prev {
-			if i > 0 {
-				b = append(b, ' ')
-			}
-			b = append(b, '\'')
-			lex := c.lexemes[e.lex]
-			for j := 0; j < len(lex); j++ {
-				if lex[j] == '\'' || lex[j] == '\\' {
-					b = append(b, '\\')
-				}
-				b = append(b, lex[j])
-			}
-			b = append(b, "':"...)
-			prev = e.lex
-		} else {
-			b = append(b, ',')
+	b := binary.BigEndian.AppendUint32(make([]byte, 0, tsvectorSize(c.lexemes, sc.touched, len(sc.placed))), uint32(len(sc.touched)))
+	for i := 0; i < len(sc.placed); {
+		lex := sc.placed[i].lex
+		j := i + 1
+		for j < len(sc.placed) && sc.placed[j].lex == lex {
+			j++
 		}
-		b = strconv.AppendInt(b, int64(e.pos), 10)
-		if e.weight != 'D' {
-			b = append(b, e.weight)
+		b = append(b, c.lexemes[lex]...)
+		b = append(b, 0)
+		b = binary.BigEndian.AppendUint16(b, uint16(j-i))
+		for _, e := range sc.placed[i:j] {
+			b = binary.BigEndian.AppendUint16(b, weightBits(e.weight)<<14|uint16(e.pos))
 		}
+		i = j
 	}
-	sc.buf = b
-	return string(b), true
+	return tsvector{b}, true
+}
+
+// tsvectorSize is the length of the binary tsvector of the lexemes ids (numbers in all) with
+// positions positions in all.
+func tsvectorSize(all []string, ids []int32, positions int) int {
+	n := 4 + 3*len(ids) + 2*positions
+	for _, id := range ids {
+		n += len(all[id])
+	}
+	return n
+}
+
+// weightBits is a weight class's two bits in a position (WEP_SETWEIGHT): A 3, B 2, C 1, D 0.
+func weightBits(w byte) uint16 {
+	switch w {
+	case 'A':
+		return 3
+	case 'B':
+		return 2
+	case 'C':
+		return 1
+	}
+	return 0
 }
 
 // reset zeroes the states a build touched.
@@ -292,10 +304,10 @@ func (sc *tsvScratch) reset() {
 	sc.touched, sc.entries = sc.touched[:0], sc.entries[:0]
 }
 
-// literals returns the tsvector literal of each set of fields (nil for one that to_tsvector must
-// make), after looking up in tx the stems this process does not know yet. Each field is
-// tokenized once.
-func (s *Store) literals(ctx context.Context, tx pgx.Tx, sets [][]tsvField) ([]*string, error) {
+// vectors returns the tsvector of each set of fields (nil for one that to_tsvector must make),
+// after looking up in tx the stems this process does not know yet. Each field is tokenized
+// once.
+func (s *Store) vectors(ctx context.Context, tx pgx.Tx, sets [][]tsvField) ([]tsvector, error) {
 	tokens := make([][][]string, len(sets))
 	var words []string
 	seen := map[string]bool{}
@@ -321,15 +333,15 @@ func (s *Store) literals(ctx context.Context, tx pgx.Tx, sets [][]tsvField) ([]*
 	if err := s.stems.fill(ctx, tx, words); err != nil {
 		return nil, err
 	}
-	out := make([]*string, len(sets))
+	out := make([]tsvector, len(sets))
 	s.stems.mu.RLock()
 	defer s.stems.mu.RUnlock()
 	for i, fs := range sets {
 		if tokens[i] == nil {
 			continue
 		}
-		if lit, ok := s.stems.tsvLiteral(tokens[i], fs); ok {
-			out[i] = &lit
+		if v, ok := s.stems.build(tokens[i], fs); ok {
+			out[i] = v
 		}
 	}
 	return out, nil
