@@ -45,6 +45,7 @@ type config struct {
 	class                                      string // time only the query classes whose name holds it
 	dbstat                                     bool   // with -reuse: where the store's bytes go, table by table
 	words                                      string // with -reuse: the walk's word counts, kept in this file
+	results                                    string // with -reuse: each query's total and result URLs, written to this file
 }
 
 func main() {
@@ -70,11 +71,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.class, "class", "", "time only the query classes whose name holds this text (the set is drawn as a whole, so the queries are the same)")
 	fs.BoolVar(&cfg.dbstat, "dbstat", false, "with -reuse: report the bytes of each table and index, and the free pages, per document (reads every page)")
 	fs.StringVar(&cfg.words, "words", "", "with -reuse: read the word counts of the web from this file instead of walking the web again, or, when it does not exist, write them to it after the walk")
+	fs.StringVar(&cfg.results, "results", "", "with -reuse: write each query's class, text, total and result URLs (of the warm-up run) to this file, to compare two builds' answers")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if cfg.cpuProfile != "" && cfg.reuse == "" || cfg.dbstat && cfg.reuse == "" || cfg.words != "" && cfg.reuse == "" {
-		fmt.Fprintln(stderr, "indexbench: -cpuprofile, -dbstat and -words look at a -reuse run only")
+	if cfg.reuse == "" && (cfg.cpuProfile != "" || cfg.dbstat || cfg.words != "" || cfg.results != "") {
+		fmt.Fprintln(stderr, "indexbench: -cpuprofile, -dbstat, -words and -results look at a -reuse run only")
 		return 2
 	}
 	if cfg.reuse != "" && (cfg.db != "" || cfg.pg != "") {
@@ -184,7 +186,7 @@ func measure(ctx context.Context, cfg config, origins int, path string) (measure
 	}
 	qs, m.classes = onlyClasses(qs, classes, cfg.class)
 	m.bands[0], m.bands[1], m.bands[2], _ = df.bands()
-	if m.samples, err = timeQueries(ctx, st, qs, cfg.repeat, cfg.limit, nil); err != nil {
+	if m.samples, err = timeQueries(ctx, st, qs, cfg.repeat, cfg.limit, nil, nil); err != nil {
 		return m, err
 	}
 	if cfg.pg != "" { // the schema is dropped at Close: measure it first

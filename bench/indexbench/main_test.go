@@ -117,3 +117,43 @@ func TestReuseKeptDatabase(t *testing.T) {
 		t.Errorf("-reuse with -db = %d, want 2 (usage)", code)
 	}
 }
+
+// -results writes each query's answer (class, text, total, result URLs) of a -reuse run, one
+// line per query of the set, so two builds' answers on one kept store compare with diff
+// (issue 26 part 3: a faster search must give the same results and totals).
+func TestReuseResults(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kept.db")
+	args := []string{"-docs", "200", "-pages", "20", "-queries", "2", "-repeat", "1"}
+	var out, errOut strings.Builder
+	if code := run(append(args, "-db", path), &out, &errOut); code != 0 {
+		t.Fatalf("run -db = %d: %s", code, errOut.String())
+	}
+	answers := filepath.Join(t.TempDir(), "answers.tsv")
+	if code := run(append(args, "-reuse", path, "-results", answers), &out, &errOut); code != 0 {
+		t.Fatalf("run -reuse -results = %d: %s", code, errOut.String())
+	}
+	b, err := os.ReadFile(answers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) != 2*9 { // -queries 2 of each of the nine classes
+		t.Fatalf("-results wrote %d lines, want 18:\n%s", len(lines), b)
+	}
+	withURLs := 0
+	for _, l := range lines {
+		f := strings.Split(l, "\t")
+		if len(f) < 3 || f[1] == "" || strings.Trim(f[2], "0123456789+") != "" {
+			t.Errorf("line %q: want class, text, total, URLs", l)
+		}
+		if len(f) > 3 && strings.HasPrefix(f[3], "http") {
+			withURLs++
+		}
+	}
+	if withURLs == 0 {
+		t.Errorf("no query's line holds a result URL:\n%s", b)
+	}
+	if code := run(append(args, "-results", answers), &out, &errOut); code != 2 {
+		t.Errorf("-results without -reuse = %d, want 2 (usage)", code)
+	}
+}

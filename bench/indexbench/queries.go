@@ -91,13 +91,16 @@ func onlyClasses(qs []query, names []string, part string) ([]query, []string) {
 
 // timeQueries runs every query once to warm up, then repeat times over the whole set (classes
 // interleaved), timing each Search with limit results per page. It returns the samples of
-// each class. A non-nil profile receives a CPU profile of the timed runs (not the warm-up).
-func timeQueries(ctx context.Context, s index.Searcher, qs []query, repeat, limit int, profile io.Writer) (map[string][]sample, error) {
+// each class. A non-nil profile receives a CPU profile of the timed runs (not the warm-up), a
+// non-nil answers each query's answer in the warm-up (writeAnswer).
+func timeQueries(ctx context.Context, s index.Searcher, qs []query, repeat, limit int, profile, answers io.Writer) (map[string][]sample, error) {
+	var page index.Page
 	search := func(q query) (sample, error) {
 		c0, cpuOK := host.SelfCPU()
 		t := time.Now()
 		p, err := s.Search(ctx, index.Query{Text: q.Text, Limit: limit})
 		took := time.Since(t)
+		page = p
 		c1, _ := host.SelfCPU()
 		cpu := c1 - c0
 		if !cpuOK {
@@ -111,6 +114,11 @@ func timeQueries(ctx context.Context, s index.Searcher, qs []query, repeat, limi
 	for _, q := range qs {
 		if _, err := search(q); err != nil {
 			return nil, err
+		}
+		if answers != nil {
+			if err := writeAnswer(answers, q, page); err != nil {
+				return nil, fmt.Errorf("-results: %w", err)
+			}
 		}
 	}
 	if profile != nil {
@@ -130,6 +138,22 @@ func timeQueries(ctx context.Context, s index.Searcher, qs []query, repeat, limi
 		}
 	}
 	return out, nil
+}
+
+// writeAnswer writes one line of a query's answer: its class, text, total (with "+" when it is
+// a lower bound) and the URLs of its results in order, tab-separated, so that two builds'
+// answers to one query set compare with diff.
+func writeAnswer(w io.Writer, q query, p index.Page) error {
+	total := fmt.Sprint(p.Total)
+	if p.TotalIsLowerBound {
+		total += "+"
+	}
+	fields := []string{q.Class, q.Text, total}
+	for _, r := range p.Results {
+		fields = append(fields, r.URL)
+	}
+	_, err := fmt.Fprintln(w, strings.Join(fields, "\t"))
+	return err
 }
 
 // percentile returns the p-th percentile (0 < p <= 100) of ds by the nearest-rank method: the

@@ -59,7 +59,16 @@ func benchReused(ctx context.Context, cfg config, origins int, out io.Writer) er
 		defer f.Close()
 		profile = f
 	}
-	if m.samples, err = timeQueries(ctx, st, qs, cfg.repeat, cfg.limit, profile); err != nil {
+	var answers io.Writer
+	if cfg.results != "" {
+		f, err := os.Create(cfg.results)
+		if err != nil {
+			return fmt.Errorf("-results: %w", err)
+		}
+		defer f.Close()
+		answers = f
+	}
+	if m.samples, err = timeQueries(ctx, st, qs, cfg.repeat, cfg.limit, profile, answers); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "load average at end: %s\n", host.LoadAverage())
