@@ -50,24 +50,16 @@ func benchReused(ctx context.Context, cfg config, origins int, out io.Writer) er
 	}
 	qs, m.classes = onlyClasses(qs, classes, cfg.class)
 	m.bands[0], m.bands[1], m.bands[2], _ = df.bands()
-	var profile io.Writer
-	if cfg.cpuProfile != "" {
-		f, err := os.Create(cfg.cpuProfile)
-		if err != nil {
-			return fmt.Errorf("-cpuprofile: %w", err)
-		}
-		defer f.Close()
-		profile = f
+	profile, closeProfile, err := createNamed("-cpuprofile", cfg.cpuProfile)
+	if err != nil {
+		return err
 	}
-	var answers io.Writer
-	if cfg.results != "" {
-		f, err := os.Create(cfg.results)
-		if err != nil {
-			return fmt.Errorf("-results: %w", err)
-		}
-		defer f.Close()
-		answers = f
+	defer closeProfile()
+	answers, closeAnswers, err := createNamed("-results", cfg.results)
+	if err != nil {
+		return err
 	}
+	defer closeAnswers()
 	if m.samples, err = timeQueries(ctx, st, qs, cfg.repeat, cfg.limit, profile, answers); err != nil {
 		return err
 	}
@@ -106,4 +98,17 @@ func (u *urlSet) Commit(_ context.Context, b store.Batch) ([]store.URL, error) {
 			Depth: n.Depth, State: n.State})
 	}
 	return added, nil
+}
+
+// createNamed creates the file a flag names, or returns a nil Writer when the flag is empty;
+// the caller calls done when it has written it.
+func createNamed(flag, name string) (w io.Writer, done func(), err error) {
+	if name == "" {
+		return nil, func() {}, nil
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	return f, func() { f.Close() }, nil
 }
