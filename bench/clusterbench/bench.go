@@ -22,11 +22,9 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	bin := cfg.bin
-	if bin == "" {
-		if bin, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
-			return err
-		}
+	bin, err := mandelbotcli.BuiltOr(ctx, cfg.bin, cfg.src, tmp)
+	if err != nil {
+		return err
 	}
 	var cnt counter
 	web, err := testweb.Start(testweb.Generate(testweb.GenOptions{Origins: cfg.origins, PagesPerOrigin: cfg.pages, LinksPerPage: 4, Seed: 1}),

@@ -37,7 +37,7 @@ type config struct {
 	modes                       []string
 	pg                          string
 	src                         string
-	bin                         string // a built mandelbot to run instead of building src
+	bin                         string // a built mandelbot to run instead of building src (-mandelbot)
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -56,7 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&modes, "modes", "cpu,delay", "cpu (--delay 0) and/or delay (--delay -delay)")
 	fs.StringVar(&cfg.pg, "pg", defaultPG, "PostgreSQL URL; each run gets a schema of its own, dropped after")
 	fs.StringVar(&cfg.src, "src", "..", "the main module's directory (the mandelbot command is built from it)")
-	fs.StringVar(&cfg.bin, "bin", "", "a mandelbot binary to run instead of building -src (for alternating a base build with a new one)")
+	fs.StringVar(&cfg.bin, "mandelbot", "", "use this mandelbot binary instead of building one")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

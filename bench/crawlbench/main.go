@@ -165,9 +165,9 @@ func bench(ctx context.Context, cfg config, out io.Writer) (ok bool, err error) 
 		return false, err
 	}
 	defer os.RemoveAll(tmp)
-	p := programs{mandelbot: cfg.bin, colly: cfg.colly, lib: cfg.lib}
-	if p.mandelbot == "" && (cfg.programs.mandelbot || cfg.programs.warc) {
-		if p.mandelbot, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
+	p := programs{colly: cfg.colly, lib: cfg.lib}
+	if cfg.programs.mandelbot || cfg.programs.warc {
+		if p.mandelbot, err = mandelbotcli.BuiltOr(ctx, cfg.bin, cfg.src, tmp); err != nil {
 			return false, err
 		}
 	}

@@ -212,11 +212,9 @@ func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 		return false, err
 	}
 	defer os.RemoveAll(tmp)
-	bin := cfg.bin
-	if bin == "" {
-		if bin, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
-			return false, err
-		}
+	bin, err := mandelbotcli.BuiltOr(ctx, cfg.bin, cfg.src, tmp)
+	if err != nil {
+		return false, err
 	}
 	opts := spawn.Options{MaxRSS: maxRSSMiB << 20, ExitOK: []int{1, 3}} // 1: some URLs in error (the hostile web); 3: stopped at --max-time
 	if opts.Self, err = os.Executable(); err != nil {

@@ -172,11 +172,9 @@ func bench(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 		workers, _ := workersOf(p)
 		switch {
 		case p == "mandelbot" || workers > 0:
-			bin := cfg.bin
-			if bin == "" {
-				if bin, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
-					return false, err
-				}
+			bin, err := mandelbotcli.BuiltOr(ctx, cfg.bin, cfg.src, tmp)
+			if err != nil {
+				return false, err
 			}
 			store := []string{"--data", filepath.Join(tmp, fmt.Sprintf("data-%d", i))}
 			r.name = "mandelbot --delay " + cfg.delay.String()

@@ -242,11 +242,9 @@ func evaluateAll(ctx context.Context, cfg config, plans []setPlan, stdout io.Wri
 		return fmt.Errorf("temporary directory: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	bin := cfg.bin
-	if bin == "" {
-		if bin, err = mandelbotcli.Build(ctx, cfg.src, tmp); err != nil {
-			return err
-		}
+	bin, err := mandelbotcli.BuiltOr(ctx, cfg.bin, cfg.src, tmp)
+	if err != nil {
+		return err
 	}
 	var reps []report
 	for i, p := range plans {

@@ -19,6 +19,15 @@ func Build(ctx context.Context, src, dir string) (string, error) {
 	return gobuild.Binary(ctx, src, "./cmd/mandelbot", dir)
 }
 
+// BuiltOr returns bin, a benchmark's `-mandelbot` binary (a base build to alternate with a new
+// one), or, when bin is empty, the CLI built from src into dir (Build).
+func BuiltOr(ctx context.Context, bin, src, dir string) (string, error) {
+	if bin != "" {
+		return bin, nil
+	}
+	return Build(ctx, src, dir)
+}
+
 // SummaryLines picks the stop reason and the "pages answered" figures out of the summary
 // `mandelbot crawl` prints (cmd/mandelbot/summary.go); empty strings when a line is missing.
 func SummaryLines(stdout string) (stop, pages string) {
