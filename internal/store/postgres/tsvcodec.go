@@ -9,14 +9,14 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-// tsvector is a tsvector in PostgreSQL's binary wire format (tsvectorsend's: the lexeme count,
-// then each lexeme in the server's order with a NUL, its position count and its positions,
-// weight in the top two bits), as the crawl process builds it (tsvec.go); the zero value (nil
-// bytes) is SQL NULL. It is a struct rather than a []byte so that pgx never takes it for text or
-// bytea (its wrappers would send the bytes as a literal). It is sent as a parameter of type tsvector or tsvector[], which the server reads with
-// tsvectorrecv: issue 31 part 4, parsing the same tsvector as a literal (tsvectorin) was about
-// 100 µs of server CPU per document of the crawl (19,600 documents of 182 lexemes: binary COPY
-// 1.1 s, text COPY 3.0 s).
+// tsvector is a tsvector in PostgreSQL's binary wire format (tsvectorsend's: the lexeme count, then
+// each lexeme in the server's order with a NUL, its position count and its positions, weight in the
+// top two bits), as the crawl process builds it (tsvec.go); the zero value (nil bytes) is SQL NULL.
+// It is a struct rather than a []byte so that pgx never takes it for text or bytea (its wrappers
+// would send the bytes as a literal). It is sent as a parameter of type tsvector or tsvector[],
+// which the server reads with tsvectorrecv: issue 31 part 4, parsing the same tsvector as a literal
+// (tsvectorin) was about 100 µs of server CPU per document of the crawl (19,600 documents of 182
+// lexemes: binary COPY 1.1 s, text COPY 3.0 s).
 type tsvector struct{ bin []byte }
 
 // The OIDs of PostgreSQL's built-in tsvector and tsvector[] types (pg_type.dat), the same on
@@ -37,9 +37,9 @@ func registerTSVector(conn *pgx.Conn) {
 }
 
 // tsvectorCodec encodes a tsvector value in the binary format and a string as a literal
-// (pgtype.TextCodec), and reads a tsvector column as its text. It prefers the text format, so that results keep coming as text; an array of them
-// prefers binary (pgtype.ArrayCodec does whenever the element supports it), and a single
-// tsvector value, which has no text plan, falls back to binary.
+// (pgtype.TextCodec), and reads a tsvector column as its text. It prefers the text format, so that
+// results keep coming as text; an array of them prefers binary (pgtype.ArrayCodec does whenever the
+// element supports it), and a single tsvector value, which has no text plan, falls back to binary.
 type tsvectorCodec struct{ text pgtype.TextCodec }
 
 func (tsvectorCodec) FormatSupported(format int16) bool {

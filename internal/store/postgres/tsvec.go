@@ -12,15 +12,15 @@ import (
 )
 
 // A tsvector is built by the crawl process, not by the server (issue 31 part 4: server CPU per
-// page): to_tsvector's parser and stemmer were most of PostgreSQL's CPU per page (about 2 ms a
-// page of 9.5 KB on this machine, against 0.5 ms to read the same tsvector as a literal, and less again in the binary format it
-// is sent in: tsvcodec.go). The
-// words are searchWords' (lower case, letters and digits), which PostgreSQL's default parser reads
-// as one token each when they are ASCII, except that digits, "e", digits at the start of a word is
-// a number of its own (sfloat: "12e5abc" is "12e5" and "abc"). Text that is not ASCII is left to
-// to_tsvector, whose parser decides what a letter is in the database's locale. Stems come from
-// the server's own dictionary (ts_lexize of mandelbot_stem), once per word per process
-// (stemCache), so that what a query's to_tsquery stems always matches.
+// page): to_tsvector's parser and stemmer were most of PostgreSQL's CPU per page (about 2 ms a page
+// of 9.5 KB on this machine, against 0.5 ms to read the same tsvector as a literal, and less again
+// in the binary format it is sent in: tsvcodec.go). The words are searchWords' (lower case, letters
+// and digits), which PostgreSQL's default parser reads as one token each when they are ASCII,
+// except that digits, "e", digits at the start of a word is a number of its own (sfloat: "12e5abc"
+// is "12e5" and "abc"). Text that is not ASCII is left to to_tsvector, whose parser decides what a
+// letter is in the database's locale. Stems come from the server's own dictionary (ts_lexize of
+// mandelbot_stem), once per word per process (stemCache), so that what a query's to_tsquery stems
+// always matches.
 const (
 	// maxLexemeBytes: PostgreSQL ignores a longer word (MAXSTRLEN 2 KiB), without a position.
 	maxLexemeBytes = 2047
