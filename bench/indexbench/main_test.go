@@ -76,13 +76,8 @@ func TestSmallRun(t *testing.T) {
 // again (issue 11: the 1,000,000-document index takes most of an hour to build on the shared
 // machine; the search code is then measured before and after a change on the same file).
 func TestReuseKeptDatabase(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "kept.db")
-	args := []string{"-docs", "200", "-pages", "20", "-queries", "2", "-repeat", "1"}
-	var built, errOut strings.Builder
-	if code := run(append(args, "-db", path), &built, &errOut); code != 0 {
-		t.Fatalf("run -db = %d: %s", code, errOut.String())
-	}
-	var reused strings.Builder
+	path, args, built := keptDatabase(t)
+	var reused, errOut strings.Builder
 	if code := run(append(args, "-reuse", path), &reused, &errOut); code != 0 {
 		t.Fatalf("run -reuse = %d: %s", code, errOut.String())
 	}
@@ -122,12 +117,8 @@ func TestReuseKeptDatabase(t *testing.T) {
 // line per query of the set, so two builds' answers on one kept store compare with diff
 // (issue 26 part 3: a faster search must give the same results and totals).
 func TestReuseResults(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "kept.db")
-	args := []string{"-docs", "200", "-pages", "20", "-queries", "2", "-repeat", "1"}
+	path, args, _ := keptDatabase(t)
 	var out, errOut strings.Builder
-	if code := run(append(args, "-db", path), &out, &errOut); code != 0 {
-		t.Fatalf("run -db = %d: %s", code, errOut.String())
-	}
 	answers := filepath.Join(t.TempDir(), "answers.tsv")
 	if code := run(append(args, "-reuse", path, "-results", answers), &out, &errOut); code != 0 {
 		t.Fatalf("run -reuse -results = %d: %s", code, errOut.String())
@@ -156,4 +147,18 @@ func TestReuseResults(t *testing.T) {
 	if code := run(append(args, "-results", answers), &out, &errOut); code != 2 {
 		t.Errorf("-results without -reuse = %d, want 2 (usage)", code)
 	}
+}
+
+// keptDatabase builds a small database with -db and returns its path, the flags it was built
+// with (which a -reuse run of it repeats) and the run's output.
+func keptDatabase(t *testing.T) (path string, args []string, built *strings.Builder) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "kept.db")
+	args = []string{"-docs", "200", "-pages", "20", "-queries", "2", "-repeat", "1"}
+	built = &strings.Builder{}
+	var errOut strings.Builder
+	if code := run(append(args, "-db", path), built, &errOut); code != 0 {
+		t.Fatalf("run -db = %d: %s", code, errOut.String())
+	}
+	return path, args, built
 }
