@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fractle/mandelbot/internal/extract"
@@ -65,6 +67,10 @@ type worker struct {
 	scope    *scope
 	parser   *urlnorm.Parser
 	sitemaps chan struct{}
+	// buffers holds *extract.Buffers between pages (issue 26: an extraction's text buffers
+	// and links grown from nothing on every page were a third of what it allocated); about
+	// one per page being extracted at once, each bounded (extract.MaxKeptBufferBytes).
+	buffers sync.Pool
 }
 
 // do performs t and returns its result; a page task whose answer is processed hands its early
@@ -437,7 +443,12 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 	parsed := make(map[string]*urlnorm.URL)
 	switch {
 	case robotstag.IsHTML(resp.ContentType):
-		page, err := extract.HTML(resp.Body, u.URL, resp.Header.Get("Content-Type"), extract.Options{NewResolver: w.resolver(parsed)})
+		buf, _ := w.buffers.Get().(*extract.Buffers)
+		if buf == nil {
+			buf = new(extract.Buffers)
+		}
+		page, err := extract.HTML(resp.Body, u.URL, resp.Header.Get("Content-Type"), extract.Options{NewResolver: w.resolver(parsed), Buffers: buf})
+		w.buffers.Put(buf)
 		if err != nil {
 			u.Reason = fmt.Sprintf("not extracted: %v", err)
 			res.doc = &doc
@@ -487,6 +498,8 @@ func (w *worker) document(res *result, u *store.URL, resp *fetch.Response, now t
 	if tags.NoFollow {
 		return // rule 26: links of this page stay out of the frontier
 	}
+	res.found = slices.Grow(res.found, len(links))
+	res.links = slices.Grow(res.links, len(links))
 	for _, l := range links {
 		if l.NoFollow {
 			continue // rel=nofollow: the site asks us not to follow this one link

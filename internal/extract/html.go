@@ -20,7 +20,7 @@ import (
 // cut off is reported in Document.Truncated.
 //
 // HTML reads body and does not retain it. It is safe for concurrent use
-// when Options.NewResolver is.
+// when Options.NewResolver is and Options.Buffers is nil (or not shared).
 func HTML(body []byte, docURL, contentType string, opts Options) (Document, error) {
 	lim := opts.limits()
 	resolve, err := lim.newResolver(docURL)
@@ -29,6 +29,10 @@ func HTML(body []byte, docURL, contentType string, opts Options) (Document, erro
 	}
 	dec := htmlDecoding(body, contentType)
 	x := newExtractor(lim, html.NewTokenizer(dec.reader(body)))
+	if opts.Buffers != nil {
+		opts.Buffers.lend(x)
+		defer opts.Buffers.keep(x)
+	}
 	x.run()
 	doc := x.finish(resolve)
 	doc.Charset = dec.name

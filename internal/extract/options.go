@@ -91,6 +91,10 @@ type Options struct {
 	//		}, nil
 	//	}
 	NewResolver func(base string) (ResolveFunc, error)
+	// Buffers, when not nil, lends HTML its buffers and takes them back grown (see Buffers):
+	// Options holding one must not be used by two HTML calls at once. Nil: HTML allocates its
+	// own.
+	Buffers *Buffers
 }
 
 // limits is Options with every default applied.
