@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/fractle/mandelbot/internal/fetch"
@@ -89,6 +88,7 @@ type crawl struct {
 
 	tasks   chan task
 	results chan result
+	workers *workers // the goroutines that take tasks (start)
 	writes  chan write
 	acks    chan ack
 	loads   chan loadReq
@@ -204,17 +204,7 @@ func (c *crawl) start(ctx, workCtx context.Context) (stopWork, stopIndex func())
 	c.index = make(chan indexed, 1)
 	c.indexWake = make(chan struct{}, 1)
 	c.flush = make(chan struct{}, 1)
-	var wg sync.WaitGroup
-	for range c.opts.Concurrency {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			report := func(r result) { c.results <- r }
-			for t := range c.tasks {
-				c.results <- c.worker.do(workCtx, t, report)
-			}
-		}()
-	}
+	c.workers = &workers{ctx: workCtx, do: c.worker.do, tasks: c.tasks, results: c.results}
 	// Outcomes already received are saved, and indexed, even when ctx is canceled.
 	saveCtx := context.WithoutCancel(ctx)
 	go writer(saveCtx, st, c.opts.Owner, c.opts.Archive, commitWindow, c.writes, c.flush, c.acks)
@@ -226,7 +216,7 @@ func (c *crawl) start(ctx, workCtx context.Context) (stopWork, stopIndex func())
 	go indexer(saveCtx, st, foldEvery, indexDone, c.indexWake, c.index)
 	stopWork = func() {
 		close(c.tasks)
-		wg.Wait()
+		c.workers.wait()
 		close(c.writes)
 		for a := range c.acks {
 			c.handleAck(a)
@@ -574,6 +564,7 @@ func (c *crawl) handleLoaded(r loadResp) {
 // window is how many due URLs of an origin a load reads.
 func (c *crawl) dispatch(t task) {
 	c.inflight++
+	c.workers.need(c.inflight)
 	for {
 		writes, w := c.toWriter()
 		select {
