@@ -193,14 +193,7 @@ func (w *worker) fetch(ctx context.Context, u store.URL) answer {
 	}
 	start := w.opts.Clock.Now() // the adaptive delay's input (issue 29): how long the origin took
 	if u.Kind == store.KindSitemap {
-		// Streamed (issue 9): the sitemap is parsed as it arrives, never held whole.
-		req.MaxDecodedBytes = MaxSitemapBytes
-		a.resp, a.err = w.opts.Fetcher.Stream(ctx, req, func(r *fetch.Response, body io.Reader) error {
-			if r.Status >= 200 && r.Status < 300 {
-				a.sm = w.parseSitemap(body, u)
-			}
-			return nil
-		})
+		a.resp, a.sm, a.err = w.streamSitemap(ctx, req, u)
 	} else {
 		a.resp, a.err = w.opts.Fetcher.Get(ctx, req)
 	}
@@ -221,6 +214,21 @@ func (w *worker) fetch(ctx context.Context, u store.URL) answer {
 		a.err = nil
 	}
 	return a
+}
+
+// streamSitemap requests the sitemap u, streamed (issue 9): it is parsed as it arrives, never
+// held whole. (Its own function, so that only a sitemap's fetch moves u and its parse to the
+// heap for the callback, not every page's: issue 26.)
+func (w *worker) streamSitemap(ctx context.Context, req fetch.Request, u store.URL) (*fetch.Response, sitemapParse, error) {
+	req.MaxDecodedBytes = MaxSitemapBytes
+	var sm sitemapParse
+	resp, err := w.opts.Fetcher.Stream(ctx, req, func(r *fetch.Response, body io.Reader) error {
+		if r.Status >= 200 && r.Status < 300 {
+			sm = w.parseSitemap(body, u)
+		}
+		return nil
+	})
+	return resp, sm, err
 }
 
 // failed is the result of a page request that got no answer: canceled (the run is stopping),
@@ -341,7 +349,7 @@ func (w *worker) deliver(res result, t task, resp *fetch.Response) result {
 		w.opts.OnDocument(*res.page)
 	}
 	if w.opts.OnPage != nil {
-		w.callPage(&res, t, resp.Body, resp.Header)
+		res = w.callPage(res, t, resp.Body, resp.Header)
 	}
 	return res
 }
