@@ -136,16 +136,11 @@ func writer(ctx context.Context, st store.Queue, owner string, archive Archive, 
 }
 
 func commitGroup(ctx context.Context, st store.Queue, owner string, archive Archive, group []write) ack {
-	var b store.Batch
+	b := groupBatch(group)
 	var a ack
 	archived := false
 	for _, w := range group {
 		archived = archived || w.archived
-		b.New = append(b.New, w.batch.New...)
-		b.Updates = append(b.Updates, w.batch.Updates...)
-		b.Origins = append(b.Origins, w.batch.Origins...)
-		b.Documents = append(b.Documents, w.batch.Documents...)
-		b.Links = append(b.Links, w.batch.Links...)
 		a.origins = append(a.origins, w.origin)
 		a.overflow = append(a.overflow, w.overflow...)
 	}
@@ -169,4 +164,34 @@ func commitGroup(ctx context.Context, st store.Queue, owner string, archive Arch
 		}
 	}
 	return a
+}
+
+// groupBatch is the batch of a group's writes, in order: each list allocated once at its size
+// (issue 26: grown by appends, the lists of a group of 512 outcomes were copied about ten times
+// over, 5% of what a crawl allocated).
+func groupBatch(group []write) store.Batch {
+	return store.Batch{
+		New:       concatOf(group, func(w *write) []store.NewURL { return w.batch.New }),
+		Updates:   concatOf(group, func(w *write) []store.URL { return w.batch.Updates }),
+		Origins:   concatOf(group, func(w *write) []store.Origin { return w.batch.Origins }),
+		Documents: concatOf(group, func(w *write) []store.Document { return w.batch.Documents }),
+		Links:     concatOf(group, func(w *write) []store.Link { return w.batch.Links }),
+	}
+}
+
+// concatOf concatenates the list that list picks of each write, in one allocation (nil when all
+// are empty, as appending them to nil gives).
+func concatOf[T any](group []write, list func(*write) []T) []T {
+	n := 0
+	for i := range group {
+		n += len(list(&group[i]))
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]T, 0, n)
+	for i := range group {
+		out = append(out, list(&group[i])...)
+	}
+	return out
 }
