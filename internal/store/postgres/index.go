@@ -163,35 +163,36 @@ func tsv(col, weight string) string {
 
 // fold indexes up to limit staged documents in one transaction, in ID order: their outgoing
 // links replace the old ones (the targets of both are appended to link_log, and so are the
-// documents), and each document's entry is written (docs, doc_text and the base of heads; its
-// anchor text stays, and is the next generation's), or removed when the document must not be
-// searchable (rule 27); the staged rows go.
+// documents), and each document's entry is written (docs and the base of heads, from the text
+// Commit wrote to doc_text; its anchor text stays, and is the next generation's), or removed
+// with its text when the document must not be searchable (rule 27); the staged rows go.
 //
-// Three round trips whatever the chunk's size (issue 31: a fold was fifteen, at the politeness
+// Four round trips whatever the chunk's size (issue 31: a fold was fifteen, at the politeness
 // limit its index trailed the crawl): the staged rows are taken and deleted by one statement,
-// the stems this process does not know yet are looked up (none once its vocabulary is known),
-// and the writes go as one batch, leaving out those with nothing to write.
+// their text read by another, the stems this process does not know yet are looked up (none once
+// its vocabulary is known), and the writes go as one batch, leaving out those with nothing to
+// write.
 func (s *Store) fold(ctx context.Context, limit int, skip bool) (int, error) {
 	var n int
 	err := s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		n = 0
 		rows, _ := tx.Query(ctx, `WITH s AS (DELETE FROM staged WHERE url_id IN (
 					SELECT url_id FROM staged ORDER BY url_id LIMIT $1`+lockClause(skip)+`)
-				RETURNING url_id, idx, nosnippet, unavailable_after, links, title, body, headings)
-			SELECT s.url_id, s.idx, s.nosnippet, s.unavailable_after, s.links, s.title, s.body, s.headings, u.url
+				RETURNING url_id, idx, nosnippet, unavailable_after, links)
+			SELECT s.url_id, s.idx, s.nosnippet, s.unavailable_after, s.links, u.url
 			FROM s JOIN urls u ON u.id = s.url_id ORDER BY s.url_id`, limit)
 		var ids, keep, drop, from, to []int64
 		var nosnippet []bool
 		var ua []pgtype.Timestamptz
 		var anchors []string
 		var frags []bool
-		var titles, bodies, headings, wTitles, wHeadings, wURLs, wBodies []string
+		var urls []string
 		var id int64
 		var idx, ns bool
 		var until pgtype.Timestamptz
 		var links []byte
-		var title, body, heading, url string
-		_, err := pgx.ForEachRow(rows, []any{&id, &idx, &ns, &until, &links, &title, &body, &heading, &url}, func() error {
+		var url string
+		_, err := pgx.ForEachRow(rows, []any{&id, &idx, &ns, &until, &links, &url}, func() error {
 			ls, err := store.DecodeLinks(links)
 			if err != nil {
 				return fmt.Errorf("staged document %d: %w", id, err)
@@ -204,16 +205,17 @@ func (s *Store) fold(ctx context.Context, limit int, skip bool) (int, error) {
 				drop = append(drop, id)
 				return nil
 			}
-			keep, nosnippet, ua = append(keep, id), append(nosnippet, ns), append(ua, until)
-			titles, bodies, headings = append(titles, noControls(title)), append(bodies, noControls(body)), append(headings, noControls(heading))
-			// Four weight classes (index.RankClassWeights): headings share anchor text's, and
-			// identifier parts the body's.
-			wTitles, wHeadings, wURLs = append(wTitles, searchWords(title)), append(wHeadings, searchWords(heading)), append(wURLs, urlWords(url))
-			wBodies = append(wBodies, searchWords(body+" "+index.IdentifierParts(title, heading, body)))
+			keep, nosnippet, ua, urls = append(keep, id), append(nosnippet, ns), append(ua, until), append(urls, url)
 			return nil
 		})
 		if err != nil || len(ids) == 0 {
 			return err
+		}
+		// The text Commit wrote with the staged rows, read now that they are held: a commit of a
+		// newer copy waits for this fold before it writes its text (stage).
+		wTitles, wHeadings, wURLs, wBodies, err := foldText(ctx, tx, keep, urls)
+		if err != nil {
+			return fmt.Errorf("fold %d documents: %w", len(ids), err)
 		}
 		n = len(ids)
 		docFields, baseFields := make([][]tsvField, len(keep)), make([][]tsvField, len(keep))
@@ -256,10 +258,6 @@ func (s *Store) fold(ctx context.Context, limit int, skip bool) (int, error) {
 			ON CONFLICT (url_id) DO UPDATE SET nosnippet = excluded.nosnippet,
 				unavailable_after = excluded.unavailable_after, tsv = excluded.tsv`,
 			len(keep), keep, nosnippet, ua, wTitles, wHeadings, wURLs, blanked(wBodies, docTSV), docTSV)
-		queue(`INSERT INTO doc_text (url_id, title, body, headings)
-			SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])
-			ON CONFLICT (url_id) DO UPDATE SET title = excluded.title, body = excluded.body, headings = excluded.headings`,
-			len(keep), keep, titles, bodies, headings)
 		queue(`INSERT INTO heads (url_id, link_only, base)
 			SELECT t.id, false, COALESCE(t.tsv, `+tsv("t.w_title", "A")+` || `+tsv("t.w_headings", "B")+` || `+tsv("t.w_url", "C")+`)
 			FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::tsvector[]) AS t(id, w_title, w_headings, w_url, tsv)
@@ -274,6 +272,35 @@ func (s *Store) fold(ctx context.Context, limit int, skip bool) (int, error) {
 		return 0, fmt.Errorf("postgres: index: %w", err)
 	}
 	return n, nil
+}
+
+// foldText reads the doc_text rows of keep (sorted) and returns what the index sees of each
+// document's title, headings, URL (urls, in keep's order) and body with its identifier parts:
+// four weight classes (index.RankClassWeights), headings sharing anchor text's and identifier
+// parts the body's. A document without a row has no text.
+func foldText(ctx context.Context, tx pgx.Tx, keep []int64, urls []string) (titles, headings, wURLs, bodies []string, err error) {
+	n := len(keep)
+	titles, headings, wURLs, bodies = make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	for i, u := range urls {
+		wURLs[i] = urlWords(u)
+	}
+	if n == 0 {
+		return titles, headings, wURLs, bodies, nil
+	}
+	rows, _ := tx.Query(ctx, `SELECT url_id, title, body, headings FROM doc_text WHERE url_id = ANY($1)`, keep)
+	var id int64
+	var title, body, heading string
+	_, err = pgx.ForEachRow(rows, []any{&id, &title, &body, &heading}, func() error {
+		if i, ok := slices.BinarySearch(keep, id); ok {
+			titles[i], headings[i] = searchWords(title), searchWords(heading)
+			bodies[i] = searchWords(body + " " + index.IdentifierParts(title, heading, body))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("text: %w", err)
+	}
+	return titles, headings, wURLs, bodies, nil
 }
 
 // blanked returns words with "" where vs has a tsvector: the text to_tsvector need not see.

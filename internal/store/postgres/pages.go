@@ -14,7 +14,8 @@ const (
 	sqlPageURLs = `SELECT seq, ` + urlColumns + ` FROM urls
 		WHERE seq > $1 AND kind = 0 AND fetched_at IS NOT NULL ORDER BY seq LIMIT $2`
 	sqlPageHeaders = `SELECT url_id, header FROM doc_headers WHERE url_id = ANY($1)`
-	sqlPageStaged  = `SELECT url_id, idx, title, body, false, links FROM staged WHERE url_id = ANY($1)`
+	sqlPageStaged  = `SELECT s.url_id, s.idx, COALESCE(d.title, ''), COALESCE(d.body, ''), false, s.links
+		FROM staged s LEFT JOIN doc_text d ON d.url_id = s.url_id WHERE s.url_id = ANY($1)`
 	sqlPageIndexed = `SELECT url_id, title, body FROM doc_text WHERE url_id = ANY($1)`
 	sqlPageLinks   = `SELECT l.from_id, u.url, l.anchor FROM links l JOIN urls u ON u.id = l.to_id
 		WHERE l.from_id = ANY($1)`

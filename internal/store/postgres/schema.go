@@ -21,10 +21,11 @@ const schemaLockSalt = "mandelbot schema migration"
 // layout row kept a schema_version row (1 to 6). prepareSchema refuses both kinds of earlier
 // crawl before anything is written (ErrEarlierBuild). Layout 1 was the single schema of issue
 // 26 part 4; layout 2 added the head index, the anchor generations (issue 31 part 4) and the
-// origins' gap (issue 29).
+// origins' gap (issue 29); layout 3 took the text out of staged (issue 31 part 4: a document's
+// text is written once, to doc_text, at Commit).
 const (
 	layoutKey     = "layout"
-	schemaVersion = 2
+	schemaVersion = 3
 	// firstLayout is the first layout a meta row names.
 	firstLayout = 1
 )
@@ -42,7 +43,8 @@ const (
 // row (the full tsvector, written once per fetch: title, headings, URL words and body; what a
 // query filters on; toast_tuple_target moves the tsvector out of line, so the heap a common
 // word's matches are counted in holds a few dozen bytes per entry) and a doc_text row (what a
-// result shows). link_log is the fold's append-only log of link targets whose anchor text
+// result shows, written once per fetch by Commit; a staged row holds a document's flags and
+// links until its fold). link_log is the fold's append-only log of link targets whose anchor text
 // changed; anchor_pending the targets a generation left behind until their next power of two.
 // The text search configuration mandelbot_words is 'simple' (no stop words) with an English
 // Snowball stemmer (issue 11: "keys" finds "key").
@@ -113,12 +115,9 @@ const schemaSQL = `CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)
 	CREATE TABLE staged (
 		url_id bigint PRIMARY KEY,
 		idx boolean NOT NULL,
-		title text NOT NULL DEFAULT '',
-		body text NOT NULL DEFAULT '',
 		nosnippet boolean NOT NULL DEFAULT false,
 		unavailable_after timestamptz,
-		links bytea,
-		headings text NOT NULL DEFAULT ''
+		links bytea
 	);
 	CREATE TABLE links (
 		from_id bigint NOT NULL,
