@@ -1,10 +1,12 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
@@ -234,19 +236,23 @@ func (s *Store) fold(ctx context.Context, limit int, skip bool) (int, error) {
 		targets := slices.Clone(to)
 		slices.Sort(targets)
 		targets = slices.Compact(targets)
+		from, to, anchors, frags = linkRows(from, to, anchors, frags)
 		batch := &pgx.Batch{}
 		queue := func(sql string, rows int, args ...any) {
 			if rows > 0 {
 				batch.Queue(sql, args...)
 			}
 		}
-		queue(`INSERT INTO link_log (to_id) SELECT DISTINCT to_id FROM links WHERE from_id = ANY($1) ORDER BY 1`, n, ids)
-		queue(`DELETE FROM links WHERE from_id = ANY($1)`, n, ids)
-		queue(`INSERT INTO links (from_id, to_id, anchor, fragment) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::boolean[])
-			ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING`, len(from), from, to, anchors, frags)
-		// The targets, and the documents themselves: a generation writes the anchor text of one
-		// fetched since its links came (its heads row is new: anchors_at 0), whatever its count.
-		queue(`INSERT INTO link_log (to_id) SELECT unnest($1::bigint[] || $2::bigint[])`, len(targets)+len(keep), targets, keep)
+		// The targets of the old links and of the new, and the documents themselves (a generation
+		// writes the anchor text of one fetched since its links came: its heads row is new,
+		// anchors_at 0, whatever its count), each once, in the statement that deletes the old
+		// links; then the new links, with a plain INSERT: they are distinct (linkRows), and no
+		// other fold writes links from these documents while this one holds their staged rows.
+		queue(`WITH old AS (DELETE FROM links WHERE from_id = ANY($1) RETURNING to_id)
+			INSERT INTO link_log (to_id) SELECT to_id FROM old UNION SELECT unnest($2::bigint[] || $3::bigint[])`,
+			n, ids, targets, keep)
+		queue(`INSERT INTO links (from_id, to_id, anchor, fragment) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::boolean[])`,
+			len(from), from, to, anchors, frags)
 		queue(`DELETE FROM docs WHERE url_id = ANY($1)`, len(drop), drop)
 		queue(`DELETE FROM doc_text WHERE url_id = ANY($1)`, len(drop), drop)
 		queue(`DELETE FROM heads WHERE url_id = ANY($1)`, len(drop), drop)
@@ -301,6 +307,43 @@ func foldText(ctx context.Context, tx pgx.Tx, keep []int64, urls []string) (titl
 		return nil, nil, nil, nil, fmt.Errorf("text: %w", err)
 	}
 	return titles, headings, wURLs, bodies, nil
+}
+
+// linkRows returns the rows of the links table the fold writes from its documents' links: in key
+// order (from_id, to_id, anchor), each key once; of a link that is there both to a fragment and
+// not, the one not to a fragment.
+func linkRows(from, to []int64, anchors []string, frags []bool) ([]int64, []int64, []string, []bool) {
+	order := make([]int, len(from))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(from[a], from[b]), cmp.Compare(to[a], to[b]), strings.Compare(anchors[a], anchors[b]),
+			boolCompare(frags[a], frags[b]))
+	})
+	var f, t []int64
+	var as []string
+	var fs []bool
+	for k, i := range order {
+		if k > 0 {
+			if p := order[k-1]; from[p] == from[i] && to[p] == to[i] && anchors[p] == anchors[i] {
+				continue
+			}
+		}
+		f, t, as, fs = append(f, from[i]), append(t, to[i]), append(as, anchors[i]), append(fs, frags[i])
+	}
+	return f, t, as, fs
+}
+
+// boolCompare orders false before true.
+func boolCompare(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
 }
 
 // blanked returns words with "" where vs has a tsvector: the text to_tsvector need not see.
