@@ -22,7 +22,7 @@ const schemaLockSalt = "mandelbot schema migration"
 // crawl before anything is written (ErrEarlierBuild). Layout 1 was the single schema of issue
 // 26 part 4; layout 2 added the head index, the anchor generations (issue 31 part 4) and the
 // origins' gap (issue 29); layout 3 took the text out of staged (issue 31 part 4: a document's
-// text is written once, to doc_text, at Commit).
+// text is written once, to doc_text, at Commit) and the statistics off docs.tsv.
 const (
 	layoutKey     = "layout"
 	schemaVersion = 3
@@ -44,7 +44,9 @@ const (
 // query filters on; toast_tuple_target moves the tsvector out of line, so the heap a common
 // word's matches are counted in holds a few dozen bytes per entry) and a doc_text row (what a
 // result shows, written once per fetch by Commit; a staged row holds a document's flags and
-// links until its fold). link_log is the fold's append-only log of link targets whose anchor text
+// links until its fold). docs.tsv has no planner statistics (STATISTICS 0): they were nearly
+// all of the store's ANALYZE of docs (every sampled tsvector read from TOAST), and a search
+// reads the GIN index whatever a word's frequency (enable_seqscan off, search.go). link_log is the fold's append-only log of link targets whose anchor text
 // changed; anchor_pending the targets a generation left behind until their next power of two.
 // The text search configuration mandelbot_words is 'simple' (no stop words) with an English
 // Snowball stemmer (issue 11: "keys" finds "key").
@@ -142,6 +144,7 @@ const schemaSQL = `CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)
 		headings text NOT NULL DEFAULT ''
 	);
 	CREATE INDEX docs_tsv ON docs USING gin (tsv);
+	ALTER TABLE docs ALTER COLUMN tsv SET STATISTICS 0;
 	CREATE TABLE heads (
 		url_id bigint PRIMARY KEY,
 		link_only boolean NOT NULL,
