@@ -24,10 +24,10 @@
 // origin records, so every process sees them once committed.
 //
 // Search (issue 31 part 4: the layout of internal/store/sqlite/layout-plan.md on PostgreSQL):
-// documents are staged at Commit and folded by IndexPending, which writes each document's entry
-// once per fetch: a docs row with the full weighted tsvector (title A, headings B, URL words C,
-// body D; built by the crawl process from the server's stems, tsvec.go) under a GIN index, its
-// doc_text, and the base of its heads row. Anchor text lives apart, in heads (atsv, anchor text
+// documents are staged at Commit (their text written once, to doc_text) and folded by
+// IndexPending, which writes each document's entry once per fetch: a docs row with the full
+// weighted tsvector (title A, headings B, URL words C, body D; built by the crawl process from
+// the server's stems, tsvec.go) under a GIN index, and the base of its heads row. Anchor text lives apart, in heads (atsv, anchor text
 // B), and is rebuilt in bulk by generations over link_log (anchors.go): a target's anchor text
 // is rewritten at powers of two of its inlink count, so O(log inlinks) times over a crawl;
 // RefreshIndex runs the last generation, which writes every pending target. The head index is
