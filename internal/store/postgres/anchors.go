@@ -35,10 +35,14 @@ const (
 	anchorLockSalt = "mandelbot anchor generation"
 )
 
-// logFull reports whether link_log holds anchorLogSize rows.
+// logFull reports whether link_log holds anchorLogSize rows, from its first and last seq: two
+// lookups in its primary key, where counting read up to anchorLogSize rows after every fold
+// (issue 31 part 4). A generation takes every row committed when it starts, so the rows left are
+// those logged since, with seqs from the first of them; the span is at least their count, more
+// by the seqs of folds rolled back, so a generation may start a few rows early, never late.
 func (s *Store) logFull(ctx context.Context) (bool, error) {
-	var n int
-	if err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM link_log LIMIT $1) x`, anchorLogSize).Scan(&n); err != nil {
+	var n int64
+	if err := s.pool.QueryRow(ctx, `SELECT COALESCE(max(seq) - min(seq) + 1, 0) FROM link_log`).Scan(&n); err != nil {
 		return false, fmt.Errorf("postgres: link log: %w", err)
 	}
 	return n >= anchorLogSize, nil

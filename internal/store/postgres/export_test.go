@@ -13,6 +13,9 @@ const (
 	LayoutKey     = layoutKey
 )
 
+// AnchorLogSize is how many link_log rows start an anchor generation from IndexPending.
+const AnchorLogSize = anchorLogSize
+
 // TSQuery is tsQuery, for the tests of package postgres_test.
 var TSQuery = tsQuery
 
