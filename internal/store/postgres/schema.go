@@ -22,7 +22,7 @@ const schemaLockSalt = "mandelbot schema migration"
 // crawl before anything is written (ErrEarlierBuild). Layout 1 was the single schema of issue
 // 26 part 4; layout 2 added the head index, the anchor generations (issue 31 part 4) and the
 // origins' gap (issue 29); layout 3 took the text out of staged (issue 31 part 4: a document's
-// text is written once, to doc_text, at Commit) and the statistics off docs.tsv.
+// text is written once, to doc_text, at Commit) and the statistics off docs.tsv and urls' text.
 const (
 	layoutKey     = "layout"
 	schemaVersion = 3
@@ -46,7 +46,9 @@ const (
 // result shows, written once per fetch by Commit; a staged row holds a document's flags and
 // links until its fold). docs.tsv has no planner statistics (STATISTICS 0): they were nearly
 // all of the store's ANALYZE of docs (every sampled tsvector read from TOAST), and a search
-// reads the GIN index whatever a word's frequency (enable_seqscan off, search.go). link_log is the fold's append-only log of link targets whose anchor text
+// reads the GIN index whatever a word's frequency (enable_seqscan off, search.go). Nor have the
+// text columns of urls that no statement filters, joins or groups on (the URL itself is looked
+// up with its ID): they were two thirds of the store's ANALYZE of urls. link_log is the fold's append-only log of link targets whose anchor text
 // changed; anchor_pending the targets a generation left behind until their next power of two.
 // The text search configuration mandelbot_words is 'simple' (no stop words) with an English
 // Snowball stemmer (issue 11: "keys" finds "key").
@@ -114,6 +116,11 @@ const schemaSQL = `CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)
 	);
 	CREATE UNIQUE INDEX urls_by_seq ON urls (seq);
 	CREATE INDEX urls_origin ON urls (origin, next_at);
+	ALTER TABLE urls ALTER COLUMN url SET STATISTICS 0, ALTER COLUMN reason SET STATISTICS 0,
+		ALTER COLUMN content_type SET STATISTICS 0, ALTER COLUMN location SET STATISTICS 0,
+		ALTER COLUMN canonical SET STATISTICS 0, ALTER COLUMN etag SET STATISTICS 0,
+		ALTER COLUMN last_modified SET STATISTICS 0, ALTER COLUMN warc_file SET STATISTICS 0,
+		ALTER COLUMN warc_response_id SET STATISTICS 0;
 	CREATE TABLE staged (
 		url_id bigint PRIMARY KEY,
 		idx boolean NOT NULL,
