@@ -240,21 +240,16 @@ func inlinksBound(at, lo, hi int, c linkChanges) (newLo, newHi int, notDue bool)
 // were 40% of a refresh's entries at 200,000 pages, 82% at 1,000,000; issue 8).
 func planEntries(ctx context.Context, tx querier, ids []int64, exact bool, changes map[int64]linkChanges) (map[int64]*plan, error) {
 	plans := map[int64]*plan{}
-	rows, err := tx.QueryContext(ctx, sqlPlanEntries, idSet(ids))
-	if err != nil {
-		return nil, fmt.Errorf("anchors: read entries: %w", err)
-	}
-	for rows.Next() {
+	err := eachRow(ctx, tx, sqlPlanEntries, []any{idSet(ids)}, func(r scanner) error {
 		var id, fetchedAt int64
 		p := &plan{}
 		var kind int
 		var state string
 		var inDirty bool
 		var linkOnly, nosnippet, ua, hash, num, at, lo, hi sql.NullInt64
-		if err := rows.Scan(&id, &p.url, &fetchedAt, &kind, &state, &p.had, &linkOnly, &nosnippet, &ua, &hash, &num, &at,
+		if err := r.Scan(&id, &p.url, &fetchedAt, &kind, &state, &p.had, &linkOnly, &nosnippet, &ua, &hash, &num, &at,
 			&inDirty, &lo, &hi); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("anchors: read entries: %w", err)
+			return err
 		}
 		p.wasDoc = p.had && linkOnly.Int64 == 0
 		p.fetched, p.queued = fetchedAt != 0 || kind != 0, store.State(state) == store.StateQueued
@@ -267,8 +262,9 @@ func planEntries(ctx context.Context, tx querier, ids []int64, exact bool, chang
 			p.lo, p.hi, p.known = int(lo.Int64), int(hi.Int64), true
 		}
 		plans[id] = p
-	}
-	if err := rows.Close(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("anchors: read entries: %w", err)
 	}
 	var read, nums []int64
@@ -278,22 +274,18 @@ func planEntries(ctx context.Context, tx querier, ids []int64, exact bool, chang
 			nums, idOf[p.num] = append(nums, p.num), id
 		}
 	}
-	rows, err = tx.QueryContext(ctx, sqlOldAnchors, idSet(nums))
-	if err != nil {
-		return nil, fmt.Errorf("anchors: read anchors: %w", err)
-	}
-	for rows.Next() {
+	err = eachRow(ctx, tx, sqlOldAnchors, []any{idSet(nums)}, func(r scanner) error {
 		var num int64
 		var text string
-		if err := rows.Scan(&num, &text); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("anchors: read anchors: %w", err)
+		if err := r.Scan(&num, &text); err != nil {
+			return err
 		}
 		if p := plans[idOf[num]]; p != nil {
 			p.oldAnchors, p.hadAnchors = text, true
 		}
-	}
-	if err := rows.Close(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("anchors: read anchors: %w", err)
 	}
 	for _, id := range ids {
@@ -336,16 +328,11 @@ func readAnchors(ctx context.Context, tx querier, set string, plans map[int64]*p
 	}
 	const manyAnchors = 16
 	targets := map[int64]*target{}
-	rows, err := tx.QueryContext(ctx, sqlLinksTo, set)
-	if err != nil {
-		return fmt.Errorf("anchors: links: %w", err)
-	}
 	var id, from int64
 	var text string
-	for rows.Next() {
-		if err := rows.Scan(&id, &from, &text); err != nil {
-			rows.Close()
-			return fmt.Errorf("anchors: links: %w", err)
+	err := eachRow(ctx, tx, sqlLinksTo, []any{set}, func(r scanner) error {
+		if err := r.Scan(&id, &from, &text); err != nil {
+			return err
 		}
 		t := targets[id]
 		if t == nil {
@@ -356,7 +343,7 @@ func readAnchors(ctx context.Context, tx querier, set string, plans map[int64]*p
 			t.pages, t.last = t.pages+1, from
 		}
 		if text == "" {
-			continue
+			return nil
 		}
 		i := -1
 		if t.index != nil {
@@ -368,7 +355,7 @@ func readAnchors(ctx context.Context, tx querier, set string, plans map[int64]*p
 		}
 		if i >= 0 {
 			t.anchors[i].n++
-			continue
+			return nil
 		}
 		t.anchors = append(t.anchors, anchor{text: text, n: 1})
 		switch {
@@ -380,8 +367,9 @@ func readAnchors(ctx context.Context, tx querier, set string, plans map[int64]*p
 				t.index[a.text] = j
 			}
 		}
-	}
-	if err := rows.Close(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("anchors: links: %w", err)
 	}
 	for id, t := range targets {

@@ -20,21 +20,17 @@ func (s *Store) fillAnchorVotes(ctx context.Context, rs []index.Result, terms []
 		return nil
 	}
 	tally := store.NewAnchorTally(rs)
-	rows, err := s.read.QueryContext(ctx, sqlAnchorVotes, idSet(tally.IDs))
-	if err != nil {
-		return fmt.Errorf("anchor votes: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	err := eachRow(ctx, s.read, sqlAnchorVotes, []any{idSet(tally.IDs)}, func(r scanner) error {
 		var id int64
 		var anchor string
 		var n int
-		if err := rows.Scan(&id, &anchor, &n); err != nil {
-			return fmt.Errorf("anchor votes: %w", err)
+		if err := r.Scan(&id, &anchor, &n); err != nil {
+			return err
 		}
 		tally.Add(id, anchor, n)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("anchor votes: %w", err)
 	}
 	tally.Fill(rs, terms)

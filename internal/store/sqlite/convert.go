@@ -30,7 +30,7 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func scanURL(row interface{ Scan(...any) error }) (store.URL, error) {
+func scanURL(row scanner) (store.URL, error) {
 	var u store.URL
 	var state string
 	var discovered, fetched, next int64
@@ -48,7 +48,7 @@ func scanURL(row interface{ Scan(...any) error }) (store.URL, error) {
 	return u, nil
 }
 
-func scanOrigin(row interface{ Scan(...any) error }) (store.Origin, error) {
+func scanOrigin(row scanner) (store.Origin, error) {
 	var o store.Origin
 	r := &o.Robots
 	var fetched, expires, failing, retry, paused, gapMS int64

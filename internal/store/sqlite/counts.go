@@ -29,19 +29,13 @@ func (s *Store) Counts(ctx context.Context, now time.Time) (map[store.State]int,
 	}
 	type key struct{ origin, state string }
 	counts := map[key]int{}
-	rows, err := s.read.QueryContext(ctx, sqlCountURLs)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: counts: %w", err)
-	}
-	defer rows.Close()
 	var origin, state sql.RawBytes
-	for rows.Next() {
-		if err := rows.Scan(&origin, &state); err != nil {
-			return nil, fmt.Errorf("sqlite: counts: %w", err)
-		}
+	err = eachRow(ctx, s.read, sqlCountURLs, nil, func(r scanner) error {
+		err := r.Scan(&origin, &state)
 		counts[key{string(origin), string(state)}]++
-	}
-	if err := rows.Err(); err != nil {
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("sqlite: counts: %w", err)
 	}
 	out := map[store.State]int{}
@@ -55,21 +49,15 @@ func (s *Store) Counts(ctx context.Context, now time.Time) (map[store.State]int,
 // originStatuses reads every origin's pause and robots.txt status, by key. An origin without a
 // row has the zero status (as the LEFT JOIN gave before).
 func (s *Store) originStatuses(ctx context.Context) (map[string]store.OriginStatus, error) {
-	rows, err := s.read.QueryContext(ctx, sqlCountOrigins)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: counts: origins: %w", err)
-	}
-	defer rows.Close()
 	out := map[string]store.OriginStatus{}
-	for rows.Next() {
+	err := eachRow(ctx, s.read, sqlCountOrigins, nil, func(r scanner) error {
 		var k string
 		var os originStatus
-		if err := rows.Scan(append([]any{&k}, os.dest()...)...); err != nil {
-			return nil, fmt.Errorf("sqlite: counts: origins: %w", err)
-		}
+		err := r.Scan(append([]any{&k}, os.dest()...)...)
 		out[k] = os.status()
-	}
-	if err := rows.Err(); err != nil {
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("sqlite: counts: origins: %w", err)
 	}
 	return out, nil

@@ -78,7 +78,7 @@ func (m *matcher) frequencies(ctx context.Context, own []int64) ([]int, error) {
 	out := make([]int, len(m.nodes))
 	last := int64(0)
 	for i, n := range m.nodes {
-		nums, err := readIDs(ctx, m.db, `SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?`, n, frequencySample)
+		nums, err := queryIDs(ctx, m.db, `SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?`, n, frequencySample)
 		if err != nil {
 			return nil, err
 		}
@@ -156,58 +156,48 @@ func (m *matcher) cutTop(ctx context.Context, t table, expr string, limit int) (
 	q := `SELECT cut.rowid, cut.score, docs.url_id, docs.link_only, docs.url_id IS NOT NULL AND ` + visible + `
 		FROM (SELECT rowid, ` + t.bm25 + ` AS score FROM ` + t.name + ` WHERE ` + t.name + ` MATCH ? ORDER BY score LIMIT ?) AS cut
 		LEFT JOIN docs ON docs.num = cut.rowid ORDER BY cut.score`
-	rows, err := m.db.QueryContext(ctx, q, m.now, expr, limit)
-	if err != nil {
-		return nil, nil, nil, false, err
-	}
-	defer rows.Close()
 	scores, linkOnly = map[int64]float64{}, map[int64]bool{}
 	cut := 0
-	for rows.Next() {
+	err = eachRow(ctx, m.db, q, []any{m.now, expr, limit}, func(r scanner) error {
 		var num int64
 		var id sql.NullInt64
 		var lo, shown sql.NullBool
 		var score float64
-		if err := rows.Scan(&num, &score, &id, &lo, &shown); err != nil {
-			return nil, nil, nil, false, err
+		if err := r.Scan(&num, &score, &id, &lo, &shown); err != nil {
+			return err
 		}
 		cut++
 		if !shown.Bool {
-			continue
+			return nil
 		}
 		ids, scores[id.Int64], m.nums[id.Int64] = append(ids, id.Int64), score, num
 		if lo.Bool {
 			linkOnly[id.Int64] = true
 		}
-	}
-	return ids, scores, linkOnly, len(ids) == cut || cut < limit, rows.Err()
+		return nil
+	})
+	return ids, scores, linkOnly, len(ids) == cut || cut < limit, err
 }
 
 // joinTop is top with every match's docs row (and urls row, with sites) read before the ranking.
 func (m *matcher) joinTop(ctx context.Context, t table, expr string, limit int) ([]int64, map[int64]float64, map[int64]bool, error) {
 	q := `SELECT docs.url_id, docs.num, docs.link_only, ` + t.bm25 + ` AS score FROM ` + m.from(t) + ` WHERE ` + t.name + ` MATCH ? AND ` + visible + ` AND ` + m.sites + ` ORDER BY score LIMIT ?`
-	args := append(append([]any{expr, m.now}, m.siteArgs...), limit)
-	rows, err := m.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	defer rows.Close()
 	var ids []int64
-	scores := map[int64]float64{}
-	linkOnly := map[int64]bool{}
-	for rows.Next() {
+	scores, linkOnly := map[int64]float64{}, map[int64]bool{}
+	err := eachRow(ctx, m.db, q, append(append([]any{expr, m.now}, m.siteArgs...), limit), func(r scanner) error {
 		var id, num int64
 		var lo bool
 		var score float64
-		if err := rows.Scan(&id, &num, &lo, &score); err != nil {
-			return nil, nil, nil, err
+		if err := r.Scan(&id, &num, &lo, &score); err != nil {
+			return err
 		}
 		ids, scores[id], m.nums[id] = append(ids, id), score, num
 		if lo {
 			linkOnly[id] = true
 		}
-	}
-	return ids, scores, linkOnly, rows.Err()
+		return nil
+	})
+	return ids, scores, linkOnly, err
 }
 
 // sqlTitled reads the URL and title of the fetched entries whose head title matches an
@@ -224,20 +214,9 @@ func (v vocabulary) Titled(ctx context.Context, sets [][]string, now time.Time, 
 	if expr == "" || limit <= 0 {
 		return nil, nil
 	}
-	rows, err := v.s.read.QueryContext(ctx, sqlTitled, fts5.InColumns(expr, "title"), unix(now), limit)
+	out, err := collect(ctx, v.s.read, func(r scanner) (e index.TitledEntry, err error) { return e, r.Scan(&e.URL, &e.Title) },
+		sqlTitled, fts5.InColumns(expr, "title"), unix(now), limit)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: titles: %w", err)
-	}
-	defer rows.Close()
-	var out []index.TitledEntry
-	for rows.Next() {
-		var e index.TitledEntry
-		if err := rows.Scan(&e.URL, &e.Title); err != nil {
-			return nil, fmt.Errorf("sqlite: titles: %w", err)
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: titles: %w", err)
 	}
 	return out, nil

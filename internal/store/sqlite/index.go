@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math"
 	"time"
@@ -514,23 +513,17 @@ func appendLinkChanges(log [][]any, from int64, old, now []store.StagedLink) [][
 
 // readOutlinks reads the outgoing links of the documents of the set that have any.
 func readOutlinks(ctx context.Context, tx writeTx, set string) (map[int64][]store.StagedLink, error) {
-	rows, err := tx.QueryContext(ctx, sqlOldOutlinks, set)
-	if err != nil {
-		return nil, fmt.Errorf("index: old links: %w", err)
-	}
-	defer rows.Close()
 	out := map[int64][]store.StagedLink{}
-	for rows.Next() {
+	err := eachRow(ctx, tx, sqlOldOutlinks, []any{set}, func(r scanner) error {
 		var id int64
 		var blob []byte
-		if err := rows.Scan(&id, &blob); err != nil {
-			return nil, fmt.Errorf("index: old links: %w", err)
+		err := r.Scan(&id, &blob)
+		if err == nil {
+			out[id], err = store.DecodeLinks(blob)
 		}
-		if out[id], err = store.DecodeLinks(blob); err != nil {
-			return nil, fmt.Errorf("index: old links of %d: %w", id, err)
-		}
-	}
-	if err := rows.Err(); err != nil {
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("index: old links: %w", err)
 	}
 	return out, nil
@@ -584,46 +577,4 @@ func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int, after int6
 		return nil, fmt.Errorf("index: read staged: %w", err)
 	}
 	return docs, nil
-}
-
-// querier runs a query: a transaction of a writer (writeTx) or the pool of readers.
-type querier interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}
-
-// queryMap runs a query of (ID, value) rows and returns the values by ID.
-func queryMap[V int64 | float64](ctx context.Context, q querier, query string, args ...any) (map[int64]V, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[int64]V{}
-	for rows.Next() {
-		var k int64
-		var v V
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, err
-		}
-		out[k] = v
-	}
-	return out, rows.Err()
-}
-
-// queryIDs runs a query returning one integer column.
-func queryIDs(ctx context.Context, tx querier, q string, args ...any) ([]int64, error) {
-	rows, err := tx.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
 }

@@ -193,18 +193,13 @@ func logPasses(ctx context.Context, tx writeTx, end, size, limit int64) iter.Seq
 // lowest keys and returns the key its rows stop below (stop), for the next pass. Only rows of
 // one (target, linking page) beyond limit can go past it.
 func readLogRange(ctx context.Context, tx writeTx, end int64, lo, hi linkKey, open bool, limit int) (log []mergeLink, stop *linkKey, err error) {
-	rows, err := tx.QueryContext(ctx, sqlLogRange, end, lo.to, lo.from, open, hi.to, hi.from)
-	if err != nil {
-		return nil, nil, fmt.Errorf("index: link log: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	err = eachRow(ctx, tx, sqlLogRange, []any{end, lo.to, lo.from, open, hi.to, hi.from}, func(r scanner) error {
 		var l mergeLink
-		if err := rows.Scan(&l.to, &l.from, &l.anchor, &l.fragment, &l.added); err != nil {
-			return nil, nil, fmt.Errorf("index: link log: %w", err)
+		if err := r.Scan(&l.to, &l.from, &l.anchor, &l.fragment, &l.added); err != nil {
+			return err
 		}
 		if stop != nil && compareKeys(l.key(), *stop) >= 0 {
-			continue
+			return nil
 		}
 		log = append(log, l)
 		if len(log) >= limit {
@@ -216,8 +211,9 @@ func readLogRange(ctx context.Context, tx writeTx, end int64, lo, hi linkKey, op
 				limit *= 2 // one key holds them all: nothing to cut
 			}
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, nil, fmt.Errorf("index: link log: %w", err)
 	}
 	return log, stop, nil

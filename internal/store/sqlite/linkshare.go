@@ -34,20 +34,15 @@ func (s *Store) fillLinkShares(ctx context.Context, rs []index.Result, texts map
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := s.read.QueryContext(ctx, sqlLinkText, idSet(ids))
-	if err != nil {
-		return fmt.Errorf("link shares: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	err := eachRow(ctx, s.read, sqlLinkText, []any{idSet(ids)}, func(r scanner) error {
 		var id int64
 		var blob []byte
-		if err := rows.Scan(&id, &blob); err != nil {
-			return fmt.Errorf("link shares: %w", err)
+		if err := r.Scan(&id, &blob); err != nil {
+			return err
 		}
 		links, err := store.DecodeLinks(blob)
 		if err != nil {
-			return fmt.Errorf("link shares of %d: %w", id, err)
+			return fmt.Errorf("of %d: %w", id, err)
 		}
 		n := 0
 		for _, l := range links {
@@ -57,8 +52,9 @@ func (s *Store) fillLinkShares(ctx context.Context, rs []index.Result, texts map
 			rs[i].LinkShare = index.LinkShare(n, texts[id].bytes)
 			rs[i].LinkRate = index.LinkRate(len(links), texts[id].bytes)
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("link shares: %w", err)
 	}
 	return nil

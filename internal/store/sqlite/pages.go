@@ -35,11 +35,11 @@ func (s *Store) EachPage(ctx context.Context, fn func(store.Page) error) error {
 
 // seqScanner scans a row of seq then urlColumns into seq and, through scanURL, a URL.
 type seqScanner struct {
-	rows *sql.Rows
-	seq  *int64
+	row scanner
+	seq *int64
 }
 
-func (s seqScanner) Scan(dest ...any) error { return s.rows.Scan(append([]any{s.seq}, dest...)...) }
+func (s seqScanner) Scan(dest ...any) error { return s.row.Scan(append([]any{s.seq}, dest...)...) }
 
 // pageBatch reads the pages after seq after: at most store.PageBatch, and the seq of the last.
 func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64, error) {
@@ -48,30 +48,15 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 		return nil, 0, err
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, sqlPageURLs, after, store.PageBatch)
-	if err != nil {
-		return nil, 0, err
-	}
-	var urls []store.URL
 	var last int64
-	for rows.Next() {
-		u, err := scanURL(seqScanner{rows, &last})
-		if err != nil {
-			rows.Close()
-			return nil, 0, err
-		}
-		urls = append(urls, u)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, 0, err
-	}
-	if len(urls) == 0 {
-		return nil, last, nil
+	urls, err := collect(ctx, tx, func(r scanner) (store.URL, error) { return scanURL(seqScanner{r, &last}) }, sqlPageURLs, after, store.PageBatch)
+	if err != nil || len(urls) == 0 {
+		return nil, last, err
 	}
 	ps := store.NewPageSet(urls)
 	set := idSet(ps.IDs())
 	stagedHeaders := map[int64][]byte{}
-	err = eachRow(ctx, tx, sqlPageStaged, set, func(r *sql.Rows) error {
+	err = eachRow(ctx, tx, sqlPageStaged, []any{set}, func(r scanner) error {
 		var id int64
 		var idx bool
 		var title, body string
@@ -87,7 +72,7 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 	if err != nil {
 		return nil, 0, err
 	}
-	err = eachRow(ctx, tx, sqlPageIndexed, set, func(r *sql.Rows) error {
+	err = eachRow(ctx, tx, sqlPageIndexed, []any{set}, func(r scanner) error {
 		var id int64
 		var title, body string
 		if err := r.Scan(&id, &title, &body); err != nil {
@@ -102,7 +87,7 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 	var folded []int64 // the page of each of foldedLinks
 	var foldedLinks []store.StagedLink
 	headers := map[int64][]byte{}
-	err = eachRow(ctx, tx, sqlPageFolded, set, func(r *sql.Rows) error {
+	err = eachRow(ctx, tx, sqlPageFolded, []any{set}, func(r scanner) error {
 		var id int64
 		var header, blob []byte
 		if err := r.Scan(&id, &header, &blob); err != nil {
@@ -127,7 +112,7 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 	}
 	if targets != nil {
 		urls := make(map[int64]string, len(targets))
-		err := eachRow(ctx, tx, sqlURLsByID, idSet(targets), func(r *sql.Rows) error {
+		err := eachRow(ctx, tx, sqlURLsByID, []any{idSet(targets)}, func(r scanner) error {
 			var id int64
 			var u string
 			if err := r.Scan(&id, &u); err != nil {
@@ -151,19 +136,4 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 		ps.Header(id, h)
 	}
 	return ps.Pages(), last, nil
-}
-
-// eachRow runs query with arg and calls fn for each row.
-func eachRow(ctx context.Context, tx *sql.Tx, query string, arg any, fn func(*sql.Rows) error) error {
-	rows, err := tx.QueryContext(ctx, query, arg)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
 }

@@ -61,27 +61,21 @@ func (m *matcher) from(t table) string {
 // is link-only.
 func (m *matcher) first(ctx context.Context, t table, expr string, limit int) ([]int64, map[int64]bool, error) {
 	q := `SELECT docs.url_id, docs.num, docs.link_only FROM ` + m.from(t) + ` WHERE ` + t.name + ` MATCH ? AND ` + visible + ` AND ` + m.sites + ` LIMIT ?`
-	args := append(append([]any{expr, m.now}, m.siteArgs...), limit)
-	rows, err := m.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer rows.Close()
 	var ids []int64
 	linkOnly := map[int64]bool{}
-	for rows.Next() {
+	err := eachRow(ctx, m.db, q, append(append([]any{expr, m.now}, m.siteArgs...), limit), func(r scanner) error {
 		var id, num int64
 		var lo bool
-		if err := rows.Scan(&id, &num, &lo); err != nil {
-			return nil, nil, err
+		if err := r.Scan(&id, &num, &lo); err != nil {
+			return err
 		}
-		ids = append(ids, id)
-		m.nums[id] = num
+		ids, m.nums[id] = append(ids, id), num
 		if lo {
 			linkOnly[id] = true
 		}
-	}
-	return ids, linkOnly, rows.Err()
+		return nil
+	})
+	return ids, linkOnly, err
 }
 
 // seekEntries is how many entries of a match list one walk reads for the cost of one seek of
@@ -112,7 +106,7 @@ func (m *matcher) inEither(ctx context.Context, expr string, ids []int64, entrie
 		rowid = "rowid"
 	}
 	for _, t := range tables {
-		found, err := readIDs(ctx, m.db, `SELECT rowid FROM `+t.name+` WHERE `+t.name+` MATCH ? AND `+rowid+` `+inSet, expr, idSet(nums))
+		found, err := queryIDs(ctx, m.db, `SELECT rowid FROM `+t.name+` WHERE `+t.name+` MATCH ? AND `+rowid+` `+inSet, expr, idSet(nums))
 		if err != nil {
 			return nil, err
 		}
@@ -412,7 +406,7 @@ func (m *matcher) heldNowhere(ctx context.Context, freq []int) (bool, error) {
 		if freq[i] > 0 {
 			continue
 		}
-		held, err := readIDs(ctx, m.db, `SELECT rowid FROM fts_anchors WHERE fts_anchors MATCH ? LIMIT 1`, n)
+		held, err := queryIDs(ctx, m.db, `SELECT rowid FROM fts_anchors WHERE fts_anchors MATCH ? LIMIT 1`, n)
 		if err != nil {
 			return false, err
 		}

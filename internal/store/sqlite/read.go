@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -15,23 +16,13 @@ import (
 // An origin's due time is one seek in urls_origin per origin (the MIN of its next_at above 0), so
 // the query costs O(origins), not O(queued URLs).
 func (s *Store) LeaseOrigins(ctx context.Context, owner string, now, until time.Time, ttl time.Duration, max int) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT key, due FROM (
+	keys, err := collect(ctx, s.read, func(r scanner) (key string, err error) {
+		var due int64
+		return key, r.Scan(&key, &due)
+	}, `SELECT key, due FROM (
 			SELECT key, (SELECT MIN(next_at) FROM urls WHERE origin = origins.key AND next_at > 0) AS due FROM origins
 		) WHERE due <= ? ORDER BY due, key LIMIT ?`, unix(until), max)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: lease origins: %w", err)
-	}
-	defer rows.Close()
-	var keys []string
-	for rows.Next() {
-		var key string
-		var due int64
-		if err := rows.Scan(&key, &due); err != nil {
-			return nil, fmt.Errorf("sqlite: lease origins: %w", err)
-		}
-		keys = append(keys, key)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: lease origins: %w", err)
 	}
 	return keys, nil
@@ -47,25 +38,17 @@ func (s *Store) ReleaseOrigins(ctx context.Context, owner string, keys []string)
 
 // DueURLs implements store.Store.
 func (s *Store) DueURLs(ctx context.Context, origin string, now time.Time, limit int) ([]store.URL, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+urlColumns+` FROM urls
-		WHERE origin = ? AND next_at > 0 AND next_at <= ? ORDER BY depth, seq LIMIT ?`, origin, unix(now), limit)
+	out, err := collect(ctx, s.read, scanURL, sqlDueURLs, origin, unix(now), limit)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: due URLs of %s: %w", origin, err)
-	}
-	defer rows.Close()
-	var out []store.URL
-	for rows.Next() {
-		u, err := scanURL(rows)
-		if err != nil {
-			return nil, fmt.Errorf("sqlite: due URLs of %s: %w", origin, err)
-		}
-		out = append(out, u)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: due URLs of %s: %w", origin, err)
 	}
 	return out, nil
 }
+
+// sqlDueURLs reads an origin's URLs due at a time, up to a limit, in the order they are fetched:
+// shallowest first, then in discovery order.
+const sqlDueURLs = `SELECT ` + urlColumns + ` FROM urls
+	WHERE origin = ? AND next_at > 0 AND next_at <= ? ORDER BY depth, seq LIMIT ?`
 
 // LoadOrigin implements store.Queue: the record, the due URLs, and the IDs of every URL of the
 // origin, read in one read transaction (a consistent snapshot) through the index urls_origin.
@@ -84,47 +67,30 @@ func (s *Store) LoadOrigin(ctx context.Context, key string, now time.Time, limit
 	default:
 		out.Origin, out.Known = o, true
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+urlColumns+` FROM urls
-		WHERE origin = ? AND next_at > 0 AND next_at <= ? ORDER BY depth, seq LIMIT ?`, key, unix(now), limit+1)
-	if err != nil {
-		return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
-	}
-	for rows.Next() {
-		u, err := scanURL(rows)
-		if err != nil {
-			rows.Close()
-			return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
-		}
-		out.Due = append(out.Due, u)
-	}
-	if err := rows.Close(); err != nil {
+	if out.Due, err = collect(ctx, tx, scanURL, sqlDueURLs, key, unix(now), limit+1); err != nil {
 		return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
 	}
 	if len(out.Due) > limit {
 		out.Due, out.More = out.Due[:limit], true
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT id, next_at, kind = ? AND state IN (?, ?) FROM urls WHERE origin = ?`,
-		store.KindPage, store.StateFetched, store.StateError, key)
-	if err != nil {
-		return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
-	}
-	defer rows.Close()
 	at := unix(now)
-	for rows.Next() {
-		var id, next int64
-		var requested bool
-		if err := rows.Scan(&id, &next, &requested); err != nil {
-			return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
-		}
-		out.IDs = append(out.IDs, id)
-		if next == 0 || next > at {
-			out.Waiting = append(out.Waiting, id)
-		}
-		if requested {
-			out.Requested++
-		}
-	}
-	if err := rows.Err(); err != nil {
+	err = eachRow(ctx, tx, `SELECT id, next_at, kind = ? AND state IN (?, ?) FROM urls WHERE origin = ?`,
+		[]any{store.KindPage, store.StateFetched, store.StateError, key}, func(r scanner) error {
+			var id, next int64
+			var requested bool
+			if err := r.Scan(&id, &next, &requested); err != nil {
+				return err
+			}
+			out.IDs = append(out.IDs, id)
+			if next == 0 || next > at {
+				out.Waiting = append(out.Waiting, id)
+			}
+			if requested {
+				out.Requested++
+			}
+			return nil
+		})
+	if err != nil {
 		return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
 	}
 	return out, nil
@@ -144,21 +110,18 @@ func (s *Store) Origin(ctx context.Context, key string) (store.Origin, bool, err
 
 // EachURL implements store.Store, streaming rows in discovery order.
 func (s *Store) EachURL(ctx context.Context, fn func(store.URL) error) error {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+urlColumns+` FROM urls ORDER BY seq`)
+	var fnErr error // fn's, returned as it is
+	err := eachRow(ctx, s.read, `SELECT `+urlColumns+` FROM urls ORDER BY seq`, nil, func(r scanner) error {
+		u, err := scanURL(r)
+		if err == nil {
+			fnErr = fn(u)
+		}
+		return cmp.Or(err, fnErr)
+	})
+	if fnErr != nil {
+		return fnErr
+	}
 	if err != nil {
-		return fmt.Errorf("sqlite: list URLs: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		u, err := scanURL(rows)
-		if err != nil {
-			return fmt.Errorf("sqlite: list URLs: %w", err)
-		}
-		if err := fn(u); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
 		return fmt.Errorf("sqlite: list URLs: %w", err)
 	}
 	return nil
@@ -166,21 +129,18 @@ func (s *Store) EachURL(ctx context.Context, fn func(store.URL) error) error {
 
 // EachOrigin implements store.Store, streaming rows in key order.
 func (s *Store) EachOrigin(ctx context.Context, fn func(store.Origin) error) error {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+originColumns+` FROM origins ORDER BY key`)
+	var fnErr error // fn's, returned as it is
+	err := eachRow(ctx, s.read, `SELECT `+originColumns+` FROM origins ORDER BY key`, nil, func(r scanner) error {
+		o, err := scanOrigin(r)
+		if err == nil {
+			fnErr = fn(o)
+		}
+		return cmp.Or(err, fnErr)
+	})
+	if fnErr != nil {
+		return fnErr
+	}
 	if err != nil {
-		return fmt.Errorf("sqlite: list origins: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		o, err := scanOrigin(rows)
-		if err != nil {
-			return fmt.Errorf("sqlite: list origins: %w", err)
-		}
-		if err := fn(o); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
 		return fmt.Errorf("sqlite: list origins: %w", err)
 	}
 	return nil
@@ -188,20 +148,9 @@ func (s *Store) EachOrigin(ctx context.Context, fn func(store.Origin) error) err
 
 // Seeds implements store.Store.
 func (s *Store) Seeds(ctx context.Context) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT url FROM urls WHERE depth = 0 AND hops = 0 AND kind = 0 ORDER BY seq`)
+	out, err := collect(ctx, s.read, func(r scanner) (u string, err error) { return u, r.Scan(&u) },
+		`SELECT url FROM urls WHERE depth = 0 AND hops = 0 AND kind = 0 ORDER BY seq`)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: seeds: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var u string
-		if err := rows.Scan(&u); err != nil {
-			return nil, fmt.Errorf("sqlite: seeds: %w", err)
-		}
-		out = append(out, u)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: seeds: %w", err)
 	}
 	return out, nil

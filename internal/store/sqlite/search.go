@@ -97,29 +97,24 @@ func (s *Store) search(ctx context.Context, q index.Query, walk int) (index.Page
 	for id := range ranked {
 		ids = append(ids, id)
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT docs.url_id, fts.title, fts.headings, length(CAST(fts.body AS BLOB)), `+sqlSentenceEnds+`, docs.link_only, docs.nosnippet, docs.inlinks,
+	var results []index.Result
+	nosnippets := map[string]bool{}
+	texts := map[int64]textShape{}
+	err = eachRow(ctx, s.read, `SELECT docs.url_id, fts.title, fts.headings, length(CAST(fts.body AS BLOB)), `+sqlSentenceEnds+`, docs.link_only, docs.nosnippet, docs.inlinks,
 			docs.content_hash, urls.url, urls.state, urls.reason, urls.status, urls.fetched_at, urls.content_type,
 			urls.canonical, `+originStatusColumns+`
 		FROM docs JOIN fts ON fts.rowid = docs.num JOIN urls ON urls.id = docs.url_id
 		LEFT JOIN origins ON origins.key = urls.origin
-		WHERE docs.url_id `+inSet, idSet(ids))
-	if err != nil {
-		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
-	}
-	defer rows.Close()
-	var results []index.Result
-	nosnippets := map[string]bool{}
-	texts := map[int64]textShape{}
-	for rows.Next() {
+		WHERE docs.url_id `+inSet, []any{idSet(ids)}, func(row scanner) error {
 		var r index.Result
 		var id, fetched, hash int64
 		var shape textShape
 		var ct string
 		var linkOnly, nosnippet int
 		var os originStatus
-		if err := rows.Scan(append([]any{&id, &r.Title, &r.Headings, &shape.bytes, &shape.sentenceEnds, &linkOnly, &nosnippet, &r.Inlinks, &hash,
+		if err := row.Scan(append([]any{&id, &r.Title, &r.Headings, &shape.bytes, &shape.sentenceEnds, &linkOnly, &nosnippet, &r.Inlinks, &hash,
 			&r.URL, &r.State, &r.Reason, &r.Status, &fetched, &ct, &r.Canonical}, os.dest()...)...); err != nil {
-			return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
+			return err
 		}
 		state, reason := store.Effective(store.State(r.State), r.Reason, os.status(), now)
 		r.State, r.Reason = string(state), reason
@@ -130,8 +125,9 @@ func (s *Store) search(ctx context.Context, q index.Query, walk int) (index.Page
 		r.Why = index.Why(index.Facts{State: r.State, Reason: r.Reason, Status: r.Status, ContentType: ct,
 			FetchedAt: r.FetchedAt, Inlinks: r.Inlinks, Indexed: !r.LinkOnly, LinkOnly: r.LinkOnly})
 		results = append(results, r)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return page, fmt.Errorf("sqlite: search %q: %w", q.Text, err)
 	}
 	// The order of the ranking, ties by ID, before Rerank refines it.
@@ -216,21 +212,10 @@ func (s *Store) Explain(ctx context.Context, url string) (index.Explanation, err
 // linkedFrom returns up to index.MaxLinkedFrom pages linking to url, with an anchor text of
 // each, in URL order (issue 10: the URL lookup lists the linking pages).
 func (s *Store) linkedFrom(ctx context.Context, url string) ([]index.Inlink, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT urls.url, MAX(links.anchor) FROM links JOIN urls ON urls.id = links.from_id
+	out, err := collect(ctx, s.read, func(r scanner) (l index.Inlink, err error) { return l, r.Scan(&l.URL, &l.Anchor) },
+		`SELECT urls.url, MAX(links.anchor) FROM links JOIN urls ON urls.id = links.from_id
 		WHERE links.to_id = ? GROUP BY urls.url ORDER BY urls.url LIMIT ?`, store.IDOf(url), index.MaxLinkedFrom)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: pages linking to %s: %w", url, err)
-	}
-	defer rows.Close()
-	var out []index.Inlink
-	for rows.Next() {
-		var l index.Inlink
-		if err := rows.Scan(&l.URL, &l.Anchor); err != nil {
-			return nil, fmt.Errorf("sqlite: pages linking to %s: %w", url, err)
-		}
-		out = append(out, l)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: pages linking to %s: %w", url, err)
 	}
 	return out, nil
@@ -255,24 +240,6 @@ func (o *originStatus) status() store.OriginStatus {
 		PausedUntil: fromUnix(o.pausedUntil.Int64), PauseReason: o.pauseReason.String,
 		RobotsUnreachable: o.failures.Int64 > 0 && o.goodBody.Int64 == 0, RobotsReason: o.robotsReason.String,
 	}
-}
-
-// readIDs runs a query of ID rows on db and returns them in the order read.
-func readIDs(ctx context.Context, db *sql.DB, query string, args ...any) ([]int64, error) {
-	rows, err := db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
 }
 
 // sqlSnippets and sqlAnchorSnippets read the snippets of the entries in an idSet that match a
@@ -315,20 +282,16 @@ func (s *Store) snippets(ctx context.Context, m *matcher, rs []index.Result, nos
 	if err != nil {
 		return err
 	}
-	rows, err := s.read.QueryContext(ctx, sqlSnippetText, idSet(nums))
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
+	err = eachRow(ctx, s.read, sqlSnippetText, []any{idSet(nums)}, func(r scanner) error {
 		var id int64
 		var body string
-		if err := rows.Scan(&id, &body); err != nil {
+		if err := r.Scan(&id, &body); err != nil {
 			return err
 		}
 		rs[at[id]].Snippet = index.Snippet(body, terms, code)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	// The numbers of the entries still without a snippet: the documents' get their body's, the
@@ -353,30 +316,18 @@ func (s *Store) snippets(ctx context.Context, m *matcher, rs []index.Result, nos
 		if len(part.nums) == 0 {
 			continue
 		}
-		if err := snippetsOf(ctx, s.read, part.q, m.match, part.nums, func(id int64, snippet string) {
+		err := eachRow(ctx, s.read, part.q, []any{m.match, idSet(part.nums)}, func(r scanner) error {
+			var id int64
+			var snippet string
+			if err := r.Scan(&id, &snippet); err != nil {
+				return err
+			}
 			rs[at[id]].Snippet = index.SplitMarked(snippet, markOpen, markClose)
-		}); err != nil {
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// snippetsOf runs a snippet query (sqlSnippets) over the entries numbered nums and calls fn with
-// each row's URL ID and snippet.
-func snippetsOf(ctx context.Context, db *sql.DB, q, match string, nums []int64, fn func(id int64, snippet string)) error {
-	rows, err := db.QueryContext(ctx, q, match, idSet(nums))
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var snippet string
-		if err := rows.Scan(&id, &snippet); err != nil {
-			return err
-		}
-		fn(id, snippet)
-	}
-	return rows.Err()
 }

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fractle/mandelbot/internal/index"
@@ -77,16 +78,12 @@ func (v vocabulary) Entries(ctx context.Context, word string, limit int) (int, e
 	}
 	// The rows are counted here: count(*) over a LIMIT subquery is a scan of the subquery
 	// (plan_test.go).
-	rows, err := v.s.read.QueryContext(ctx, `SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?`, match, limit)
-	if err != nil {
-		return 0, fmt.Errorf("sqlite: vocabulary: %w", err)
-	}
-	defer rows.Close()
 	n := 0
-	for rows.Next() {
+	err = eachRow(ctx, v.s.read, `SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?`, []any{match, limit}, func(scanner) error {
 		n++
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return 0, fmt.Errorf("sqlite: vocabulary: %w", err)
 	}
 	return n, nil
@@ -154,20 +151,9 @@ func (v vocabulary) Spellings(ctx context.Context, term string, limit int) ([]st
 			col    string
 			offset int
 		}
-		var ats []at
-		rows, err := conn.QueryContext(ctx, `SELECT doc, col, offset FROM `+vocabInstanceTable+` WHERE term = ? LIMIT ?`, term, limit)
+		ats, err := collect(ctx, conn, func(r scanner) (a at, err error) { return a, r.Scan(&a.doc, &a.col, &a.offset) },
+			`SELECT doc, col, offset FROM `+vocabInstanceTable+` WHERE term = ? LIMIT ?`, term, limit)
 		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var a at
-			if err := rows.Scan(&a.doc, &a.col, &a.offset); err != nil {
-				rows.Close()
-				return err
-			}
-			ats = append(ats, a)
-		}
-		if err := rows.Close(); err != nil {
 			return err
 		}
 		for _, a := range ats {
@@ -178,7 +164,7 @@ func (v vocabulary) Spellings(ctx context.Context, term string, limit int) ([]st
 			if err := conn.QueryRowContext(ctx, `SELECT `+a.col+` FROM fts WHERE rowid = ?`, a.doc).Scan(&text); err != nil {
 				return err
 			}
-			if w := index.SpellingAt(text, a.offset); w != "" && !containsString(out, w) {
+			if w := index.SpellingAt(text, a.offset); w != "" && !slices.Contains(out, w) {
 				out = append(out, w)
 			}
 		}
@@ -192,12 +178,3 @@ func (v vocabulary) Spellings(ctx context.Context, term string, limit int) ([]st
 
 // ftsColumns are the columns of fts (schema.go), which Spellings reads by name.
 var ftsColumns = map[string]bool{"title": true, "headings": true, "body": true, "urlwords": true, "idents": true}
-
-func containsString(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

@@ -1,0 +1,67 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+)
+
+// querier runs a query: a transaction of a writer (writeTx), a read transaction, or the pool of
+// readers.
+type querier interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}
+
+// scanner is a row being read: *sql.Rows or *sql.Row.
+type scanner interface{ Scan(dest ...any) error }
+
+// eachRow runs query with args on q and calls fn with each row, in order, until fn fails; it
+// returns the first error of the query, of fn, or of reading the rows.
+func eachRow(ctx context.Context, q querier, query string, args []any, fn func(scanner) error) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// collect runs query with args on q and returns what scan reads of each row, in order.
+func collect[T any](ctx context.Context, q querier, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+	var out []T
+	err := eachRow(ctx, q, query, args, func(r scanner) error {
+		v, err := scan(r)
+		if err == nil {
+			out = append(out, v)
+		}
+		return err
+	})
+	return out, err
+}
+
+// scanID reads a row of one integer column.
+func scanID(r scanner) (id int64, err error) { return id, r.Scan(&id) }
+
+// queryIDs runs a query returning one integer column, and returns its values in the order read.
+func queryIDs(ctx context.Context, q querier, query string, args ...any) ([]int64, error) {
+	return collect(ctx, q, scanID, query, args...)
+}
+
+// queryMap runs a query of (ID, value) rows and returns the values by ID.
+func queryMap[V int64 | float64](ctx context.Context, q querier, query string, args ...any) (map[int64]V, error) {
+	out := map[int64]V{}
+	err := eachRow(ctx, q, query, args, func(r scanner) error {
+		var k int64
+		var v V
+		if err := r.Scan(&k, &v); err != nil {
+			return err
+		}
+		out[k] = v
+		return nil
+	})
+	return out, err
+}
