@@ -180,7 +180,7 @@ type stagedDoc struct {
 // The chunks are pipelined (issue 8: the text writer, the indexer's longest step, stood idle a
 // third of the time): once a chunk's text is written, the next chunk is read, in the same
 // transaction, and its text written while the chunk's own transaction ends and the crawl
-// database records it (inIndexTx's order holds for each chunk: text, index, crawl). At most one
+// database records it (indexTxLocked's order holds for each chunk: text, index, crawl). At most one
 // chunk's text is held at a time: a chunk's is dropped before the next is read. The caller holds
 // indexMu throughout: it guards the text writer.
 func (s *Store) indexStagedLocked(ctx context.Context, max, maxBytes int) (int, error) {
@@ -257,8 +257,6 @@ type stagedChunk struct {
 	ids  []int64
 	rows func() []ownRow // the rows, once computed (rowsOf)
 	text func() error    // waits for the text writer's transaction to end (textStep)
-	// Read in the index transaction (fold), for the anchor rows to drop (tail).
-	anchored map[int64]bool
 }
 
 // startText computes the fts rows of docs (numbered: numberDocs) and writes them, each
@@ -317,14 +315,9 @@ func numberDocs(ctx context.Context, tx writeTx, docs []stagedDoc) (*numbers, er
 	return nums, nil
 }
 
-// fold folds the chunk's documents and reads which of its entries have anchor rows, in tx,
-// while the text writer writes their text.
+// fold folds the chunk's documents in tx, while the text writer writes their text.
 func (c *stagedChunk) fold(ctx context.Context, tx writeTx) error {
-	err := foldDocs(ctx, tx, c.docs, c.ids, c.hashes)
-	if err == nil {
-		c.anchored, err = c.hadAnchors(ctx, tx)
-	}
-	return err
+	return foldDocs(ctx, tx, c.docs, c.ids, c.hashes)
 }
 
 // hashes waits for the chunk's rows (rowsOf, computed beside the fold) and returns their content
@@ -336,28 +329,6 @@ func (c *stagedChunk) hashes() map[int64]uint64 {
 		out[r.id] = r.hash
 	}
 	return out
-}
-
-// hadAnchors reads which of the chunk's documents have an fts_anchors row (under their old
-// number), by URL ID.
-func (c *stagedChunk) hadAnchors(ctx context.Context, tx writeTx) (map[int64]bool, error) {
-	var nums []int64
-	for _, d := range c.docs {
-		if d.oldNum != 0 {
-			nums = append(nums, d.oldNum)
-		}
-	}
-	found, err := existing(ctx, tx, sqlOldAnchorIDs, nums)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[int64]bool, len(found))
-	for _, d := range c.docs {
-		if d.oldNum != 0 && found[d.oldNum] {
-			out[d.id] = true
-		}
-	}
-	return out, nil
 }
 
 // dropText lets the chunk's text go once it is written (rows keep their IDs and hashes): the
@@ -372,15 +343,16 @@ func (c *stagedChunk) dropText(rows []ownRow) {
 	}
 }
 
-// tail drops the anchor rows of the chunk's documents that may not be indexed (rule 27: not
-// searchable, not even as a link-only entry). A document's anchor row is otherwise written by
-// the merge: a new entry's, once its touch in link_log is merged, and an
+// tail drops the anchor rows of the chunk's documents that were entries and may not be indexed
+// (rule 27: not searchable, not even as a link-only entry); an entry the merge has not reached
+// yet has none, and FTS5's delete of a missing row changes nothing. A document's anchor row is
+// otherwise written by the merge: a new entry's, once its touch in link_log is merged, and an
 // entry's whose links changed. No empty row is written here to be replaced there (issue 8: they
 // were a third of the anchor rows written).
 func (c *stagedChunk) tail(ctx context.Context, tx writeTx) error {
 	var dropAnchors []int64
 	for _, d := range c.docs {
-		if !d.index && d.oldNum != 0 && c.anchored[d.id] {
+		if !d.index && d.oldNum != 0 {
 			dropAnchors = append(dropAnchors, d.oldNum)
 		}
 	}
@@ -413,7 +385,7 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64, ha
 	}
 	// OR REPLACE (the rows were deleted above: it replaces nothing) so that the statement cannot
 	// abort halfway and opens no statement journal (see writeOwn).
-	if err := insertRows(ctx, tx, sqlInsertDocs, 7, "", meta); err != nil {
+	if err := insertRows(ctx, tx, sqlInsertDocs, 7, meta); err != nil {
 		return fmt.Errorf("index: documents: %w", err)
 	}
 	return nil
@@ -427,19 +399,6 @@ const sqlUnstage = `DELETE FROM staged WHERE seq IN (SELECT s.seq FROM staged s
 // stagedVersions renders the [url_id, seq] pairs of docs as a JSON array.
 func stagedVersions(docs []stagedDoc) string {
 	return pairSet(len(docs), func(i int) (int64, int64) { return docs[i].id, docs[i].seq })
-}
-
-// existing returns which of ids a query over an idSet returns.
-func existing(ctx context.Context, tx writeTx, q string, ids []int64) (map[int64]bool, error) {
-	found, err := queryIDs(ctx, tx, q, idSet(ids))
-	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	out := make(map[int64]bool, len(found))
-	for _, id := range found {
-		out[id] = true
-	}
-	return out, nil
 }
 
 // foldChunk folds the links and headers of docs (whose IDs are set): each document's row in
@@ -465,10 +424,10 @@ func foldChunk(ctx context.Context, tx writeTx, docs []stagedDoc, set string, en
 	if _, err := tx.ExecContext(ctx, sqlUnfold, set); err != nil {
 		return fmt.Errorf("index: fold: %w", err)
 	}
-	if err := insertRows(ctx, tx, `INSERT INTO folded (url_id, header, links)`, 3, "", out); err != nil {
+	if err := insertRows(ctx, tx, `INSERT INTO folded (url_id, header, links)`, 3, out); err != nil {
 		return fmt.Errorf("index: folded pages: %w", err)
 	}
-	if err := insertRows(ctx, tx, `INSERT INTO link_log (to_id, from_id, anchor, fragment, added)`, 5, "", log); err != nil {
+	if err := insertRows(ctx, tx, `INSERT INTO link_log (to_id, from_id, anchor, fragment, added)`, 5, log); err != nil {
 		return fmt.Errorf("index: link log: %w", err)
 	}
 	return nil
@@ -540,12 +499,9 @@ func oldInlinks(ctx context.Context, tx writeTx, set string) (map[int64]int64, e
 
 // sqlReadStaged reads the stage in commit order from a seq on, with each document's URL (for
 // its words).
-const (
-	sqlReadStaged = `SELECT s.seq, s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links, s.header,
+const sqlReadStaged = `SELECT s.seq, s.url_id, s.idx, s.title, s.body, s.headings, s.nosnippet, s.unavailable_after, s.links, s.header,
 			COALESCE(u.url, '')
 		FROM staged s LEFT JOIN urls u ON u.id = s.url_id WHERE s.seq > ? ORDER BY s.seq LIMIT ?`
-	sqlOldAnchorIDs = `SELECT rowid FROM fts_anchors WHERE rowid ` + inSet
-)
 
 // readStaged reads up to limit staged documents with a seq above after, and stops after the one
 // that brings their text to maxBytes.
