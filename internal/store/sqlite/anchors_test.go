@@ -41,8 +41,13 @@ func TestReadAnchorsMatchesGroupBy(t *testing.T) {
 		}
 	}
 	ids := append(slices.Clone(targets), 6) // 6: nothing links to it
-	err := s.inIndexTx(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
-		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO links (from_id, to_id, anchor, fragment)`, 4, "", rows); err != nil {
+	ictx, unlock, err := s.lockIndex(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	err = s.indexTxLocked(ictx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
+		if err := insertRows(ctx, tx, `INSERT OR IGNORE INTO links (from_id, to_id, anchor, fragment)`, 4, rows); err != nil {
 			return err
 		}
 		plans := map[int64]*plan{}

@@ -13,19 +13,14 @@ import (
 	msqlite "modernc.org/sqlite"
 )
 
-// The crawl is kept in three database files (issue 8), each with its own writer connection, so
-// that the index is built on the cores the crawl's commits leave:
-//
-//   - the crawl database (the path given to Open): meta, origins, urls and staged, written by
-//     the crawl's commits (Store.inTx);
-//   - the index database (indexPath): the link graph, the entries' metadata and their anchor
-//     text (folded, link_log, links, docs, dirty, fts_anchors: see linklog.go for the
-//     first three), written only by the indexer
-//     (Store.inIndexTx), which reads the crawl database's staged documents and URLs, and
-//     decides what every entry is;
-//   - the text database (textPath): the entries' own text (fts) and its head (head.go), the larger half of the
-//     indexer's work, written by a third connection (Store.textStep) beside each indexer
-//     transaction, with the rows that transaction decided.
+// The crawl is kept in three database files (issue 8; their tables: the package doc), each with
+// its own writer connection, so that the index is built on the cores the crawl's commits leave:
+// the crawl database (the path given to Open), written by the crawl's commits (Store.inTx); the
+// index database (indexPath), written only by the indexer (Store.indexTxLocked), which reads the
+// crawl database's staged documents and URLs and decides what every entry is; and the text
+// database (textPath), the entries' own text, the larger half of the indexer's work, written by
+// a third connection (Store.textStep) beside each indexer transaction, with the rows that
+// transaction decided.
 //
 // Every connection sees the files it reads under their tables' own names: a connection to the
 // crawl database attaches the index and text databases (indexSchemaName, textSchemaName), the
@@ -164,19 +159,22 @@ func checkIndexFiles(ctx context.Context, db rowQuerier, path string) error {
 // caches; immutable (see openReadOnly) for each file that says so.
 func attachIndex(path string, reader *readerCaches, immutable func(string) bool) []string {
 	var setup []string
-	readOnly := reader != nil
-	for _, f := range []struct {
-		schema, path string
-		readerKiB    func() int
-	}{{indexSchemaName, indexPath(path), func() int { return reader.index }}, {textSchemaName, textPath(path), func() int { return reader.text }}} {
-		setup = append(setup, attachSQL(f.path, f.schema, readOnly, immutable != nil && immutable(f.path)))
-		if readOnly {
-			setup = append(setup, cacheSizePragma(f.schema, f.readerKiB()))
-		} else {
-			setup = append(setup, indexWriterSetup(f.schema)...)
+	for _, schema := range []string{indexSchemaName, textSchemaName} {
+		file := indexPath(path)
+		if schema == textSchemaName {
+			file = textPath(path)
+		}
+		setup = append(setup, attachSQL(file, schema, reader != nil, immutable != nil && immutable(file)))
+		switch {
+		case reader == nil:
+			setup = append(setup, indexWriterSetup(schema)...)
+		case schema == indexSchemaName:
+			setup = append(setup, cacheSizePragma(schema, reader.index))
+		default:
+			setup = append(setup, cacheSizePragma(schema, reader.text))
 		}
 	}
-	if readOnly && reader.crawl > 0 {
+	if reader != nil && reader.crawl > 0 {
 		setup = append(setup, cacheSizePragma("main", reader.crawl))
 	}
 	return setup

@@ -10,7 +10,7 @@
 //     discovery order; id = store.IDOf, unique; urls_origin (origin, next_at), the rowid seq
 //     after them, for the frontier, see crawlSchema); staged (rowid seq in commit order; url_id
 //     unique): fetched documents with their encoded links and header, waiting for the indexer.
-//   - crawl.index.db, written by the indexer (inIndexTx). folded (rowid seq in fold order; url_id
+//   - crawl.index.db, written by the indexer (indexTxLocked). folded (rowid seq in fold order; url_id
 //     unique): each folded page's header and links as the fold last kept them, a page fetched
 //     again moving to the end. link_log (rowid seq): what changed in the links of the pages
 //     folded since the last merge, appended (linklog.go). links (to_id, from_id, anchor),

@@ -105,7 +105,7 @@ type Store struct {
 	writeMu sync.Mutex
 	wcache  stmtCache
 	// iwrite is the index database's one writer connection (attach.go), pinned as iconn: the
-	// indexer's transactions run on it (inIndexTx), under indexMu, with icache. twrite is the
+	// indexer's transactions run on it (indexTxLocked), under indexMu, with icache. twrite is the
 	// text database's, pinned as tconn, used with tcache by textStep, under indexMu too.
 	iwrite, twrite *sql.DB
 	iconn, tconn   *sql.Conn
@@ -286,33 +286,6 @@ func (s *Store) prepareSchema(ctx context.Context) error {
 	return nil
 }
 
-// closeTogether closes chains of databases (nil ones skipped) at the same time, each chain's in
-// order, and returns their errors. The last connection to a database in WAL mode copies the WAL
-// back into the file and removes it as it closes, if it may write: the index and text
-// databases, written by writers of their own, close in parallel, so that the end of a crawl
-// waits for the longer of their checkpoints, not for their sum (issue 8: 30-40 and 45-65 ms
-// after a one-site crawl of 1,171 pages).
-func closeTogether(chains ...[]*sql.DB) []error {
-	errs := make([][]error, len(chains))
-	var wg sync.WaitGroup
-	for i, chain := range chains {
-		errs[i] = make([]error, len(chain))
-		wg.Go(func() {
-			for j, db := range chain {
-				if db != nil {
-					errs[i][j] = db.Close()
-				}
-			}
-		})
-	}
-	wg.Wait()
-	var all []error
-	for _, e := range errs {
-		all = append(all, e...)
-	}
-	return all
-}
-
 // Close closes the database and releases the process lock. It is safe to call more than once.
 func (s *Store) Close() error {
 	var errs []error
@@ -332,11 +305,26 @@ func (s *Store) Close() error {
 	if s.read != nil {
 		errs = append(errs, s.read.Close())
 	}
-	// The crawl's writer closes after the index writer, which attaches the crawl database
-	// read-only and so cannot copy its WAL back: closing last, the writer does, and removes the
-	// WAL, which would stay at its largest size else (issue 26: 247 MB of a 567 MB data
-	// directory at 1,000 × 50 pages; TestCloseLeavesNoWAL).
-	errs = append(errs, closeTogether([]*sql.DB{s.iwrite, s.write}, []*sql.DB{s.twrite})...)
+	// The last connection to a database in WAL mode copies the WAL back into the file and
+	// removes it as it closes, if it may write. The text writer closes beside the others, so
+	// that the end of a crawl waits for the longer of the checkpoints, not for their sum (issue
+	// 8: 30-40 and 45-65 ms after a one-site crawl of 1,171 pages). The crawl's writer closes
+	// after the index writer, which attaches the crawl database read-only and so cannot copy its
+	// WAL back: closing last, the writer does, and removes the WAL, which would stay at its
+	// largest size else (issue 26: 247 MB of a 567 MB data directory at 1,000 × 50 pages;
+	// TestCloseLeavesNoWAL).
+	var textErr error
+	var wg sync.WaitGroup
+	if s.twrite != nil {
+		wg.Go(func() { textErr = s.twrite.Close() })
+	}
+	for _, db := range []*sql.DB{s.iwrite, s.write} {
+		if db != nil {
+			errs = append(errs, db.Close())
+		}
+	}
+	wg.Wait()
+	errs = append(errs, textErr)
 	s.read, s.write, s.iwrite, s.twrite = nil, nil, nil, nil
 	if s.lock != nil {
 		errs = append(errs, s.lock.Close()) // closing the descriptor releases the flock

@@ -11,7 +11,7 @@ import (
 
 // Issue 8 (indexing "replays idempotently after a crash"): the indexer commits the text
 // database, then the index database, then records in the crawl database what it indexed
-// (writer.go, inIndexTx and textStep). A crash between those commits leaves work that is done
+// (writer.go, indexTxLocked and textStep). A crash between those commits leaves work that is done
 // again: the staged documents are still staged, or an entry is still dirty while its row is in
 // the text database. Doing it again must leave the same index: one row per entry in each FTS5
 // table (the head index, head.go, as many rows as fts), and the same search results.

@@ -112,26 +112,9 @@ func runTx(ctx context.Context, tx writeTx, fn func(ctx context.Context, tx writ
 	return nil
 }
 
-// inIndexTx is inTx on the index database's writer (attach.go): the indexer's transactions,
-// one at a time (indexMu), beside the crawl's (writeMu). fn writes the index database only
-// (the crawl database is attached read-only). Then, once fn's transaction is committed and if
-// fn set it, *ack runs in a transaction of the crawl's writer (inTx), still under indexMu: it
-// records in the crawl database what was indexed (a staged document folded, or unstaged).
-// A crash between the two commits leaves the crawl database as it was, and the indexer does
-// the same work again: every step of the indexer is idempotent. Lock order: indexMu, then
-// writeMu.
-func (s *Store) inIndexTx(ctx context.Context, fn func(ctx context.Context, tx writeTx, ack *func(context.Context, writeTx) error) error) error {
-	ctx, unlock, err := s.lockIndex(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return s.indexTxLocked(ctx, fn)
-}
-
 // lockIndex takes indexMu, which guards the index and text writers, for one step of the
 // indexer, and returns ctx without its cancellation (a step begun is finished: its commits are
-// ordered, see inIndexTx) and the function that releases indexMu. It takes nothing, and says
+// ordered, see indexTxLocked) and the function that releases indexMu. It takes nothing, and says
 // why, when the store is read-only or ctx has ended.
 func (s *Store) lockIndex(ctx context.Context) (context.Context, func(), error) {
 	if s.readOnly {
@@ -144,7 +127,14 @@ func (s *Store) lockIndex(ctx context.Context) (context.Context, func(), error) 
 	return context.WithoutCancel(ctx), s.indexMu.Unlock, nil
 }
 
-// indexTxLocked is inIndexTx for a caller that holds indexMu.
+// indexTxLocked is inTx on the index database's writer (attach.go), for a caller that holds
+// indexMu (lockIndex): the indexer's transactions, one at a time, beside the crawl's (writeMu).
+// fn writes the index database only (the crawl database is attached read-only). Then, once fn's
+// transaction is committed and if fn set it, *ack runs in a transaction of the crawl's writer
+// (inTx), still under indexMu: it records in the crawl database what was indexed (a staged
+// document folded, or unstaged). A crash between the two commits leaves the crawl database as it
+// was, and the indexer does the same work again: every step of the indexer is idempotent. Lock
+// order: indexMu, then writeMu.
 func (s *Store) indexTxLocked(ctx context.Context, fn func(ctx context.Context, tx writeTx, ack *func(context.Context, writeTx) error) error) error {
 	var ack func(context.Context, writeTx) error
 	err := runTx(ctx, writeTx{Conn: s.iconn, cache: &s.icache}, func(ctx context.Context, tx writeTx) error {
