@@ -168,14 +168,14 @@ func (g *generation) writeRows(ctx context.Context, tx writeTx) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM dirty WHERE url_id `+inSet, idSet(g.done)); err != nil {
 		return fmt.Errorf("anchors: %w", err)
 	}
-	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO dirty (url_id, lo, hi)`, 3, "", g.pending); err != nil {
+	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO dirty (url_id, lo, hi)`, 3, g.pending); err != nil {
 		return fmt.Errorf("anchors: dirty entries: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(g.gone)); err != nil {
 		return fmt.Errorf("anchors: %w", err)
 	}
 	// OR REPLACE: the statement cannot abort halfway, and opens no statement journal (see writeOwn).
-	if err := insertRows(ctx, tx, sqlInsertDocs, 7, "", g.meta); err != nil {
+	if err := insertRows(ctx, tx, sqlInsertDocs, 7, g.meta); err != nil {
 		return fmt.Errorf("anchors: %w", err)
 	}
 	g.written += len(g.meta)

@@ -48,8 +48,8 @@ const inSet = `IN (SELECT value FROM json_each(?))`
 // in the writer's statement cache).
 const maxBulkRows = 128
 
-// insertRows inserts rows (each len(cols) values) with `prefix (cols) VALUES (...), ... suffix`.
-func insertRows(ctx context.Context, tx writeTx, prefix string, cols int, suffix string, rows [][]any) error {
+// insertRows inserts rows (each of cols values) with `prefix VALUES (...), ...`.
+func insertRows(ctx context.Context, tx writeTx, prefix string, cols int, rows [][]any) error {
 	for len(rows) > 0 {
 		n := maxBulkRows
 		for n > len(rows) {
@@ -67,7 +67,6 @@ func insertRows(ctx context.Context, tx writeTx, prefix string, cols int, suffix
 			q.WriteString(one)
 			args = append(args, rows[i]...)
 		}
-		q.WriteString(suffix)
 		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
 			return fmt.Errorf("insert %d rows: %w", n, err)
 		}

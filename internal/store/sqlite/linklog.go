@@ -281,7 +281,7 @@ func (s *Store) applyLog(ctx context.Context, tx writeTx, log []mergeLink, exact
 		for i, l := range chunk {
 			values[i] = []any{l.to, l.from, l.anchor, l.fragment}
 		}
-		if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO links (to_id, from_id, anchor, fragment)`, 4, "", values); err != nil {
+		if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO links (to_id, from_id, anchor, fragment)`, 4, values); err != nil {
 			return 0, 0, fmt.Errorf("index: links: %w", err)
 		}
 	}

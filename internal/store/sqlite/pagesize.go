@@ -51,16 +51,14 @@ func tuneWriter(ctx context.Context, conn *sql.Conn, path string, checkpointPage
 	if err := conn.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&ps); err != nil {
 		return fmt.Errorf("sqlite: open %s: page size: %w", path, err)
 	}
-	pages := max(checkpointPages*checkpointPageBytes/max(ps, 1), 1)
-	if _, err := conn.ExecContext(ctx, `PRAGMA wal_autocheckpoint = `+strconv.Itoa(pages)); err != nil {
-		return fmt.Errorf("sqlite: open %s: wal_autocheckpoint: %w", path, err)
-	}
-	limit := walLimitCheckpoints * checkpointPages * checkpointPageBytes
-	if _, err := conn.ExecContext(ctx, `PRAGMA journal_size_limit = `+strconv.Itoa(limit)); err != nil {
-		return fmt.Errorf("sqlite: open %s: journal_size_limit: %w", path, err)
-	}
-	if _, err := conn.ExecContext(ctx, `PRAGMA cache_size = -`+strconv.Itoa(cacheKiB)); err != nil {
-		return fmt.Errorf("sqlite: open %s: cache_size: %w", path, err)
+	for _, q := range []string{
+		`PRAGMA wal_autocheckpoint = ` + strconv.Itoa(max(checkpointPages*checkpointPageBytes/max(ps, 1), 1)),
+		`PRAGMA journal_size_limit = ` + strconv.Itoa(walLimitCheckpoints*checkpointPages*checkpointPageBytes),
+		`PRAGMA cache_size = -` + strconv.Itoa(cacheKiB),
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("sqlite: open %s: %s: %w", path, q, err)
+		}
 	}
 	return nil
 }
