@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -110,40 +109,12 @@ func (s *Store) Origin(ctx context.Context, key string) (store.Origin, bool, err
 
 // EachURL implements store.Store, streaming rows in discovery order.
 func (s *Store) EachURL(ctx context.Context, fn func(store.URL) error) error {
-	var fnErr error // fn's, returned as it is
-	err := eachRow(ctx, s.read, `SELECT `+urlColumns+` FROM urls ORDER BY seq`, nil, func(r scanner) error {
-		u, err := scanURL(r)
-		if err == nil {
-			fnErr = fn(u)
-		}
-		return cmp.Or(err, fnErr)
-	})
-	if fnErr != nil {
-		return fnErr
-	}
-	if err != nil {
-		return fmt.Errorf("sqlite: list URLs: %w", err)
-	}
-	return nil
+	return stream(ctx, s.read, "list URLs", scanURL, `SELECT `+urlColumns+` FROM urls ORDER BY seq`, fn)
 }
 
 // EachOrigin implements store.Store, streaming rows in key order.
 func (s *Store) EachOrigin(ctx context.Context, fn func(store.Origin) error) error {
-	var fnErr error // fn's, returned as it is
-	err := eachRow(ctx, s.read, `SELECT `+originColumns+` FROM origins ORDER BY key`, nil, func(r scanner) error {
-		o, err := scanOrigin(r)
-		if err == nil {
-			fnErr = fn(o)
-		}
-		return cmp.Or(err, fnErr)
-	})
-	if fnErr != nil {
-		return fnErr
-	}
-	if err != nil {
-		return fmt.Errorf("sqlite: list origins: %w", err)
-	}
-	return nil
+	return stream(ctx, s.read, "list origins", scanOrigin, `SELECT `+originColumns+` FROM origins ORDER BY key`, fn)
 }
 
 // Seeds implements store.Store.

@@ -1,8 +1,10 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"fmt"
 )
 
 // querier runs a query: a transaction of a writer (writeTx), a read transaction, or the pool of
@@ -41,6 +43,26 @@ func collect[T any](ctx context.Context, q querier, scan func(scanner) (T, error
 		return err
 	})
 	return out, err
+}
+
+// stream runs query on q and calls fn with what scan reads of each row, in order, until fn
+// fails: fn's error is returned as it is, the others wrapped with what.
+func stream[T any](ctx context.Context, q querier, what string, scan func(scanner) (T, error), query string, fn func(T) error) error {
+	var fnErr error
+	err := eachRow(ctx, q, query, nil, func(r scanner) error {
+		v, err := scan(r)
+		if err == nil {
+			fnErr = fn(v)
+		}
+		return cmp.Or(err, fnErr)
+	})
+	if fnErr != nil {
+		return fnErr
+	}
+	if err != nil {
+		return fmt.Errorf("sqlite: %s: %w", what, err)
+	}
+	return nil
 }
 
 // scanID reads a row of one integer column.
