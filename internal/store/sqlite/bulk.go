@@ -55,22 +55,20 @@ func insertRows(ctx context.Context, tx writeTx, prefix string, cols int, rows [
 		for n > len(rows) {
 			n /= 2
 		}
-		var q strings.Builder
-		q.WriteString(prefix)
-		q.WriteString(" VALUES ")
-		one := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
 		args := make([]any, 0, n*cols)
-		for i := range n {
-			if i > 0 {
-				q.WriteString(", ")
-			}
-			q.WriteString(one)
-			args = append(args, rows[i]...)
+		for _, r := range rows[:n] {
+			args = append(args, r...)
 		}
-		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+		if _, err := tx.ExecContext(ctx, prefix+" VALUES "+values(n, cols), args...); err != nil {
 			return fmt.Errorf("insert %d rows: %w", n, err)
 		}
 		rows = rows[n:]
 	}
 	return nil
+}
+
+// values is the SQL of n rows of cols parameters each: "(?, ?), (?, ?)".
+func values(n, cols int) string {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
+	return strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
 }

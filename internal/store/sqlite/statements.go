@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 )
 
 // urlColumns are the columns of urls in the order scanURL reads them.
@@ -84,16 +83,8 @@ func (s *statements) insertURLsStmt(ctx context.Context, db preparer, n int) (*s
 	if st := s.insertURLs[n]; st != nil {
 		return st, nil
 	}
-	var q strings.Builder
-	q.WriteString(`INSERT INTO urls (id, url, origin, kind, depth, hops, state, reason, discovered_at, next_at) VALUES `)
-	for i := range n {
-		if i > 0 {
-			q.WriteString(", ")
-		}
-		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-	}
-	q.WriteString(` ON CONFLICT (id) DO NOTHING RETURNING id`)
-	st, err := db.PrepareContext(ctx, q.String())
+	st, err := db.PrepareContext(ctx, `INSERT INTO urls (id, url, origin, kind, depth, hops, state, reason, discovered_at, next_at)
+		VALUES `+values(n, insertURLParams)+` ON CONFLICT (id) DO NOTHING RETURNING id`)
 	if err != nil {
 		return nil, fmt.Errorf("prepare insert of %d URLs: %w", n, err)
 	}
