@@ -240,7 +240,7 @@ func inlinksBound(at, lo, hi int, c linkChanges) (newLo, newHi int, notDue bool)
 // were 40% of a refresh's entries at 200,000 pages, 82% at 1,000,000; issue 8).
 func planEntries(ctx context.Context, tx querier, ids []int64, exact bool, changes map[int64]linkChanges) (map[int64]*plan, error) {
 	plans := map[int64]*plan{}
-	err := eachRow(ctx, tx, sqlPlanEntries, []any{idSet(ids)}, func(r scanner) error {
+	err := eachRow(ctx, tx, sqlPlanEntries, []any{idSet(ids)}, func(r *sql.Rows) error {
 		var id, fetchedAt int64
 		p := &plan{}
 		var kind int
@@ -274,7 +274,7 @@ func planEntries(ctx context.Context, tx querier, ids []int64, exact bool, chang
 			nums, idOf[p.num] = append(nums, p.num), id
 		}
 	}
-	err = eachRow(ctx, tx, sqlOldAnchors, []any{idSet(nums)}, func(r scanner) error {
+	err = eachRow(ctx, tx, sqlOldAnchors, []any{idSet(nums)}, func(r *sql.Rows) error {
 		var num int64
 		var text string
 		if err := r.Scan(&num, &text); err != nil {
@@ -330,7 +330,7 @@ func readAnchors(ctx context.Context, tx querier, set string, plans map[int64]*p
 	targets := map[int64]*target{}
 	var id, from int64
 	var text string
-	err := eachRow(ctx, tx, sqlLinksTo, []any{set}, func(r scanner) error {
+	err := eachRow(ctx, tx, sqlLinksTo, []any{set}, func(r *sql.Rows) error {
 		if err := r.Scan(&id, &from, &text); err != nil {
 			return err
 		}

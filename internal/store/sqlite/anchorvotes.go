@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/fractle/mandelbot/internal/index"
@@ -20,7 +21,7 @@ func (s *Store) fillAnchorVotes(ctx context.Context, rs []index.Result, terms []
 		return nil
 	}
 	tally := store.NewAnchorTally(rs)
-	err := eachRow(ctx, s.read, sqlAnchorVotes, []any{idSet(tally.IDs)}, func(r scanner) error {
+	err := eachRow(ctx, s.read, sqlAnchorVotes, []any{idSet(tally.IDs)}, func(r *sql.Rows) error {
 		var id int64
 		var anchor string
 		var n int

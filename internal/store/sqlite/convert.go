@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -29,6 +30,13 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// scanner is a row being read: *sql.Rows or *sql.Row.
+type scanner interface{ Scan(dest ...any) error }
+
+// scanURLs and scanOrigins are scanURL and scanOrigin for collect and stream.
+func scanURLs(r *sql.Rows) (store.URL, error)       { return scanURL(r) }
+func scanOrigins(r *sql.Rows) (store.Origin, error) { return scanOrigin(r) }
 
 func scanURL(row scanner) (store.URL, error) {
 	var u store.URL

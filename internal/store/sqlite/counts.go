@@ -30,7 +30,7 @@ func (s *Store) Counts(ctx context.Context, now time.Time) (map[store.State]int,
 	type key struct{ origin, state string }
 	counts := map[key]int{}
 	var origin, state sql.RawBytes
-	err = eachRow(ctx, s.read, sqlCountURLs, nil, func(r scanner) error {
+	err = eachRow(ctx, s.read, sqlCountURLs, nil, func(r *sql.Rows) error {
 		err := r.Scan(&origin, &state)
 		counts[key{string(origin), string(state)}]++
 		return err
@@ -50,7 +50,7 @@ func (s *Store) Counts(ctx context.Context, now time.Time) (map[store.State]int,
 // row has the zero status (as the LEFT JOIN gave before).
 func (s *Store) originStatuses(ctx context.Context) (map[string]store.OriginStatus, error) {
 	out := map[string]store.OriginStatus{}
-	err := eachRow(ctx, s.read, sqlCountOrigins, nil, func(r scanner) error {
+	err := eachRow(ctx, s.read, sqlCountOrigins, nil, func(r *sql.Rows) error {
 		var k string
 		var os originStatus
 		err := r.Scan(append([]any{&k}, os.dest()...)...)

@@ -158,7 +158,7 @@ func (m *matcher) cutTop(ctx context.Context, t table, expr string, limit int) (
 		LEFT JOIN docs ON docs.num = cut.rowid ORDER BY cut.score`
 	scores, linkOnly = map[int64]float64{}, map[int64]bool{}
 	cut := 0
-	err = eachRow(ctx, m.db, q, []any{m.now, expr, limit}, func(r scanner) error {
+	err = eachRow(ctx, m.db, q, []any{m.now, expr, limit}, func(r *sql.Rows) error {
 		var num int64
 		var id sql.NullInt64
 		var lo, shown sql.NullBool
@@ -184,7 +184,7 @@ func (m *matcher) joinTop(ctx context.Context, t table, expr string, limit int) 
 	q := `SELECT docs.url_id, docs.num, docs.link_only, ` + t.bm25 + ` AS score FROM ` + m.from(t) + ` WHERE ` + t.name + ` MATCH ? AND ` + visible + ` AND ` + m.sites + ` ORDER BY score LIMIT ?`
 	var ids []int64
 	scores, linkOnly := map[int64]float64{}, map[int64]bool{}
-	err := eachRow(ctx, m.db, q, append(append([]any{expr, m.now}, m.siteArgs...), limit), func(r scanner) error {
+	err := eachRow(ctx, m.db, q, append(append([]any{expr, m.now}, m.siteArgs...), limit), func(r *sql.Rows) error {
 		var id, num int64
 		var lo bool
 		var score float64
@@ -214,7 +214,7 @@ func (v vocabulary) Titled(ctx context.Context, sets [][]string, now time.Time, 
 	if expr == "" || limit <= 0 {
 		return nil, nil
 	}
-	out, err := collect(ctx, v.s.read, func(r scanner) (e index.TitledEntry, err error) { return e, r.Scan(&e.URL, &e.Title) },
+	out, err := collect(ctx, v.s.read, func(r *sql.Rows) (e index.TitledEntry, err error) { return e, r.Scan(&e.URL, &e.Title) },
 		sqlTitled, fts5.InColumns(expr, "title"), unix(now), limit)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: titles: %w", err)

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"time"
@@ -473,7 +474,7 @@ func appendLinkChanges(log [][]any, from int64, old, now []store.StagedLink) [][
 // readOutlinks reads the outgoing links of the documents of the set that have any.
 func readOutlinks(ctx context.Context, tx writeTx, set string) (map[int64][]store.StagedLink, error) {
 	out := map[int64][]store.StagedLink{}
-	err := eachRow(ctx, tx, sqlOldOutlinks, []any{set}, func(r scanner) error {
+	err := eachRow(ctx, tx, sqlOldOutlinks, []any{set}, func(r *sql.Rows) error {
 		var id int64
 		var blob []byte
 		err := r.Scan(&id, &blob)

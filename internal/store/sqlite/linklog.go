@@ -193,7 +193,7 @@ func logPasses(ctx context.Context, tx writeTx, end, size, limit int64) iter.Seq
 // lowest keys and returns the key its rows stop below (stop), for the next pass. Only rows of
 // one (target, linking page) beyond limit can go past it.
 func readLogRange(ctx context.Context, tx writeTx, end int64, lo, hi linkKey, open bool, limit int) (log []mergeLink, stop *linkKey, err error) {
-	err = eachRow(ctx, tx, sqlLogRange, []any{end, lo.to, lo.from, open, hi.to, hi.from}, func(r scanner) error {
+	err = eachRow(ctx, tx, sqlLogRange, []any{end, lo.to, lo.from, open, hi.to, hi.from}, func(r *sql.Rows) error {
 		var l mergeLink
 		if err := r.Scan(&l.to, &l.from, &l.anchor, &l.fragment, &l.added); err != nil {
 			return err

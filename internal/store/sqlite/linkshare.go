@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/fractle/mandelbot/internal/index"
@@ -34,7 +35,7 @@ func (s *Store) fillLinkShares(ctx context.Context, rs []index.Result, texts map
 	if len(ids) == 0 {
 		return nil
 	}
-	err := eachRow(ctx, s.read, sqlLinkText, []any{idSet(ids)}, func(r scanner) error {
+	err := eachRow(ctx, s.read, sqlLinkText, []any{idSet(ids)}, func(r *sql.Rows) error {
 		var id int64
 		var blob []byte
 		if err := r.Scan(&id, &blob); err != nil {

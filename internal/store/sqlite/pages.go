@@ -49,14 +49,14 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 	}
 	defer tx.Rollback()
 	var last int64
-	urls, err := collect(ctx, tx, func(r scanner) (store.URL, error) { return scanURL(seqScanner{r, &last}) }, sqlPageURLs, after, store.PageBatch)
+	urls, err := collect(ctx, tx, func(r *sql.Rows) (store.URL, error) { return scanURL(seqScanner{r, &last}) }, sqlPageURLs, after, store.PageBatch)
 	if err != nil || len(urls) == 0 {
 		return nil, last, err
 	}
 	ps := store.NewPageSet(urls)
 	set := idSet(ps.IDs())
 	stagedHeaders := map[int64][]byte{}
-	err = eachRow(ctx, tx, sqlPageStaged, []any{set}, func(r scanner) error {
+	err = eachRow(ctx, tx, sqlPageStaged, []any{set}, func(r *sql.Rows) error {
 		var id int64
 		var idx bool
 		var title, body string
@@ -72,7 +72,7 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 	if err != nil {
 		return nil, 0, err
 	}
-	err = eachRow(ctx, tx, sqlPageIndexed, []any{set}, func(r scanner) error {
+	err = eachRow(ctx, tx, sqlPageIndexed, []any{set}, func(r *sql.Rows) error {
 		var id int64
 		var title, body string
 		if err := r.Scan(&id, &title, &body); err != nil {
@@ -87,7 +87,7 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 	var folded []int64 // the page of each of foldedLinks
 	var foldedLinks []store.StagedLink
 	headers := map[int64][]byte{}
-	err = eachRow(ctx, tx, sqlPageFolded, []any{set}, func(r scanner) error {
+	err = eachRow(ctx, tx, sqlPageFolded, []any{set}, func(r *sql.Rows) error {
 		var id int64
 		var header, blob []byte
 		if err := r.Scan(&id, &header, &blob); err != nil {
@@ -112,7 +112,7 @@ func (s *Store) pageBatch(ctx context.Context, after int64) ([]store.Page, int64
 	}
 	if targets != nil {
 		urls := make(map[int64]string, len(targets))
-		err := eachRow(ctx, tx, sqlURLsByID, []any{idSet(targets)}, func(r scanner) error {
+		err := eachRow(ctx, tx, sqlURLsByID, []any{idSet(targets)}, func(r *sql.Rows) error {
 			var id int64
 			var u string
 			if err := r.Scan(&id, &u); err != nil {

@@ -63,7 +63,7 @@ func (m *matcher) first(ctx context.Context, t table, expr string, limit int) ([
 	q := `SELECT docs.url_id, docs.num, docs.link_only FROM ` + m.from(t) + ` WHERE ` + t.name + ` MATCH ? AND ` + visible + ` AND ` + m.sites + ` LIMIT ?`
 	var ids []int64
 	linkOnly := map[int64]bool{}
-	err := eachRow(ctx, m.db, q, append(append([]any{expr, m.now}, m.siteArgs...), limit), func(r scanner) error {
+	err := eachRow(ctx, m.db, q, append(append([]any{expr, m.now}, m.siteArgs...), limit), func(r *sql.Rows) error {
 		var id, num int64
 		var lo bool
 		if err := r.Scan(&id, &num, &lo); err != nil {

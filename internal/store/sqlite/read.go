@@ -15,7 +15,7 @@ import (
 // An origin's due time is one seek in urls_origin per origin (the MIN of its next_at above 0), so
 // the query costs O(origins), not O(queued URLs).
 func (s *Store) LeaseOrigins(ctx context.Context, owner string, now, until time.Time, ttl time.Duration, max int) ([]string, error) {
-	keys, err := collect(ctx, s.read, func(r scanner) (key string, err error) {
+	keys, err := collect(ctx, s.read, func(r *sql.Rows) (key string, err error) {
 		var due int64
 		return key, r.Scan(&key, &due)
 	}, `SELECT key, due FROM (
@@ -37,7 +37,7 @@ func (s *Store) ReleaseOrigins(ctx context.Context, owner string, keys []string)
 
 // DueURLs implements store.Store.
 func (s *Store) DueURLs(ctx context.Context, origin string, now time.Time, limit int) ([]store.URL, error) {
-	out, err := collect(ctx, s.read, scanURL, sqlDueURLs, origin, unix(now), limit)
+	out, err := collect(ctx, s.read, scanURLs, sqlDueURLs, origin, unix(now), limit)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: due URLs of %s: %w", origin, err)
 	}
@@ -66,7 +66,7 @@ func (s *Store) LoadOrigin(ctx context.Context, key string, now time.Time, limit
 	default:
 		out.Origin, out.Known = o, true
 	}
-	if out.Due, err = collect(ctx, tx, scanURL, sqlDueURLs, key, unix(now), limit+1); err != nil {
+	if out.Due, err = collect(ctx, tx, scanURLs, sqlDueURLs, key, unix(now), limit+1); err != nil {
 		return out, fmt.Errorf("sqlite: load origin %s: %w", key, err)
 	}
 	if len(out.Due) > limit {
@@ -74,7 +74,7 @@ func (s *Store) LoadOrigin(ctx context.Context, key string, now time.Time, limit
 	}
 	at := unix(now)
 	err = eachRow(ctx, tx, `SELECT id, next_at, kind = ? AND state IN (?, ?) FROM urls WHERE origin = ?`,
-		[]any{store.KindPage, store.StateFetched, store.StateError, key}, func(r scanner) error {
+		[]any{store.KindPage, store.StateFetched, store.StateError, key}, func(r *sql.Rows) error {
 			var id, next int64
 			var requested bool
 			if err := r.Scan(&id, &next, &requested); err != nil {
@@ -109,17 +109,17 @@ func (s *Store) Origin(ctx context.Context, key string) (store.Origin, bool, err
 
 // EachURL implements store.Store, streaming rows in discovery order.
 func (s *Store) EachURL(ctx context.Context, fn func(store.URL) error) error {
-	return stream(ctx, s.read, "list URLs", scanURL, `SELECT `+urlColumns+` FROM urls ORDER BY seq`, fn)
+	return stream(ctx, s.read, "list URLs", scanURLs, `SELECT `+urlColumns+` FROM urls ORDER BY seq`, fn)
 }
 
 // EachOrigin implements store.Store, streaming rows in key order.
 func (s *Store) EachOrigin(ctx context.Context, fn func(store.Origin) error) error {
-	return stream(ctx, s.read, "list origins", scanOrigin, `SELECT `+originColumns+` FROM origins ORDER BY key`, fn)
+	return stream(ctx, s.read, "list origins", scanOrigins, `SELECT `+originColumns+` FROM origins ORDER BY key`, fn)
 }
 
 // Seeds implements store.Store.
 func (s *Store) Seeds(ctx context.Context) ([]string, error) {
-	out, err := collect(ctx, s.read, func(r scanner) (u string, err error) { return u, r.Scan(&u) },
+	out, err := collect(ctx, s.read, func(r *sql.Rows) (u string, err error) { return u, r.Scan(&u) },
 		`SELECT url FROM urls WHERE depth = 0 AND hops = 0 AND kind = 0 ORDER BY seq`)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: seeds: %w", err)

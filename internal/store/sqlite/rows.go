@@ -13,12 +13,11 @@ type querier interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 }
 
-// scanner is a row being read: *sql.Rows or *sql.Row.
-type scanner interface{ Scan(dest ...any) error }
-
 // eachRow runs query with args on q and calls fn with each row, in order, until fn fails; it
-// returns the first error of the query, of fn, or of reading the rows.
-func eachRow(ctx context.Context, q querier, query string, args []any, fn func(scanner) error) error {
+// returns the first error of the query, of fn, or of reading the rows. fn and the scans of
+// collect and stream take *sql.Rows, not an interface: a Scan through an interface puts its
+// arguments on the heap, an allocation per row.
+func eachRow(ctx context.Context, q querier, query string, args []any, fn func(*sql.Rows) error) error {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
@@ -33,9 +32,9 @@ func eachRow(ctx context.Context, q querier, query string, args []any, fn func(s
 }
 
 // collect runs query with args on q and returns what scan reads of each row, in order.
-func collect[T any](ctx context.Context, q querier, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+func collect[T any](ctx context.Context, q querier, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
 	var out []T
-	err := eachRow(ctx, q, query, args, func(r scanner) error {
+	err := eachRow(ctx, q, query, args, func(r *sql.Rows) error {
 		v, err := scan(r)
 		if err == nil {
 			out = append(out, v)
@@ -47,9 +46,9 @@ func collect[T any](ctx context.Context, q querier, scan func(scanner) (T, error
 
 // stream runs query on q and calls fn with what scan reads of each row, in order, until fn
 // fails: fn's error is returned as it is, the others wrapped with what.
-func stream[T any](ctx context.Context, q querier, what string, scan func(scanner) (T, error), query string, fn func(T) error) error {
+func stream[T any](ctx context.Context, q querier, what string, scan func(*sql.Rows) (T, error), query string, fn func(T) error) error {
 	var fnErr error
-	err := eachRow(ctx, q, query, nil, func(r scanner) error {
+	err := eachRow(ctx, q, query, nil, func(r *sql.Rows) error {
 		v, err := scan(r)
 		if err == nil {
 			fnErr = fn(v)
@@ -66,7 +65,7 @@ func stream[T any](ctx context.Context, q querier, what string, scan func(scanne
 }
 
 // scanID reads a row of one integer column.
-func scanID(r scanner) (id int64, err error) { return id, r.Scan(&id) }
+func scanID(r *sql.Rows) (id int64, err error) { return id, r.Scan(&id) }
 
 // queryIDs runs a query returning one integer column, and returns its values in the order read.
 func queryIDs(ctx context.Context, q querier, query string, args ...any) ([]int64, error) {
@@ -76,7 +75,7 @@ func queryIDs(ctx context.Context, q querier, query string, args ...any) ([]int6
 // queryMap runs a query of (ID, value) rows and returns the values by ID.
 func queryMap[V int64 | float64](ctx context.Context, q querier, query string, args ...any) (map[int64]V, error) {
 	out := map[int64]V{}
-	err := eachRow(ctx, q, query, args, func(r scanner) error {
+	err := eachRow(ctx, q, query, args, func(r *sql.Rows) error {
 		var k int64
 		var v V
 		if err := r.Scan(&k, &v); err != nil {

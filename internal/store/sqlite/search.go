@@ -105,7 +105,7 @@ func (s *Store) search(ctx context.Context, q index.Query, walk int) (index.Page
 			urls.canonical, `+originStatusColumns+`
 		FROM docs JOIN fts ON fts.rowid = docs.num JOIN urls ON urls.id = docs.url_id
 		LEFT JOIN origins ON origins.key = urls.origin
-		WHERE docs.url_id `+inSet, []any{idSet(ids)}, func(row scanner) error {
+		WHERE docs.url_id `+inSet, []any{idSet(ids)}, func(row *sql.Rows) error {
 		var r index.Result
 		var id, fetched, hash int64
 		var shape textShape
@@ -212,7 +212,7 @@ func (s *Store) Explain(ctx context.Context, url string) (index.Explanation, err
 // linkedFrom returns up to index.MaxLinkedFrom pages linking to url, with an anchor text of
 // each, in URL order (issue 10: the URL lookup lists the linking pages).
 func (s *Store) linkedFrom(ctx context.Context, url string) ([]index.Inlink, error) {
-	out, err := collect(ctx, s.read, func(r scanner) (l index.Inlink, err error) { return l, r.Scan(&l.URL, &l.Anchor) },
+	out, err := collect(ctx, s.read, func(r *sql.Rows) (l index.Inlink, err error) { return l, r.Scan(&l.URL, &l.Anchor) },
 		`SELECT urls.url, MAX(links.anchor) FROM links JOIN urls ON urls.id = links.from_id
 		WHERE links.to_id = ? GROUP BY urls.url ORDER BY urls.url LIMIT ?`, store.IDOf(url), index.MaxLinkedFrom)
 	if err != nil {
@@ -282,7 +282,7 @@ func (s *Store) snippets(ctx context.Context, m *matcher, rs []index.Result, nos
 	if err != nil {
 		return err
 	}
-	err = eachRow(ctx, s.read, sqlSnippetText, []any{idSet(nums)}, func(r scanner) error {
+	err = eachRow(ctx, s.read, sqlSnippetText, []any{idSet(nums)}, func(r *sql.Rows) error {
 		var id int64
 		var body string
 		if err := r.Scan(&id, &body); err != nil {
@@ -316,7 +316,7 @@ func (s *Store) snippets(ctx context.Context, m *matcher, rs []index.Result, nos
 		if len(part.nums) == 0 {
 			continue
 		}
-		err := eachRow(ctx, s.read, part.q, []any{m.match, idSet(part.nums)}, func(r scanner) error {
+		err := eachRow(ctx, s.read, part.q, []any{m.match, idSet(part.nums)}, func(r *sql.Rows) error {
 			var id int64
 			var snippet string
 			if err := r.Scan(&id, &snippet); err != nil {

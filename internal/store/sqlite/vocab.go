@@ -79,7 +79,7 @@ func (v vocabulary) Entries(ctx context.Context, word string, limit int) (int, e
 	// The rows are counted here: count(*) over a LIMIT subquery is a scan of the subquery
 	// (plan_test.go).
 	n := 0
-	err = eachRow(ctx, v.s.read, `SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?`, []any{match, limit}, func(scanner) error {
+	err = eachRow(ctx, v.s.read, `SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?`, []any{match, limit}, func(*sql.Rows) error {
 		n++
 		return nil
 	})
@@ -151,7 +151,7 @@ func (v vocabulary) Spellings(ctx context.Context, term string, limit int) ([]st
 			col    string
 			offset int
 		}
-		ats, err := collect(ctx, conn, func(r scanner) (a at, err error) { return a, r.Scan(&a.doc, &a.col, &a.offset) },
+		ats, err := collect(ctx, conn, func(r *sql.Rows) (a at, err error) { return a, r.Scan(&a.doc, &a.col, &a.offset) },
 			`SELECT doc, col, offset FROM `+vocabInstanceTable+` WHERE term = ? LIMIT ?`, term, limit)
 		if err != nil {
 			return err
