@@ -27,10 +27,12 @@ import (
 //     (anchors.go) when its inlinks double or halve: a short row, so new links never make a page's text be
 //     tokenized again (issue 8).
 //
-// docs holds each entry's metadata. An entry has a row in each of docs, fts and fts_anchors, or
-// in none: an entry without anchor text has an empty fts_anchors row, so that bm25 measures how
-// rare a word is in anchor text against every entry (with only the rows that have anchor text,
-// a word in most of them would count for nothing), as it did when anchors were a column of fts.
+// docs holds each entry's metadata. Once the link merge has reached an entry (linklog.go), it has
+// a row in each of docs, fts and fts_anchors, or in none; between its fold and that merge it has
+// no fts_anchors row (index.go, tail). An entry without anchor text has an empty fts_anchors row,
+// so that bm25 measures how rare a word is in anchor text against every entry (with only the rows
+// that have anchor text, a word in most of them would count for nothing), as it did when anchors
+// were a column of fts.
 
 // ownText is a document's own text as the fold reads it from the stage.
 type ownText struct {
