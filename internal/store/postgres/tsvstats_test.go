@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/fractle/mandelbot/internal/store/postgres"
 	"github.com/fractle/mandelbot/internal/store/postgres/pgtest"
 )
 
@@ -15,32 +16,11 @@ import (
 // with (a search reads the GIN index whatever a word's frequency: enable_seqscan off). After
 // RefreshIndex has analyzed docs, its url_id has statistics and its tsv none.
 func TestDocsAnalyzedWithoutTSVectorStatistics(t *testing.T) {
-	s := pgtest.Open(t)
-	defer s.Close()
-	stageLinkedDocs(t, s, 2000)
-	if _, err := s.RefreshIndex(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	conn := schemaConn(t, s)
-	stats := map[string]bool{}
-	rows, err := conn.Query(t.Context(), `SELECT attname FROM pg_stats WHERE schemaname = $1 AND tablename = 'docs'`, s.Schema())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var a string
-		if err := rows.Scan(&a); err != nil {
-			t.Fatal(err)
-		}
-		stats[a] = true
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if !stats["url_id"] {
+	stats := analyzedColumns(t, "docs")
+	if !slices.Contains(stats, "url_id") {
 		t.Fatalf("docs.url_id has no statistics after RefreshIndex (%v): docs was never analyzed", stats)
 	}
-	if stats["tsv"] {
+	if slices.Contains(stats, "tsv") {
 		t.Errorf("docs.tsv has statistics after RefreshIndex, want none (attstattarget 0)")
 	}
 }
@@ -52,21 +32,7 @@ func TestDocsAnalyzedWithoutTSVectorStatistics(t *testing.T) {
 // have statistics, and url, reason, content_type, location, canonical, etag, last_modified and
 // the WARC record's file and ID none.
 func TestURLsAnalyzedOnTheColumnsLookedUpBy(t *testing.T) {
-	s := pgtest.Open(t)
-	defer s.Close()
-	stageLinkedDocs(t, s, 2000)
-	if _, err := s.RefreshIndex(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	conn := schemaConn(t, s)
-	rows, err := conn.Query(t.Context(), `SELECT attname FROM pg_stats WHERE schemaname = $1 AND tablename = 'urls'`, s.Schema())
-	if err != nil {
-		t.Fatal(err)
-	}
-	stats, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
+	stats := analyzedColumns(t, "urls")
 	for _, c := range []string{"id", "seq", "origin", "next_at", "state", "kind", "depth", "hops", "fetched_at"} {
 		if !slices.Contains(stats, c) {
 			t.Errorf("urls.%s has no statistics after RefreshIndex (%v)", c, stats)
@@ -77,4 +43,31 @@ func TestURLsAnalyzedOnTheColumnsLookedUpBy(t *testing.T) {
 			t.Errorf("urls.%s has statistics after RefreshIndex, want none (attstattarget 0)", c)
 		}
 	}
+}
+
+// analyzedColumns stages 2,000 linked documents in a new store, runs RefreshIndex (whose upkeep
+// analyzes the tables it grew) and returns the columns of table that have planner statistics.
+func analyzedColumns(t *testing.T, table string) []string {
+	t.Helper()
+	s := pgtest.Open(t)
+	defer s.Close()
+	stageLinkedDocs(t, s, 2000)
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return statsColumns(t, s, table)
+}
+
+// statsColumns returns the columns of s's table that pg_stats has statistics for.
+func statsColumns(t *testing.T, s *postgres.Store, table string) []string {
+	t.Helper()
+	rows, err := schemaConn(t, s).Query(t.Context(), `SELECT attname FROM pg_stats WHERE schemaname = $1 AND tablename = $2`, s.Schema(), table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stats
 }
