@@ -14,30 +14,31 @@
 // commits do not deadlock; a transaction PostgreSQL still aborts as a deadlock or serialization
 // victim is run again (maxTxAttempts).
 //
-// Leases (leases.go) exclude other owners, expire, are renewed (LeaseOrigins renews everything
-// the owner holds; RenewOrigins renews given keys and reports the lost ones) and are taken over
-// once expired; LeaseOrigins grants no origin paused past its until (issue 31 part 3); NextDue tells a worker whose own origins are done when the cluster next has work
-// it could lease (another owner's origin counting from its lease's expiry). Commit fences: a batch with Owner set is refused with a *store.LeaseLostError
-// when Owner does not hold the lease of every origin it writes for; the check locks the lease
-// rows (FOR KEY SHARE, owner being a key column), so a takeover waits for a commit that passed
-// it, and a renewal does not. robots.txt decisions and pauses are
-// origin records, so every process sees them once committed.
+// Leases (leases.go) exclude other owners, expire, are renewed (LeaseOrigins renews everything the
+// owner holds; RenewOrigins renews given keys and reports the lost ones) and are taken over once
+// expired; LeaseOrigins grants no origin paused past its until (issue 31 part 3); NextDue tells a
+// worker whose own origins are done when the cluster next has work it could lease (another owner's
+// origin counting from its lease's expiry). Commit fences: a batch with Owner set is refused with a
+// *store.LeaseLostError when Owner does not hold the lease of every origin it writes for; the check
+// locks the lease rows (FOR KEY SHARE, owner being a key column), so a takeover waits for a commit
+// that passed it, and a renewal does not. robots.txt decisions and pauses are origin records, so
+// every process sees them once committed.
 //
 // Search (issue 31 part 4: the layout of internal/store/sqlite/layout-plan.md on PostgreSQL):
-// documents are staged at Commit (their text written once, to doc_text) and folded by
-// IndexPending, which writes each document's entry once per fetch: a docs row with the full
-// weighted tsvector (title A, headings B, URL words C, body D; built by the crawl process from
-// the server's stems, tsvec.go) under a GIN index, and the base of its heads row. Anchor text lives apart, in heads (atsv, anchor text
-// B), and is rebuilt in bulk by generations over link_log (anchors.go): a target's anchor text
-// is rewritten at powers of two of its inlink count, so O(log inlinks) times over a crawl;
-// RefreshIndex runs the last generation, which writes every pending target. The head index is
-// one small GIN index over heads (title, headings, URL words, anchor text): a query takes up to
-// headCandidates entries from it, the best by their head's rank among its first headScan
-// matches, and ranks them with ts_rank_cd over the entry's whole tsvector (the document's and
-// its anchor text); the full index is read (up to searchCandidates matches) only when the head
-// gives fewer than the page needs. Indexers in several processes share the folds (FOR UPDATE
-// SKIP LOCKED); one runs a generation at a time. The total is counted from the GIN indexes and
-// the narrow heaps, no tsvector read.
+// documents are staged at Commit (their text written once, to doc_text) and folded by IndexPending,
+// which writes each document's entry once per fetch: a docs row with the full weighted tsvector
+// (title A, headings B, URL words C, body D; built by the crawl process from the server's stems,
+// tsvec.go) under a GIN index, and the base of its heads row. Anchor text lives apart, in heads
+// (atsv, anchor text B), and is rebuilt in bulk by generations over link_log (anchors.go): a
+// target's anchor text is rewritten at powers of two of its inlink count, so O(log inlinks) times
+// over a crawl; RefreshIndex runs the last generation, which writes every pending target. The head
+// index is one small GIN index over heads (title, headings, URL words, anchor text): a query takes
+// up to headCandidates entries from it, the best by their head's rank among its first headScan
+// matches, and ranks them with ts_rank_cd over the entry's whole tsvector (the document's and its
+// anchor text); the full index is read (up to searchCandidates matches) only when the head gives
+// fewer than the page needs. Indexers in several processes share the folds (FOR UPDATE SKIP
+// LOCKED); one runs a generation at a time. The total is counted from the GIN indexes and the
+// narrow heaps, no tsvector read.
 //
 // Upkeep (stats.go): the store does not rely on autovacuum. Before each anchor generation and
 // after every maintainEvery documents a process folds, it analyzes the tables never analyzed or

@@ -37,19 +37,19 @@ const (
 // index leases_owner makes a lease's owner a key column: changing it conflicts with the fence's
 // FOR KEY SHARE, changing expires does not (leases.go).
 //
-// An entry of the search index is a heads row (issue 31 part 4, the head index: the title,
-// headings and URL words in base, the anchor text in atsv, one small GIN index over both; anchor
-// text is rewritten there alone, in generations: anchors.go) and, for a fetched document, a docs
-// row (the full tsvector, written once per fetch: title, headings, URL words and body; what a
-// query filters on; toast_tuple_target moves the tsvector out of line, so the heap a common
-// word's matches are counted in holds a few dozen bytes per entry) and a doc_text row (what a
-// result shows, written once per fetch by Commit; a staged row holds a document's flags and
-// links until its fold). docs.tsv has no planner statistics (STATISTICS 0): they were nearly
-// all of the store's ANALYZE of docs (every sampled tsvector read from TOAST), and a search
-// reads the GIN index whatever a word's frequency (enable_seqscan off, search.go). Nor have the
-// text columns of urls that no statement filters, joins or groups on (the URL itself is looked
-// up with its ID): they were two thirds of the store's ANALYZE of urls. link_log is the fold's append-only log of link targets whose anchor text
-// changed; anchor_pending the targets a generation left behind until their next power of two.
+// An entry of the search index is a heads row (issue 31 part 4, the head index: the title, headings
+// and URL words in base, the anchor text in atsv, one small GIN index over both; anchor text is
+// rewritten there alone, in generations: anchors.go) and, for a fetched document, a docs row (the
+// full tsvector, written once per fetch: title, headings, URL words and body; what a query filters
+// on; toast_tuple_target moves the tsvector out of line, so the heap a common word's matches are
+// counted in holds a few dozen bytes per entry) and a doc_text row (what a result shows, written
+// once per fetch by Commit; a staged row holds a document's flags and links until its fold).
+// docs.tsv has no planner statistics (STATISTICS 0): they were nearly all of the store's ANALYZE of
+// docs (every sampled tsvector read from TOAST), and a search reads the GIN index whatever a word's
+// frequency (enable_seqscan off, search.go). Nor have the text columns of urls that no statement
+// filters, joins or groups on (the URL itself is looked up with its ID): they were two thirds of
+// the store's ANALYZE of urls. link_log is the fold's append-only log of link targets whose anchor
+// text changed; anchor_pending the targets a generation left behind until their next power of two.
 // The text search configuration mandelbot_words is 'simple' (no stop words) with an English
 // Snowball stemmer (issue 11: "keys" finds "key").
 const schemaSQL = `CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);

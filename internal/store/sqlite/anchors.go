@@ -59,8 +59,8 @@ func (s *Store) rewriteDirty(ctx context.Context) (int, error) {
 }
 
 // rewriteTargets decides, then writes, the entries of ids (sorted by key) in tx, and returns how
-// many it wrote. With exact every one is written (RefreshIndex); else only those due (store.AnchorsDue, or
-// with no anchor row yet), the others left in dirty. Writing an entry:
+// many it wrote. With exact every one is written (RefreshIndex); else only those due
+// (store.AnchorsDue, or with no anchor row yet), the others left in dirty. Writing an entry:
 //
 //   - a document (folded) gets its inlinks and its anchor text;
 //   - a URL never fetched becomes (or stays) a link-only entry while links point to it: its

@@ -154,9 +154,9 @@ func checkIndexFiles(ctx context.Context, db rowQuerier, path string) error {
 	return nil
 }
 
-// attachIndex is what a connection to the crawl database at path runs to see the index and
-// text databases: read-write (the writer, while it makes them; reader nil), or read-only with reader's page
-// caches; immutable (see openReadOnly) for each file that says so.
+// attachIndex is what a connection to the crawl database at path runs to see the index and text
+// databases: read-write (the writer, while it makes them; reader nil), or read-only with reader's
+// page caches; immutable (see openReadOnly) for each file that says so.
 func attachIndex(path string, reader *readerCaches, immutable func(string) bool) []string {
 	var setup []string
 	for _, schema := range []string{indexSchemaName, textSchemaName} {

@@ -29,19 +29,20 @@
 // fts_anchors by entry number, link_log by seq), with the URL ID in a unique index of small
 // entries; links is keyed by target and written only in sorted merges.
 //
-// The write path of a page: Commit updates its urls row, inserts the new URLs it found, and
-// stages its document (one transaction on crawl.db). The fold (IndexPending) writes the page's
-// fts row (text file), its docs and folded rows, and appends its link changes to link_log
-// (index file), then unstages it (crawl file). The merge (once link_log holds mergeLinksRows rows
-// and a quarter of links', and of the whole log in every refresh; never on a timer) applies the
-// whole log to links sorted by target, in passes over ranges of targets (linklog.go), then runs a generation over the targets in the same order (anchors.go): an entry's
-// docs and fts_anchors rows are rewritten when it has no anchor row yet or its inlinks reached
-// twice or half those of its last rewrite, so that over a crawl each is written O(log inlinks)
-// times; link-only entries of URLs linked to and never fetched are made, entries nothing keeps
-// removed; the other targets go to dirty. RefreshDocuments is that merge; RefreshIndex merges
-// with every target rewritten, then rewrites every dirty entry: exact. Having left nothing
-// staged, RefreshIndex gives the crawl file's free pages (the staged text's) back to the file
-// system (reclaim.go: auto_vacuum=INCREMENTAL).
+// The write path of a page: Commit updates its urls row, inserts the new URLs it found, and stages
+// its document (one transaction on crawl.db). The fold (IndexPending) writes the page's fts row
+// (text file), its docs and folded rows, and appends its link changes to link_log (index file),
+// then unstages it (crawl file). The merge (once link_log holds mergeLinksRows rows and a quarter
+// of links', and of the whole log in every refresh; never on a timer) applies the whole log to
+// links sorted by target, in passes over ranges of targets (linklog.go), then runs a generation
+// over the targets in the same order (anchors.go): an entry's docs and fts_anchors rows are
+// rewritten when it has no anchor row yet or its inlinks reached twice or half those of its last
+// rewrite, so that over a crawl each is written O(log inlinks) times; link-only entries of URLs
+// linked to and never fetched are made, entries nothing keeps removed; the other targets go to
+// dirty. RefreshDocuments is that merge; RefreshIndex merges with every target rewritten, then
+// rewrites every dirty entry: exact. Having left nothing staged, RefreshIndex gives the crawl
+// file's free pages (the staged text's) back to the file system (reclaim.go:
+// auto_vacuum=INCREMENTAL).
 //
 // # Crashes and replay
 //

@@ -112,19 +112,18 @@ type anchorRow struct {
 	text string
 }
 
-// writeOwn removes the fts and head rows of drop (numbers) and inserts rows (in the text
-// database), and writeAnchors does the same in fts_anchors with drop and anchors: each is the
-// last statements of its transaction. writeOwn first removes the head rows above the highest fts
-// row (sqlHeadOrphans): a text transaction whose index transaction did not commit left them, and
-// the fts rows beside them are gone (numbers.dropOrphans, before it), so the two tables hold the
-// same rowids again before any row is written. Any statement that opens a statement journal makes FTS5 write its
-// pending terms out as a segment of their own, so nothing else may come between (issue 8:
+// writeOwn removes the fts and head rows of drop (numbers) and inserts rows (in the text database),
+// and writeAnchors does the same in fts_anchors with drop and anchors: each is the last statements
+// of its transaction. writeOwn first removes the head rows above the highest fts row
+// (sqlHeadOrphans): a text transaction whose index transaction did not commit left them, and the
+// fts rows beside them are gone (numbers.dropOrphans, before it), so the two tables hold the same
+// rowids again before any row is written. Any statement that opens a statement journal makes FTS5
+// write its pending terms out as a segment of their own, so nothing else may come between (issue 8:
 // writing FTS5 rows last was 2.3-2.6x faster). And FTS5 writes its pending terms out whenever a
-// row's rowid is lower than the last one written (or the same, but not right after its delete):
-// the rows of each table go in rowid order (the entries' numbers), each rowid's delete just
-// before its insert, or every row became a segment of its own and merging them was most of the
-// crawl's CPU. Both sort copies of their slices: the caller's are read meanwhile by the other
-// writer.
+// row's rowid is lower than the last one written (or the same, but not right after its delete): the
+// rows of each table go in rowid order (the entries' numbers), each rowid's delete just before its
+// insert, or every row became a segment of its own and merging them was most of the crawl's CPU.
+// Both sort copies of their slices: the caller's are read meanwhile by the other writer.
 func writeOwn(ctx context.Context, tx writeTx, drop []int64, rows []ownRow) error {
 	if _, err := tx.ExecContext(ctx, sqlHeadOrphans); err != nil {
 		return fmt.Errorf("index: orphan head rows: %w", err)

@@ -168,15 +168,15 @@ type stagedDoc struct {
 
 // indexStagedLocked indexes up to max staged documents, in commit order, in chunks of at most
 // indexChunk documents and about maxBytes of their text, each in one transaction of the index
-// database, and returns how many it indexed. For each chunk it folds the documents: what
-// changed in their outgoing links is appended to link_log (foldChunk), whose merge rewrites the
-// targets' anchor text when due (mergeLinks), and each document's metadata row is written; a
-// document that was an entry keeps its inlinks (as its anchor row was last written) and anchor row, one that was none is touched in link_log, for the
-// merge to write its anchor text. It writes each document's fts row (its own text, tokenized
-// once per fetch) on the text database's writer; a document that may not be indexed (rule 27)
-// leaves the index, anchor text and all. Then the
-// documents leave the stage. Every step is one statement for the whole chunk (or a few
-// multi-row ones), not one per document or link; the FTS5 rows are written last.
+// database, and returns how many it indexed. For each chunk it folds the documents: what changed in
+// their outgoing links is appended to link_log (foldChunk), whose merge rewrites the targets'
+// anchor text when due (mergeLinks), and each document's metadata row is written; a document that
+// was an entry keeps its inlinks (as its anchor row was last written) and anchor row, one that was
+// none is touched in link_log, for the merge to write its anchor text. It writes each document's
+// fts row (its own text, tokenized once per fetch) on the text database's writer; a document that
+// may not be indexed (rule 27) leaves the index, anchor text and all. Then the documents leave the
+// stage. Every step is one statement for the whole chunk (or a few multi-row ones), not one per
+// document or link; the FTS5 rows are written last.
 //
 // The chunks are pipelined (issue 8: the text writer, the indexer's longest step, stood idle a
 // third of the time): once a chunk's text is written, the next chunk is read, in the same

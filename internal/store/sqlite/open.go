@@ -22,10 +22,10 @@ const (
 	DefaultBusyTimeoutMillis = 10_000
 	// DefaultReaders bounds concurrent read connections (WAL readers do not block the writer).
 	DefaultReaders = 4
-	// DefaultCheckpointPages is the WAL size, in 4 KiB pages (checkpointPageBytes), at which a commit copies the WAL
-	// back into the database (SQLite's wal_autocheckpoint): 32 MiB. SQLite's default of 1,000
-	// made a commit of a crawled page checkpoint every ~80 commits, rewriting the same index
-	// pages again and again; at 8,000 each page is written back once per ~650 commits.
+	// DefaultCheckpointPages is the WAL size, in 4 KiB pages (checkpointPageBytes), at which a
+	// commit copies the WAL back into the database (SQLite's wal_autocheckpoint): 32 MiB. SQLite's
+	// default of 1,000 made a commit of a crawled page checkpoint every ~80 commits, rewriting the
+	// same index pages again and again; at 8,000 each page is written back once per ~650 commits.
 	DefaultCheckpointPages = 8_000
 	// writerCacheKiB is the crawl writer's page cache. SQLite's 2 MiB made the crawl's inserts
 	// (URL IDs are hashes, so they land all over the index) miss the cache on most pages: a
