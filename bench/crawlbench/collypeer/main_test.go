@@ -59,8 +59,11 @@ func TestSlotTransport(t *testing.T) {
 	}
 }
 
-// The peer crawls a generated web to the end: every page once, robots.txt obeyed (links to
-// /private/ refused, none requested), the report counting what it did.
+// The peer crawls a generated web to the end: every page at least once, robots.txt obeyed (links
+// to /private/ refused, none requested), and the report counting every page response the web
+// served. Colly may request a page twice: its visited check and its mark are two steps, so two
+// links that arrive at once can both pass (crawlbench reports those repeats as a failed check for
+// Colly); the report must count them as the responses they are.
 func TestCrawl(t *testing.T) {
 	var mu sync.Mutex
 	seen := map[string]int{}
@@ -76,23 +79,21 @@ func TestCrawl(t *testing.T) {
 	}
 	t.Cleanup(web.Close)
 	rep := crawlWeb(t, web)
-	if rep.Responses != 60 || rep.Errors != 0 || rep.RobotsBlocked == 0 {
-		t.Errorf("report %+v, want 60 responses, no errors, some links refused for robots.txt", rep)
-	}
-	pages := 0
+	pages, requests := 0, int64(0)
 	for id, n := range seen {
-		if n > 1 && !bytes.HasSuffix([]byte(id), []byte("/robots.txt")) {
-			t.Errorf("%s requested %d times", id, n)
-		}
 		if bytes.Contains([]byte(id), []byte(" /private/")) {
 			t.Errorf("%s requested: robots.txt disallows it", id)
 		}
 		if !bytes.HasSuffix([]byte(id), []byte("/robots.txt")) {
 			pages++
+			requests += int64(n)
 		}
 	}
 	if pages != 60 {
 		t.Errorf("%d distinct pages requested, want 60", pages)
+	}
+	if rep.Responses != requests || rep.Errors != 0 || rep.RobotsBlocked == 0 {
+		t.Errorf("report %+v, want %d responses (the page requests the web served), no errors, some links refused for robots.txt", rep, requests)
 	}
 }
 
