@@ -3,6 +3,7 @@ package sqlite
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fractle/mandelbot/internal/index"
 	"github.com/fractle/mandelbot/internal/store"
@@ -125,5 +126,56 @@ func TestPhraseSoughtAmongNearOnly(t *testing.T) {
 	}
 	if far != near-1 {
 		t.Errorf("walks of fts's matches: %d for words far apart, %d for adjacent words; want one fewer (no phrase walk) when no entry holds the words near each other", far, near)
+	}
+}
+
+// Issue 26 part 3 ("What it must show" 4: every query class under 50 ms at 1,000,000
+// documents): mixed's candidates (the entries whose anchor text holds any word of the query)
+// are read as entry numbers from the anchor text's match list alone, and only those that hold
+// every word somewhere have their docs row read; a docs row per candidate, a seek each, was
+// half of mixed's CPU for three words at 200,000 documents. So the anchor text is walked with
+// its docs rows once (the query's own first matches), and a hidden candidate (unavailable_after
+// past) that holds every word is still left out. Before, the candidates' walk read a docs row
+// for each of them.
+func TestMixedCandidatesReadAsNumbers(t *testing.T) {
+	s, log := openObserved(t)
+	commonPages(t, s, 20, 0, "walrus", "last page")
+	mixedEntry(t, s)
+	added, err := s.Commit(t.Context(), store.Batch{New: []store.NewURL{newURL("http://c.test/hidden", "http://c.test")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hidden := added[0]
+	hidden.State, hidden.Status, hidden.FetchedAt = store.StateFetched, 200, t0
+	from := store.URL{ID: store.IDOf("http://c.test/1"), URL: "http://c.test/1", Origin: "http://c.test", State: store.StateFetched,
+		Status: 200, FetchedAt: t0, DiscoveredAt: t0}
+	if _, err := s.Commit(t.Context(), store.Batch{Updates: []store.URL{hidden, from},
+		Documents: []store.Document{
+			{URLID: hidden.ID, Index: true, Title: "gone", Text: "walrus words of a page gone", UnavailableAfter: t0.Add(-time.Hour)},
+			{URLID: from.ID, Index: true, Title: "page 1", Text: "walrus words of page 1"}},
+		Links: []store.Link{{FromID: from.ID, To: hidden.URL, Anchor: "narwhal"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var p index.Page
+	ran := log.during(func() {
+		p, err = s.search(t.Context(), index.Query{Text: "walrus narwhal", Limit: 10, Now: t0}, fullTextWalk)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Results) != 1 || p.Results[0].URL != "http://c.test/5" || p.Total != 1 {
+		t.Errorf("walrus narwhal: total %d, %v; want http://c.test/5 alone (the hidden page left out)", p.Total, p.Results)
+	}
+	joined := 0
+	for _, q := range ran {
+		if strings.Contains(q, "FROM fts_anchors JOIN docs") {
+			joined++
+		}
+	}
+	if joined != 1 {
+		t.Errorf("the anchor text was walked with its docs rows %d times, want once (the query's first matches, not mixed's candidates); statements:\n%s", joined, strings.Join(ran, "\n"))
 	}
 }

@@ -85,10 +85,7 @@ func (m *matcher) first(ctx context.Context, t table, expr string, limit int) ([
 const seekEntries = 400
 
 // inEither reads which of ids match expr in either of tables (fts and fts_anchors when none
-// are named): in one walk of expr's matches in each (the unary + hides the rowid test: a seek
-// per ID through a frequent word's list cost 10x more, issue 8), or, when entries (an estimate
-// of how many entries match expr in each of tables; 0 unknown) is more than seekEntries times
-// the IDs, by a seek per ID, which then costs less than the walk.
+// are named): inEitherNums of their numbers.
 func (m *matcher) inEither(ctx context.Context, expr string, ids []int64, entries int, tables ...table) (map[int64]bool, error) {
 	out := map[int64]bool{}
 	if expr == "" || len(ids) == 0 {
@@ -97,6 +94,27 @@ func (m *matcher) inEither(ctx context.Context, expr string, ids []int64, entrie
 	nums, idOf, err := m.numsOf(ctx, ids)
 	if err != nil {
 		return nil, err
+	}
+	found, err := m.inEitherNums(ctx, expr, nums, entries, tables...)
+	if err != nil {
+		return nil, err
+	}
+	for num := range found {
+		out[idOf[num]] = true
+	}
+	return out, nil
+}
+
+// inEitherNums reads which of the entries numbered nums match expr in either of tables (fts
+// and fts_anchors when none are named): in one walk of expr's matches in each (the unary +
+// hides the rowid test: a seek per ID through a frequent word's list cost 10x more, issue 8),
+// or, when entries (an estimate of how many entries match expr in each of tables; 0 unknown)
+// is more than seekEntries times the numbers, by a seek per number, which then costs less than
+// the walk.
+func (m *matcher) inEitherNums(ctx context.Context, expr string, nums []int64, entries int, tables ...table) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if expr == "" || len(nums) == 0 {
+		return out, nil
 	}
 	if len(tables) == 0 {
 		tables = []table{ownTable, anchorTable}
@@ -111,7 +129,7 @@ func (m *matcher) inEither(ctx context.Context, expr string, ids []int64, entrie
 			return nil, err
 		}
 		for _, num := range found {
-			out[idOf[num]] = true
+			out[num] = true
 		}
 	}
 	return out, nil
@@ -360,19 +378,25 @@ const mixedCandidates = index.MaxCount + 1
 // freq estimates each node's entries (frequencies): the nodes are looked for the rarest first, so
 // that the candidates are few, or none (a word no page says), before a frequent node's list is
 // read, and a node whose list is long is looked for by a seek per candidate (inEither).
+//
+// The candidates are entry numbers (candidates), and only those left after the nodes are looked
+// for have their docs rows read (survivors): a docs row per candidate, a seek each, was half
+// of mixed's CPU for three words at 200,000 documents.
 func (m *matcher) mixed(ctx context.Context, found []int64, freq []int, fit []bool) ([]int64, map[int64]bool, error) {
 	if len(m.nodes) < 2 || len(found) > index.MaxCount {
 		return nil, nil, nil
 	}
-	cands, linkOnly, err := m.first(ctx, anchorTable, m.any, mixedCandidates)
+	cands, err := m.candidates(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	seen := map[int64]bool{}
 	for _, id := range found {
-		seen[id] = true
+		if num, ok := m.nums[id]; ok {
+			seen[num] = true
+		}
 	}
-	cands = slices.DeleteFunc(cands, func(id int64) bool { return seen[id] })
+	cands = slices.DeleteFunc(cands, func(num int64) bool { return seen[num] })
 	for _, i := range rarestFirst(freq) {
 		if len(cands) == 0 {
 			break
@@ -383,20 +407,57 @@ func (m *matcher) mixed(ctx context.Context, found []int64, freq []int, fit []bo
 		if fit != nil && !fit[i] {
 			text, entries = headTable, 0
 		}
-		holds, err := m.inEither(ctx, m.nodes[i], cands, entries, text)
+		holds, err := m.inEitherNums(ctx, m.nodes[i], cands, entries, text)
 		if err != nil {
 			return nil, nil, err
 		}
-		anchors, err := m.inEither(ctx, m.nodes[i], cands, 0, anchorTable)
+		anchors, err := m.inEitherNums(ctx, m.nodes[i], cands, 0, anchorTable)
 		if err != nil {
 			return nil, nil, err
 		}
-		for id := range anchors {
-			holds[id] = true
-		}
-		cands = slices.DeleteFunc(cands, func(id int64) bool { return !holds[id] })
+		cands = slices.DeleteFunc(cands, func(num int64) bool { return !holds[num] && !anchors[num] })
 	}
-	return cands, linkOnly, nil
+	return m.survivors(ctx, cands)
+}
+
+// candidates returns the numbers of the first mixedCandidates entries whose anchor text holds
+// any required node, in number order: without sites, FTS5's walk alone (hidden entries take a
+// place among them, and survivors drops them); with sites, first's walk with the docs and urls
+// rows of each, which keeps the entries shown and in the sites.
+func (m *matcher) candidates(ctx context.Context) ([]int64, error) {
+	if len(m.siteArgs) == 0 {
+		return queryIDs(ctx, m.db, `SELECT rowid FROM fts_anchors WHERE fts_anchors MATCH ? LIMIT ?`, m.any, mixedCandidates)
+	}
+	ids, _, err := m.first(ctx, anchorTable, m.any, mixedCandidates)
+	nums := make([]int64, len(ids))
+	for i, id := range ids {
+		nums[i] = m.nums[id]
+	}
+	return nums, err
+}
+
+// survivors returns the URL IDs of the visible entries numbered nums, in number order, with
+// which are link-only, and notes their numbers in m.nums.
+func (m *matcher) survivors(ctx context.Context, nums []int64) ([]int64, map[int64]bool, error) {
+	if len(nums) == 0 {
+		return nil, nil, nil
+	}
+	var ids []int64
+	linkOnly := map[int64]bool{}
+	err := eachRow(ctx, m.db, `SELECT docs.url_id, docs.num, docs.link_only FROM docs WHERE docs.num `+inSet+` AND `+visible+` ORDER BY docs.num`,
+		[]any{idSet(nums), m.now}, func(r *sql.Rows) error {
+			var id, num int64
+			var lo bool
+			if err := r.Scan(&id, &num, &lo); err != nil {
+				return err
+			}
+			ids, m.nums[id] = append(ids, id), num
+			if lo {
+				linkOnly[id] = true
+			}
+			return nil
+		})
+	return ids, linkOnly, err
 }
 
 // heldNowhere reports whether some required node is in no entry's text (freq, frequencies'
