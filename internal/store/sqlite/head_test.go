@@ -272,3 +272,28 @@ func TestUnknownWordReadsNoOtherList(t *testing.T) {
 		t.Errorf("walrus narwhal: %+v, %v; want http://c.test/5, narwhal in its anchor text only", p.Results, err)
 	}
 }
+
+// Issue 26 part 3 ("What it must show" 4: every query class under 50 ms at 1,000,000
+// documents): once a query's first matches in the entries' own text pass index.MaxCount, its
+// count is a lower bound and the head's path ranks only the first headCandidates of its
+// anchor-text matches, so rank reads no more of them (a docs row each, a seek in a list spread
+// over the whole index); it reads as many as it counts when the count may still be exact (own
+// text within index.MaxCount, or exclusions that may take matches away) or the page asks for
+// more than headCandidates. Before, it always read index.MaxCount+1.
+func TestAnchoredLimitOnceCountIsBound(t *testing.T) {
+	for _, c := range []struct {
+		own       int
+		not       string
+		want, got int
+	}{
+		{index.MaxCount + 1, "", 60, headCandidates},
+		{index.MaxCount + 1, "", headCandidates, headCandidates},
+		{index.MaxCount, "", 60, index.MaxCount + 1},
+		{index.MaxCount + 1, "seal", 60, index.MaxCount + 1},
+		{index.MaxCount + 1, "", headCandidates + 1, index.MaxCount + 1},
+	} {
+		if got := anchoredLimit(c.own, c.not, c.want); got != c.got {
+			t.Errorf("anchoredLimit(%d, %q, %d) = %d, want %d", c.own, c.not, c.want, got, c.got)
+		}
+	}
+}

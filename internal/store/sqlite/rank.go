@@ -182,7 +182,8 @@ func (m *matcher) scores(ctx context.Context, t table, expr string, ids []int64)
 }
 
 // rank returns the depth best entries matching the query with their scores, and how many
-// entries match, counted up to index.MaxCount+1 in each table. want is how many entries the page
+// entries match, counted up to index.MaxCount+1 in each table (the anchor text's to fewer when
+// the own text's pass that already: anchoredLimit). want is how many entries the page
 // asks for. When every node's entries fit in fullTextWalk, every match is ranked by bm25 over
 // fts and fts_anchors; else the head answers first (head.go). The ranking reads only IDs and
 // scores (bm25 reads positions, not text).
@@ -191,7 +192,7 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 	if err != nil {
 		return nil, 0, err
 	}
-	anchored, anchorLinkOnly, err := m.first(ctx, anchorTable, m.match, index.MaxCount+1)
+	anchored, anchorLinkOnly, err := m.first(ctx, anchorTable, m.match, anchoredLimit(len(own), m.not, want))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -247,7 +248,18 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 	if head && len(ranked) < want {
 		// The head gives fewer than the page asks for: the query reads fts as a whole, its
 		// mixed entries looked for in the whole text too, and ranks them by bm25 over fts of
-		// the nodes that fit, or of all when none does.
+		// the nodes that fit, or of all when none does; and every anchored match, when
+		// anchoredLimit read fewer.
+		if len(anchored) == headCandidates {
+			more, moreLinkOnly, err := m.first(ctx, anchorTable, m.match, index.MaxCount+1)
+			if err != nil {
+				return nil, 0, err
+			}
+			for id := range moreLinkOnly {
+				linkOnly[id] = true
+			}
+			anchored, matches = more, union(matches, more)
+		}
 		if !complete {
 			more, moreLinkOnly, err := m.mixed(ctx, union(own, anchored), freq, nil)
 			if err != nil {
@@ -361,6 +373,21 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 		out[s.id] = s.score
 	}
 	return out, total, nil
+}
+
+// anchoredLimit is how many of the query's first matches in the anchor text rank reads, given
+// how many of its first matches in the entries' own text it read (own), its exclusions and the
+// entries the page asks for: index.MaxCount+1, as many as it counts; or headCandidates when own
+// is more than index.MaxCount, the query excludes nothing and the page asks for no more than
+// headCandidates. The count is then a lower bound already, mixed entries are not looked for,
+// and the head's path ranks the first headCandidates alone (a docs row each, a seek in a
+// match list spread over the whole index); rank reads the rest when the head gives fewer than
+// the page asks for.
+func anchoredLimit(own int, not string, want int) int {
+	if own > index.MaxCount && not == "" && want <= headCandidates {
+		return headCandidates
+	}
+	return index.MaxCount + 1
 }
 
 // mixedCandidates bounds the entries mixed looks at, as the count of each table's matches is
