@@ -78,12 +78,11 @@ func (m *matcher) frequencies(ctx context.Context, own []int64) ([]int, error) {
 	out := make([]int, len(m.nodes))
 	last := int64(0)
 	for i, n := range m.nodes {
-		nums, err := queryIDs(ctx, m.db, `SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?`, n, frequencySample)
-		if err != nil {
+		var at sql.NullInt64
+		if err := m.db.QueryRowContext(ctx, sqlSample, n, frequencySample).Scan(&out[i], &at); err != nil {
 			return nil, err
 		}
-		out[i] = len(nums)
-		if len(nums) < frequencySample {
+		if out[i] < frequencySample {
 			continue
 		}
 		if last == 0 {
@@ -93,12 +92,17 @@ func (m *matcher) frequencies(ctx context.Context, own []int64) ([]int, error) {
 			}
 			last = l.Int64
 		}
-		if at := nums[len(nums)-1]; at > 0 {
-			out[i] = int(int64(frequencySample) * max(last, at) / at)
+		if at.Int64 > 0 {
+			out[i] = int(int64(frequencySample) * max(last, at.Int64) / at.Int64)
 		}
 	}
 	return out, nil
 }
+
+// sqlSample reads how many of the first entries (up to a limit) match a node in fts, and the
+// number of the last of them, in one row: reading the numbers themselves, a row each through
+// database/sql, cost 3-4% more CPU in queries of two and three words at 200,000 documents.
+const sqlSample = `SELECT count(*), max(rowid) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)`
 
 // scoring returns the expression whose bm25 over fts ranks the query, and which nodes it holds
 // (fit): match itself when every node's entries fit in walk (fullTextWalk) together (complete),

@@ -297,3 +297,30 @@ func TestAnchoredLimitOnceCountIsBound(t *testing.T) {
 		}
 	}
 }
+
+// Issue 26 part 3 ("What it must show" 4: every query class under 50 ms at 1,000,000
+// documents): frequencies counts a node's first frequencySample matches, and reads the number
+// of the last, in one row per node (sqlSample), not the numbers of all of them; its estimates are
+// those of the numbers read: a node in fewer entries exactly, one in more (walrus, in all 1,501
+// entries, numbered in order) by the number of its frequencySample-th match. Before, the
+// numbers of every node's first 1,000 matches came back a row each.
+func TestFrequenciesReadOneRowPerNode(t *testing.T) {
+	s, log := openObserved(t)
+	commonPages(t, s, 1500, 0, "walrus", "last page")
+	m := matcher{db: s.read, nodes: []string{`"walrus"`, `"7"`}, nums: map[int64]int64{}}
+	m.sites, m.siteArgs = siteFilter(nil)
+	var freq []int
+	var err error
+	ran := log.during(func() { freq, err = m.frequencies(t.Context(), nil) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(freq, []int{1501, 1}) {
+		t.Errorf("frequencies of walrus and 7: %v, want [1501 1]", freq)
+	}
+	for _, q := range ran {
+		if strings.HasPrefix(q, "SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?") {
+			t.Errorf("a node's matches were read a row each: %s", q)
+		}
+	}
+}
