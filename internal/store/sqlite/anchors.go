@@ -238,34 +238,24 @@ func inlinksBound(at, lo, hi int, c linkChanges) (newLo, newHi int, notDue bool)
 // whole set. Unless exact, a queued URL that is no entry is deferred (plan.deferred) and only its
 // URL's row is read: whether links point to it is for the rewrite that writes it (such URLs
 // were 40% of a refresh's entries at 200,000 pages, 82% at 1,000,000; issue 8).
+//
+// A document's entry is decided from the index database alone (planDocs): its URL's row in the
+// crawl database, at a random page of a table that outgrows its cache (urls is in discovery
+// order, the targets in hash order), is read only for the other targets (issue 26: those reads
+// were the largest term of a merge's CPU that grew with the crawl).
 func planEntries(ctx context.Context, tx querier, ids []int64, exact bool, changes map[int64]linkChanges) (map[int64]*plan, error) {
-	plans := map[int64]*plan{}
-	err := eachRow(ctx, tx, sqlPlanEntries, []any{idSet(ids)}, func(r *sql.Rows) error {
-		var id, fetchedAt int64
-		p := &plan{}
-		var kind int
-		var state string
-		var inDirty bool
-		var linkOnly, nosnippet, ua, hash, num, at, lo, hi sql.NullInt64
-		if err := r.Scan(&id, &p.url, &fetchedAt, &kind, &state, &p.had, &linkOnly, &nosnippet, &ua, &hash, &num, &at,
-			&inDirty, &lo, &hi); err != nil {
-			return err
-		}
-		p.wasDoc = p.had && linkOnly.Int64 == 0
-		p.fetched, p.queued = fetchedAt != 0 || kind != 0, store.State(state) == store.StateQueued
-		p.nosnippet, p.unavailableAfter, p.hash, p.num, p.at = nosnippet.Int64, ua.Int64, hash.Int64, num.Int64, int(at.Int64)
-		p.deferred = !exact && p.queued && !p.had && !p.fetched
-		switch {
-		case !inDirty:
-			p.lo, p.hi, p.known = p.at, p.at, true
-		case lo.Valid && hi.Valid:
-			p.lo, p.hi, p.known = int(lo.Int64), int(hi.Int64), true
-		}
-		plans[id] = p
-		return nil
-	})
+	plans, err := planDocs(ctx, tx, ids)
 	if err != nil {
-		return nil, fmt.Errorf("anchors: read entries: %w", err)
+		return nil, err
+	}
+	var rest []int64
+	for _, id := range ids {
+		if plans[id] == nil {
+			rest = append(rest, id)
+		}
+	}
+	if err := planURLs(ctx, tx, rest, exact, plans); err != nil {
+		return nil, err
 	}
 	var read, nums []int64
 	idOf := map[int64]int64{}
@@ -310,6 +300,72 @@ func planEntries(ctx context.Context, tx querier, ids []int64, exact bool, chang
 		return nil, err
 	}
 	return plans, nil
+}
+
+// planDocs reads the document entries among ids (docs rows not link-only) and their dirty rows,
+// from the index database only. A document was fetched, so nothing of its URL's row decides
+// what its entry becomes (decide): it stays a document entry, written by the power-of-two rule,
+// until a fold removes or replaces it. Every entry has a URL row (urls rows are never removed).
+func planDocs(ctx context.Context, tx querier, ids []int64) (map[int64]*plan, error) {
+	plans := make(map[int64]*plan, len(ids))
+	err := eachRow(ctx, tx, sqlPlanDocs, []any{idSet(ids)}, func(r *sql.Rows) error {
+		var id int64
+		var inDirty bool
+		var lo, hi sql.NullInt64
+		p := &plan{had: true, wasDoc: true, fetched: true}
+		if err := r.Scan(&id, &p.nosnippet, &p.unavailableAfter, &p.hash, &p.num, &p.at, &inDirty, &lo, &hi); err != nil {
+			return err
+		}
+		p.setBounds(inDirty, lo, hi)
+		plans[id] = p
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("anchors: read documents: %w", err)
+	}
+	return plans, nil
+}
+
+// planURLs adds to plans the entries of ids read from their URL rows, with their docs and dirty
+// rows: an id without a URL row gets no plan.
+func planURLs(ctx context.Context, tx querier, ids []int64, exact bool, plans map[int64]*plan) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	err := eachRow(ctx, tx, sqlPlanEntries, []any{idSet(ids)}, func(r *sql.Rows) error {
+		var id, fetchedAt int64
+		p := &plan{}
+		var kind int
+		var state string
+		var inDirty bool
+		var linkOnly, nosnippet, ua, hash, num, at, lo, hi sql.NullInt64
+		if err := r.Scan(&id, &p.url, &fetchedAt, &kind, &state, &p.had, &linkOnly, &nosnippet, &ua, &hash, &num, &at,
+			&inDirty, &lo, &hi); err != nil {
+			return err
+		}
+		p.wasDoc = p.had && linkOnly.Int64 == 0
+		p.fetched, p.queued = fetchedAt != 0 || kind != 0, store.State(state) == store.StateQueued
+		p.nosnippet, p.unavailableAfter, p.hash, p.num, p.at = nosnippet.Int64, ua.Int64, hash.Int64, num.Int64, int(at.Int64)
+		p.deferred = !exact && p.queued && !p.had && !p.fetched
+		p.setBounds(inDirty, lo, hi)
+		plans[id] = p
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("anchors: read entries: %w", err)
+	}
+	return nil
+}
+
+// setBounds sets what p's inlinks are known to lie in (plan.lo, plan.hi), from its dirty row:
+// none (inDirty false) means its count at its last rewrite; a row without bounds, unknown.
+func (p *plan) setBounds(inDirty bool, lo, hi sql.NullInt64) {
+	switch {
+	case !inDirty:
+		p.lo, p.hi, p.known = p.at, p.at, true
+	case lo.Valid && hi.Valid:
+		p.lo, p.hi, p.known = int(lo.Int64), int(hi.Int64), true
+	}
 }
 
 // readAnchors fills each entry's anchor text (the distinct non-empty anchors of links to it, most

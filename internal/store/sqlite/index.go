@@ -45,7 +45,12 @@ const (
 	sqlInsertDocs  = `INSERT OR REPLACE INTO docs (url_id, link_only, nosnippet, unavailable_after, inlinks, content_hash, num)`
 	// sqlOldEntries reads the entries the fold replaces: a document keeps its inlinks, and one
 	// that was no entry gets its anchor text at the merge of its touch (anchors.go).
-	sqlOldEntries  = `SELECT url_id, inlinks FROM docs WHERE url_id ` + inSet
+	sqlOldEntries = `SELECT url_id, inlinks FROM docs WHERE url_id ` + inSet
+	// sqlPlanDocs reads the document entries of a set (planDocs), sqlPlanEntries the rest's URL
+	// rows with their entries, if any.
+	sqlPlanDocs = `SELECT d.url_id, d.nosnippet, d.unavailable_after, d.content_hash, d.num, d.inlinks,
+			y.url_id IS NOT NULL, y.lo, y.hi
+		FROM docs d LEFT JOIN dirty y ON y.url_id = d.url_id WHERE d.link_only = 0 AND d.url_id ` + inSet
 	sqlPlanEntries = `SELECT u.id, u.url, u.fetched_at, u.kind, u.state, d.url_id IS NOT NULL, d.link_only,
 			d.nosnippet, d.unavailable_after, d.content_hash, d.num, d.inlinks, y.url_id IS NOT NULL, y.lo, y.hi
 		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN dirty y ON y.url_id = u.id
