@@ -34,6 +34,15 @@ const (
 	// (attach.go) it writes urls, origins and staged only, and 8 MiB crawled 20,000 pages as fast
 	// as 32 with 35 MiB less RSS (BENCHMARKS.md, "Issue 8, 2026-11-25, fifth part").
 	writerCacheKiB = 8 << 10
+	// writerSpillKiB is how much more the crawl writer may hold of a commit's changed pages
+	// before it writes them to the WAL in the middle of the commit (SQLite's cache_spill; the
+	// cache grows past its cache_size only while every page in it is changed). A commit of a
+	// crawl of 1,000 origins changes a page or more per fetch, in urls, urls_origin, staged and
+	// the indexes of IDs, and a group commit takes up to 512 fetches: 8 MiB spilled, and each
+	// page written again in the same commit had its WAL frames re-read for their checksums
+	// (walRewriteChecksums): 36 µs of CPU per page fetched at 1,000 × 200, none at 100 × 200
+	// (issue 26, what grows with the crawl).
+	writerSpillKiB = 16 << 10
 	// readerCacheKiB is each read connection's page cache. A search of a word in most of the
 	// index walks its match list (FTS5 doclist pages) two or three times, and looks up each
 	// candidate's row sizes; with SQLite's 2 MiB, every walk read the pages again (issue 11
@@ -216,6 +225,9 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	s.read.SetMaxOpenConns(readers)
 	if err := tuneWriter(ctx, s.wconn, s.path, checkpoint, caches.writer); err != nil {
 		return err
+	}
+	if _, err := s.wconn.ExecContext(ctx, spillPragma(caches.writer+caches.writerSpill, crawlPageSize)); err != nil {
+		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
 	if s.iwrite, s.iconn, err = openWriter(ctx, ipath, opts.observe, checkpoint, caches.index,
 		attachSQL(s.path, crawlSchemaName, true, false), cacheSizePragma(crawlSchemaName, caches.indexCrawl)); err != nil {

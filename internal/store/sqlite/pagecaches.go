@@ -17,22 +17,25 @@ const pageCacheCost = 2
 
 // pageCaches are the page caches of a writable store's connections, in KiB: the crawl writer's,
 // the index writer's (for the index database and the crawl database it reads), the text
-// writer's, and each read connection's (readerCaches, with the crawl database's).
+// writer's, and each read connection's (readerCaches, with the crawl database's); and how much
+// more the crawl writer may hold of one commit's changed pages before it spills them
+// (writerSpill, spillPragma).
 type pageCaches struct {
-	writer, index, indexCrawl, text int
-	reader                          readerCaches
+	writer, index, indexCrawl, text, writerSpill int
+	reader                                       readerCaches
 }
 
 // defaultPageCaches are the caches a writable store's connections are given when
 // Options.PageCacheBytes allows them (issue 8 chose each).
 var defaultPageCaches = pageCaches{
 	writer: writerCacheKiB, index: indexCacheKiB, indexCrawl: crawlCacheKiB, text: textCacheKiB,
-	reader: readerCaches{index: crawlReaderIndexCacheKiB, text: crawlReaderTextCacheKiB, crawl: readerCrawlCacheKiB},
+	writerSpill: writerSpillKiB,
+	reader:      readerCaches{index: crawlReaderIndexCacheKiB, text: crawlReaderTextCacheKiB, crawl: readerCrawlCacheKiB},
 }
 
 // total is what every cache holds at most with readers read connections open, in KiB.
 func (p pageCaches) total(readers int) int {
-	return p.writer + p.index + p.indexCrawl + p.text + readers*(p.reader.index+p.reader.text+p.reader.crawl)
+	return p.writer + p.writerSpill + p.index + p.indexCrawl + p.text + readers*(p.reader.index+p.reader.text+p.reader.crawl)
 }
 
 // pageCachesFor divides budget bytes among the page caches of a store with readers read
@@ -50,11 +53,26 @@ func pageCachesFor(budget int64, readers int) pageCaches {
 	scale := func(n int) int { return max(int(int64(n)*kib/full), MinPageCacheKiB) }
 	return pageCaches{
 		writer: scale(p.writer), index: scale(p.index), indexCrawl: scale(p.indexCrawl), text: scale(p.text),
-		reader: readerCaches{index: scale(p.reader.index), text: scale(p.reader.text), crawl: scale(p.reader.crawl)},
+		writerSpill: scale(p.writerSpill),
+		reader:      readerCaches{index: scale(p.reader.index), text: scale(p.reader.text), crawl: scale(p.reader.crawl)},
 	}
 }
 
 // cacheSizePragma sets the page cache of schema's database on a connection to kib KiB.
 func cacheSizePragma(schema string, kib int) string {
 	return `PRAGMA ` + schema + `.cache_size = -` + strconv.Itoa(kib)
+}
+
+// spillPragma lets a connection's main database (of pageSize pages) hold up to kib KiB of pages
+// (a page less for an even number) before it spills changed ones to the WAL in the middle of a
+// transaction (cache_spill, in pages: SQLite spills only once the cache holds more than both it
+// and cache_size). The count is odd: SQLite also reads it as a boolean, its low byte, and a
+// multiple of 256 (6,144 pages, 24 MiB of 4 KiB) turned spilling off altogether, leaving the
+// cache to grow with every changed page.
+func spillPragma(kib, pageSize int) string {
+	n := max(kib<<10/pageSize, 1)
+	if n%2 == 0 {
+		n-- // at least 2: stays at least 1
+	}
+	return `PRAGMA main.cache_spill = ` + strconv.Itoa(n)
 }
