@@ -35,7 +35,8 @@
 // then unstages it (crawl file). The merge (once link_log holds mergeLinksRows rows and a quarter
 // of links', and of the whole log in every refresh; never on a timer) applies the whole log to
 // links sorted by target, in passes over ranges of targets (linklog.go), then runs a generation
-// over the targets in the same order (anchors.go): an entry's docs and fts_anchors rows are
+// over the targets in the same order (anchors.go; a document target is planned from docs and
+// dirty alone, other targets from their urls rows): an entry's docs and fts_anchors rows are
 // rewritten when it has no anchor row yet or its inlinks reached twice or half those of its last
 // rewrite, so that over a crawl each is written O(log inlinks) times; link-only entries of URLs
 // linked to and never fetched are made, entries nothing keeps removed; the other targets go to
@@ -68,7 +69,9 @@
 // lets run beside the writers. A commit inserts its new URLs in multi-row statements and skips
 // the insert of origins it knows exist. The crawl database has 4 KiB pages (crawlPageSize: its
 // commits change a row or two on each page they touch), the index and text databases 8 KiB
-// (pageSize: FTS5's rows and blobs fill them). The WAL is checkpointed at
+// (pageSize: FTS5's rows and blobs fill them). The crawl writer holds a commit's changed pages up
+// to writerSpillKiB beyond its cache before it spills them to the WAL (cache_spill): a group
+// commit at 1,000 origins changes more pages than the cache holds. The WAL is checkpointed at
 // Options.CheckpointPages, and cut back to walLimitCheckpoints thresholds when it starts over
 // after a long reader let it grow.
 // Close leaves no WAL: the crawl's writer closes after the index writer, whose read-only
