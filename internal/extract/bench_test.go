@@ -83,3 +83,25 @@ func TestBenchPageIsRealistic(t *testing.T) {
 			doc.Truncated, len(doc.Links), doc.Canonical, len(doc.Metas), doc.Text[max(0, len(doc.Text)-20):])
 	}
 }
+
+// BenchmarkHTMLSmallBuffers measures extraction of a small page (about 3 KB, the size of the
+// pages crawlbench serves) with a Buffers reused page after page, as the crawler extracts
+// (go test -run '^$' -bench HTMLSmallBuffers -benchmem ./internal/extract).
+func BenchmarkHTMLSmallBuffers(b *testing.B) {
+	var s strings.Builder
+	s.WriteString(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Page 17 of origin 3</title></head><body><h1>Page 17</h1>`)
+	for i := range 20 {
+		fmt.Fprintf(&s, `<p>Some words of paragraph %d, with <a href="/p/%d.html">a link to page %d</a>.</p>`+"\n", i, i*7, i*7)
+	}
+	s.WriteString(`</body></html>`)
+	page := []byte(s.String())
+	var buf Buffers
+	b.SetBytes(int64(len(page)))
+	b.ReportAllocs()
+	for b.Loop() {
+		doc, err := HTML(page, "https://origin3.example/p/17.html", "text/html; charset=utf-8", Options{Buffers: &buf})
+		if err != nil || len(doc.Links) != 20 {
+			b.Fatalf("HTML: %d links, %v", len(doc.Links), err)
+		}
+	}
+}

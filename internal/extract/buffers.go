@@ -1,5 +1,11 @@
 package extract
 
+import (
+	"io"
+
+	"golang.org/x/net/html"
+)
+
 // Buffers is the memory one HTML extraction leaves for the next (Options.Buffers): the byte
 // buffers its text, title, headings and anchor text grow in, and its list of links, so that a
 // crawler extracting page after page does not grow them from nothing on every page (issue 26:
@@ -9,6 +15,7 @@ package extract
 type Buffers struct {
 	text, title, headings, anchor, alt, scratch []byte
 	links                                       []pendingLink
+	tok                                         *tokenizer // nil until the first page
 }
 
 // MaxKeptBufferBytes bounds what a Buffers keeps: a buffer one page grew past it is dropped
@@ -19,12 +26,21 @@ const MaxKeptBufferBytes = 64 << 10
 // maxKeptLinks bounds the list of links a Buffers keeps, as MaxKeptBufferBytes does its bytes.
 const maxKeptLinks = 1024
 
-// lend hands b's buffers to x, emptied, with x's caps.
+// tokenizer returns b's tokenizer reset to read r, made on first use.
+func (b *Buffers) tokenizer(r io.Reader) *html.Tokenizer {
+	if b.tok == nil {
+		b.tok = newTokenizer()
+	}
+	return b.tok.start(r)
+}
+
+// lend hands b's buffers to x, emptied, with x's caps. The tokenizer stays in b: x already reads
+// with it.
 func (b *Buffers) lend(x *extractor) {
 	x.text.b, x.title.b, x.headings.b = b.text[:0], b.title[:0], b.headings[:0]
 	x.anchor.b, x.alt.b, x.scratch.b = b.anchor[:0], b.alt[:0], b.scratch[:0]
 	x.links = b.links[:0]
-	*b = Buffers{}
+	*b = Buffers{tok: b.tok}
 }
 
 // keep takes x's buffers back once its Document is built, each unless it grew past the bound.
@@ -35,6 +51,9 @@ func (b *Buffers) keep(x *extractor) {
 	if cap(x.links) <= maxKeptLinks {
 		clear(x.links)
 		b.links = x.links[:0]
+	}
+	if b.tok != nil {
+		b.tok.release()
 	}
 }
 

@@ -28,7 +28,13 @@ func HTML(body []byte, docURL, contentType string, opts Options) (Document, erro
 		return Document{}, fmt.Errorf("extract: document URL: %w", err)
 	}
 	dec := htmlDecoding(body, contentType)
-	x := newExtractor(lim, html.NewTokenizer(dec.reader(body)))
+	var z *html.Tokenizer
+	if opts.Buffers != nil {
+		z = opts.Buffers.tokenizer(dec.reader(body))
+	} else {
+		z = html.NewTokenizer(dec.reader(body))
+	}
+	x := newExtractor(lim, z)
 	if opts.Buffers != nil {
 		opts.Buffers.lend(x)
 		defer opts.Buffers.keep(x)
