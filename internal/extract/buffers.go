@@ -7,9 +7,10 @@ import (
 )
 
 // Buffers is the memory one HTML extraction leaves for the next (Options.Buffers): the byte
-// buffers its text, title, headings and anchor text grow in, and its list of links, so that a
-// crawler extracting page after page does not grow them from nothing on every page (issue 26:
-// the growth was a third of the bytes an extraction allocated). Nothing of a Document is kept
+// buffers its text, title, headings and anchor text grow in, its list of links, and its HTML
+// tokenizer with the tokenizer's 4 KiB buffer, so that a crawler extracting page after page does
+// not make them from nothing on every page (issue 26: the growth was a third of the bytes an
+// extraction allocated, and the tokenizer 4.6 KB a page). Nothing of a Document is kept
 // in it: HTML copies the text out before it returns. A Buffers serves one HTML call at a time;
 // the zero value is ready.
 type Buffers struct {
@@ -52,10 +53,20 @@ func (b *Buffers) keep(x *extractor) {
 		clear(x.links)
 		b.links = x.links[:0]
 	}
-	if b.tok != nil {
+	switch {
+	case b.tok == nil:
+	case x.longestTag > maxKeptTagBytes:
+		b.tok = nil // its attribute-name map may have grown to that tag's attributes
+	default:
 		b.tok.release()
 	}
 }
+
+// maxKeptTagBytes bounds the tokenizer a Buffers keeps: the tokenizer's map of one tag's
+// attribute names keeps the size the tag with the most attributes gave it, so a page with a start
+// tag longer than this (up to half as many attributes: a map of some 100 KB) does not leave its
+// tokenizer for the next page.
+const maxKeptTagBytes = 4 << 10
 
 // kept is buf emptied, or nil when it grew past MaxKeptBufferBytes.
 func kept(buf []byte) []byte {

@@ -80,6 +80,8 @@ type extractor struct {
 	links     []pendingLink
 	linkElems int // link elements with an href met so far
 
+	longestTag int // bytes of the longest start tag: it bounds the tokenizer's attribute-name map
+
 	base, canonical       string
 	hasBase, hasCanonical bool
 	htmlSeen              bool
@@ -173,7 +175,9 @@ func (x *extractor) brk() {
 
 // onStart handles a start tag.
 func (x *extractor) onStart(selfClosing bool) {
-	a := tagAtom(x.z.Raw())
+	raw := x.z.Raw()
+	x.longestTag = max(x.longestTag, len(raw))
+	a := tagAtom(raw)
 	if x.templates > 0 {
 		if a == atom.Template {
 			x.templates++

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -88,5 +89,30 @@ func TestBuffersKeepNoBody(t *testing.T) {
 	}
 	if buf.tok.src.r != nil {
 		t.Error("the kept tokenizer still reads the last page's body")
+	}
+}
+
+// TestBuffersDropTokenizerAfterLongTag: issue 26 (and issue 29's memory budget), the tokenizer
+// a Buffers keeps holds a map sized by the most attributes one tag had: after a page with a start
+// tag longer than maxKeptTagBytes it is dropped, not kept for the next page.
+func TestBuffersDropTokenizerAfterLongTag(t *testing.T) {
+	var buf Buffers
+	if _, err := HTML([]byte(`<p class="x">ordinary</p>`), "https://example.com/", "text/html", Options{Buffers: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	if buf.tok == nil {
+		t.Fatal("an ordinary page did not keep its tokenizer")
+	}
+	var tag strings.Builder
+	tag.WriteString("<div")
+	for i := 0; tag.Len() <= maxKeptTagBytes; i++ {
+		fmt.Fprintf(&tag, " a%d", i)
+	}
+	tag.WriteString(">text</div>")
+	if _, err := HTML([]byte(tag.String()), "https://example.com/", "text/html", Options{Buffers: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	if buf.tok != nil {
+		t.Errorf("kept the tokenizer after a %d-byte tag, want it dropped past %d", tag.Len(), maxKeptTagBytes)
 	}
 }
