@@ -46,11 +46,14 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 		if mode == "delay" {
 			delay = cfg.delay
 		}
-		sqlite, err := crawl(ctx, bin, web, &cnt, 1, []string{"--data", filepath.Join(tmp, "sqlite-"+mode)}, delay, cfg.concurrency)
-		if err != nil {
-			return fmt.Errorf("%s, SQLite: %w", mode, err)
+		rows := []result{{}} // rows[0] is SQLite's; workers 0: not run
+		if cfg.sqlite {
+			sqlite, err := crawl(ctx, bin, web, &cnt, 1, []string{"--data", filepath.Join(tmp, "sqlite-"+mode)}, delay, cfg.concurrency)
+			if err != nil {
+				return fmt.Errorf("%s, SQLite: %w", mode, err)
+			}
+			rows[0] = sqlite
 		}
-		rows := []result{sqlite}
 		for _, n := range cfg.workers {
 			schema := fmt.Sprintf("clusterbench_%s_%d_%d", mode, n, os.Getpid())
 			loc := withSchema(cfg.pg, schema)
@@ -62,7 +65,9 @@ func bench(ctx context.Context, cfg config, out io.Writer) error {
 			if err == nil && n == cfg.workers[0] && sizes.Rows == nil {
 				sizes, err = pgschema.Measure(ctx, cfg.pg, schema)
 			}
-			if derr := pgschema.Drop(ctx, cfg.pg, schema); err == nil {
+			if cfg.keep {
+				fmt.Fprintf(out, "kept schema %s\n", schema)
+			} else if derr := pgschema.Drop(ctx, cfg.pg, schema); err == nil {
 				err = derr
 			}
 			if err != nil {
@@ -90,17 +95,23 @@ func report(out io.Writer, mode string, delay time.Duration, rows []result) {
 		}
 	}
 	for i, r := range rows {
-		name, vsOne, server := "PostgreSQL", "-", "-"
+		if i == 0 && r.workers == 0 {
+			continue // -sqlite=false
+		}
+		name, vsOne, vsSQLite, server := "PostgreSQL", "-", "-", "-"
 		if i == 0 {
 			name = "SQLite"
 		} else if one > 0 {
 			vsOne = fmt.Sprintf("%.2fx", r.pagesPerSec()/one)
 		}
+		if rows[0].workers > 0 {
+			vsSQLite = fmt.Sprintf("%.2fx", r.pagesPerSec()/rows[0].pagesPerSec())
+		}
 		if i > 0 && r.serverCPU >= 0 {
 			server = fmt.Sprintf("%.0f", r.cpuPerPage(r.serverCPU))
 		}
-		fmt.Fprintf(out, "| %s | %d | %d | %.1f | %.0f | %s | %.2fx | %.1f | %.0f | %.0f | %s |\n", name, r.workers, r.pages, r.wall.Seconds(),
-			r.pagesPerSec(), vsOne, r.pagesPerSec()/rows[0].pagesPerSec(), r.requests.Seconds(), r.requestRate(), r.cpuPerPage(r.cpu), server)
+		fmt.Fprintf(out, "| %s | %d | %d | %.1f | %.0f | %s | %s | %.1f | %.0f | %.0f | %s |\n", name, r.workers, r.pages, r.wall.Seconds(),
+			r.pagesPerSec(), vsOne, vsSQLite, r.requests.Seconds(), r.requestRate(), r.cpuPerPage(r.cpu), server)
 	}
 	fmt.Fprintln(out)
 }

@@ -38,6 +38,8 @@ type config struct {
 	pg                          string
 	src                         string
 	bin                         string // a built mandelbot to run instead of building src (-mandelbot)
+	sqlite                      bool   // run the SQLite crawl each mode compares with (-sqlite)
+	keep                        bool   // keep the PostgreSQL schemas for inspection rather than drop them (-keep)
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -57,6 +59,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.pg, "pg", defaultPG, "PostgreSQL URL; each run gets a schema of its own, dropped after")
 	fs.StringVar(&cfg.src, "src", "..", "the main module's directory (the mandelbot command is built from it)")
 	fs.StringVar(&cfg.bin, "mandelbot", "", "use this mandelbot binary instead of building one")
+	fs.BoolVar(&cfg.sqlite, "sqlite", true, "also crawl with one SQLite process, the runs' yardstick (false: PostgreSQL only, the 'vs SQLite' column empty)")
+	fs.BoolVar(&cfg.keep, "keep", false, "keep each run's PostgreSQL schema (printed) for inspection instead of dropping it")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
