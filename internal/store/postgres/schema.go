@@ -22,10 +22,12 @@ const schemaLockSalt = "mandelbot schema migration"
 // crawl before anything is written (ErrEarlierBuild). Layout 1 was the single schema of issue
 // 26 part 4; layout 2 added the head index, the anchor generations (issue 31 part 4) and the
 // origins' gap (issue 29); layout 3 took the text out of staged (issue 31 part 4: a document's
-// text is written once, to doc_text, at Commit) and the statistics off docs.tsv and urls' text.
+// text is written once, to doc_text, at Commit) and the statistics off docs.tsv and urls' text;
+// layout 4 keyed links by from_id alone, not by (from_id, to_id, anchor) (issue 31 part 4: that
+// key held every link's anchor text, the crawl's largest B-tree).
 const (
 	layoutKey     = "layout"
-	schemaVersion = 3
+	schemaVersion = 4
 	// firstLayout is the first layout a meta row names.
 	firstLayout = 1
 )
@@ -48,7 +50,12 @@ const (
 // docs (every sampled tsvector read from TOAST), and a search reads the GIN index whatever a word's
 // frequency (enable_seqscan off, search.go). Nor have the text columns of urls that no statement
 // filters, joins or groups on (the URL itself is looked up with its ID): they were two thirds of
-// the store's ANALYZE of urls. link_log is the fold's append-only log of link targets whose anchor
+// the store's ANALYZE of urls. links has no primary key: the fold writes a document's links, each
+// (from_id, to_id, anchor) once, and deletes them by from_id, so its two indexes are on from_id
+// and to_id alone, which deduplication keeps small (issue 31 part 4: the key (from_id, to_id,
+// anchor) held every link's anchor text, four times links_to's size; at 200,000 pages the largest
+// B-tree of the crawl, most of it out of shared_buffers, and read back page by page by the
+// fold's random from_ids). link_log is the fold's append-only log of link targets whose anchor
 // text changed; anchor_pending the targets a generation left behind until their next power of two.
 // The text search configuration mandelbot_words is 'simple' (no stop words) with an English
 // Snowball stemmer (issue 11: "keys" finds "key").
@@ -132,9 +139,9 @@ const schemaSQL = `CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)
 		from_id bigint NOT NULL,
 		to_id bigint NOT NULL,
 		anchor text NOT NULL DEFAULT '',
-		fragment boolean NOT NULL DEFAULT false,
-		PRIMARY KEY (from_id, to_id, anchor)
+		fragment boolean NOT NULL DEFAULT false
 	);
+	CREATE INDEX links_from ON links (from_id);
 	CREATE INDEX links_to ON links (to_id);
 	CREATE TABLE link_log (seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, to_id bigint NOT NULL);
 	CREATE TABLE anchor_pending (to_id bigint PRIMARY KEY);
