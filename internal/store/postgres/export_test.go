@@ -49,3 +49,10 @@ func TSVectorText(ctx context.Context, s *Store, v []byte) (alone, inArray strin
 	err = s.pool.QueryRow(ctx, `SELECT $1::tsvector::text, ($2::tsvector[])[2]::text`, tsvector{v}, []tsvector{{}, {v}}).Scan(&alone, &inArray)
 	return alone, inArray, err
 }
+
+// SessionSetting returns the value of the setting name on a connection of s's pool.
+func SessionSetting(ctx context.Context, s *Store, name string) (string, error) {
+	var v string
+	err := s.pool.QueryRow(ctx, `SELECT current_setting($1)`, name).Scan(&v)
+	return v, err
+}
