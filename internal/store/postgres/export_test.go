@@ -2,8 +2,11 @@ package postgres
 
 import (
 	"context"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/fractle/mandelbot/internal/store"
 )
 
 // SchemaVersion and LayoutKey are the schema's version and the meta key that holds it, for the
@@ -55,4 +58,29 @@ func SessionSetting(ctx context.Context, s *Store, name string) (string, error) 
 	var v string
 	err := s.pool.QueryRow(ctx, `SELECT current_setting($1)`, name).Scan(&v)
 	return v, err
+}
+
+// GenerationPlans returns the plans (EXPLAIN) of an anchor generation's statements on targets,
+// made in a transaction set up as a generation's is: due targets, anchor texts, entries.
+func GenerationPlans(ctx context.Context, s *Store, targets []int64) ([]string, error) {
+	var plans []string
+	err := s.inTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		plans = nil
+		if err := generationPlans(ctx, tx); err != nil {
+			return err
+		}
+		for _, q := range []struct {
+			sql  string
+			args []any
+		}{{sqlDueTargets, []any{targets}}, {sqlAnchorTexts, []any{targets, store.MaxAnchorsPerURL}}, {sqlEntries, []any{targets}}} {
+			rows, _ := tx.Query(ctx, "EXPLAIN "+q.sql, q.args...)
+			lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+			if err != nil {
+				return err
+			}
+			plans = append(plans, strings.Join(lines, "\n"))
+		}
+		return nil
+	})
+	return plans, err
 }
