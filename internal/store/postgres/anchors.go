@@ -73,9 +73,9 @@ const (
 // size. With the planner's own choice (issue 31 part 4, server CPU per page at 200,000 pages),
 // 5,000 targets against 207,000 heads rows, 800,000 links and 207,000 URLs were each a scan of
 // the whole table (heads hashed, links and urls by two parallel workers): every batch of every
-// generation read the crawl's three largest narrow tables end to end, O(pages) per batch and so
-// O(pages²) over a crawl, and at 1,000 × 200 most of the server's reads from the operating
-// system.
+// generation read three of the crawl's largest tables end to end, O(pages) per batch and so
+// O(pages²) over a crawl. With these settings the same batch took 98 ms rather than 148, 66 ms
+// on one process rather than 160 ms on three, 154 rather than 193 on three.
 func generationPlans(ctx context.Context, tx pgx.Tx) error {
 	if _, err := tx.Exec(ctx, sqlIndexPlans); err != nil {
 		return fmt.Errorf("planner settings: %w", err)

@@ -53,11 +53,11 @@ const (
 // the store's ANALYZE of urls. links has no primary key: the fold writes a document's links, each
 // (from_id, to_id, anchor) once, and deletes them by from_id, so its two indexes are on from_id
 // and to_id alone, which deduplication keeps small (issue 31 part 4: the key (from_id, to_id,
-// anchor) held every link's anchor text, four times links_to's size; at 200,000 pages the largest
-// B-tree of the crawl, most of it out of shared_buffers, and read back page by page by the
-// fold's random from_ids). link_log is the fold's append-only log of link targets whose anchor
-// text changed; anchor_pending the targets a generation left behind until their next power of two.
-// The text search configuration mandelbot_words is 'simple' (no stop words) with an English
+// anchor) held every link's anchor text: 58 MB at 180,000 pages against links_to's 13 MB, read
+// back from the operating system 52,859 times by the fold's deletes at random from_ids).
+// link_log is the fold's append-only log of link targets whose anchor text changed;
+// anchor_pending the targets a generation left behind until their next power of two. The text
+// search configuration mandelbot_words is 'simple' (no stop words) with an English
 // Snowball stemmer (issue 11: "keys" finds "key").
 const schemaSQL = `CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);
 	CREATE TABLE origins (
