@@ -124,7 +124,9 @@ type Indexer interface {
 	// changed since it was written, and reports how many entries it wrote. It is exact: when it
 	// returns nil, everything committed before the call is searchable, with all its anchor text.
 	RefreshIndex(ctx context.Context) (int, error)
-	// RefreshDocuments is the refresh during a crawl (issue 26 part 2): when it returns nil,
+	// RefreshDocuments is the bounded refresh (issue 26 part 2), for a reader that wants
+	// documents searchable without paying for an exact RefreshIndex; the crawler does not call
+	// it during a crawl, where IndexPending's own merges keep anchor text up. When it returns nil,
 	// every document committed before the call is searchable by its own text, and each entry's
 	// anchor text reflects its inlinks (the distinct pages linking to it) within a factor of
 	// two. An entry's anchor text is rewritten when it has none yet (a new entry) and when its
