@@ -61,9 +61,15 @@ func (m *matcher) from(t table) string {
 // is link-only.
 func (m *matcher) first(ctx context.Context, t table, expr string, limit int) ([]int64, map[int64]bool, error) {
 	q := `SELECT docs.url_id, docs.num, docs.link_only FROM ` + m.from(t) + ` WHERE ` + t.name + ` MATCH ? AND ` + visible + ` AND ` + m.sites + ` LIMIT ?`
+	return m.entries(ctx, q, append(append([]any{expr, m.now}, m.siteArgs...), limit)...)
+}
+
+// entries runs q, which selects docs.url_id, docs.num and docs.link_only, and returns the URL
+// IDs in the order read, with which are link-only, noting their numbers in m.nums.
+func (m *matcher) entries(ctx context.Context, q string, args ...any) ([]int64, map[int64]bool, error) {
 	var ids []int64
 	linkOnly := map[int64]bool{}
-	err := eachRow(ctx, m.db, q, append(append([]any{expr, m.now}, m.siteArgs...), limit), func(r *sql.Rows) error {
+	err := eachRow(ctx, m.db, q, args, func(r *sql.Rows) error {
 		var id, num int64
 		var lo bool
 		if err := r.Scan(&id, &num, &lo); err != nil {
@@ -469,22 +475,8 @@ func (m *matcher) survivors(ctx context.Context, nums []int64) ([]int64, map[int
 	if len(nums) == 0 {
 		return nil, nil, nil
 	}
-	var ids []int64
-	linkOnly := map[int64]bool{}
-	err := eachRow(ctx, m.db, `SELECT docs.url_id, docs.num, docs.link_only FROM docs WHERE docs.num `+inSet+` AND `+visible+` ORDER BY docs.num`,
-		[]any{idSet(nums), m.now}, func(r *sql.Rows) error {
-			var id, num int64
-			var lo bool
-			if err := r.Scan(&id, &num, &lo); err != nil {
-				return err
-			}
-			ids, m.nums[id] = append(ids, id), num
-			if lo {
-				linkOnly[id] = true
-			}
-			return nil
-		})
-	return ids, linkOnly, err
+	return m.entries(ctx, `SELECT docs.url_id, docs.num, docs.link_only FROM docs WHERE docs.num `+inSet+` AND `+visible+` ORDER BY docs.num`,
+		idSet(nums), m.now)
 }
 
 // heldNowhere reports whether some required node is in no entry's text (freq, frequencies'
