@@ -13,12 +13,10 @@ import (
 // staged documents into the link graph as they come (store.Indexer.IndexPending, batches of
 // indexBatch, one after another while a backlog waits: the store reads larger chunks when it is
 // behind, and merges its link log and rewrites anchor text itself at the log's own size: issue
-// 26 part 2), never refreshes on a timer, and always refreshes before the run ends (RefreshIndex:
-// everything, exactly). It does not call RefreshDocuments during a crawl: with a backlog that
-// merged the whole link log each time 50,000 documents waited, beside the store's own merges
-// (13% of the CPU of a 1,000 × 200 crawl; without it 1-5% less CPU per page there, the same at a
-// million pages, where as much folding takes its place, and 6% fewer bytes written at both:
-// BENCHMARKS.md, issue 26). The scheduler stops dispatching while more than
+// 26 part 2), refreshes on no timer and for no backlog, and always refreshes before the run ends
+// (RefreshIndex: everything, exactly). A RefreshDocuments per 50,000 documents waiting merged the
+// whole link log again beside the store's own merges: without it a crawl writes 6% fewer bytes
+// (BENCHMARKS.md, issue 26). The scheduler stops dispatching while more than
 // MaxIndexLag committed documents are not searchable, so the lag is bounded.
 const (
 	indexBatch  = 2000

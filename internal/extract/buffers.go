@@ -27,8 +27,12 @@ const MaxKeptBufferBytes = 64 << 10
 // maxKeptLinks bounds the list of links a Buffers keeps, as MaxKeptBufferBytes does its bytes.
 const maxKeptLinks = 1024
 
-// tokenizer returns b's tokenizer reset to read r, made on first use.
+// tokenizer returns b's tokenizer reset to read r, made on first use; with no Buffers (b nil),
+// a new one.
 func (b *Buffers) tokenizer(r io.Reader) *html.Tokenizer {
+	if b == nil {
+		return html.NewTokenizer(r)
+	}
 	if b.tok == nil {
 		b.tok = newTokenizer()
 	}

@@ -28,13 +28,7 @@ func HTML(body []byte, docURL, contentType string, opts Options) (Document, erro
 		return Document{}, fmt.Errorf("extract: document URL: %w", err)
 	}
 	dec := htmlDecoding(body, contentType)
-	var z *html.Tokenizer
-	if opts.Buffers != nil {
-		z = opts.Buffers.tokenizer(dec.reader(body))
-	} else {
-		z = html.NewTokenizer(dec.reader(body))
-	}
-	x := newExtractor(lim, z)
+	x := newExtractor(lim, opts.Buffers.tokenizer(dec.reader(body)))
 	if opts.Buffers != nil {
 		opts.Buffers.lend(x)
 		defer opts.Buffers.keep(x)

@@ -462,10 +462,10 @@ func (m *matcher) candidates(ctx context.Context) ([]int64, error) {
 		return queryIDs(ctx, m.db, `SELECT rowid FROM fts_anchors WHERE fts_anchors MATCH ? LIMIT ?`, m.any, mixedCandidates)
 	}
 	ids, _, err := m.first(ctx, anchorTable, m.any, mixedCandidates)
-	nums := make([]int64, len(ids))
-	for i, id := range ids {
-		nums[i] = m.nums[id]
+	if err != nil {
+		return nil, err
 	}
+	nums, _, err := m.numsOf(ctx, ids) // first noted every number: no read
 	return nums, err
 }
 
