@@ -23,26 +23,41 @@ var timeLayouts = [...]string{
 	"2006-01-02T15:04:05",
 }
 
-// dateLayout returns the one layout a date without a time of length n can
-// have, or "" when n is not the length of such a date.
-func dateLayout(n int) string {
-	switch n {
-	case len("2006"):
+// dateLayout returns the one layout a date without a time, s, can have, or
+// "" when s has neither the length nor the separators of such a date (a
+// filter sparing a failed time.Parse: time.Parse still decides).
+func dateLayout(s string) string {
+	switch {
+	case len(s) == len("2006"):
 		return "2006"
-	case len("2006-01"):
+	case len(s) == len("2006-01") && s[4] == '-':
 		return "2006-01"
-	case len("2006-01-02"):
+	case len(s) == len("2006-01-02") && s[4] == '-' && s[7] == '-':
 		return "2006-01-02"
 	}
 	return ""
 }
 
+// dateTimePrefix is the part every layout of timeLayouts starts with.
+const dateTimePrefix = "2006-01-02T15:04"
+
+// mayBeDateTime reports whether s could be in one of timeLayouts: long
+// enough for the shortest ("2006-01-02T15:04Z") and with their separators
+// where their fixed-width date puts them. It is only a filter: time.Parse
+// still decides.
+func mayBeDateTime(s string) bool {
+	return len(s) > len(dateTimePrefix) && s[4] == '-' && s[7] == '-' && s[10] == 'T'
+}
+
 // parseLastMod returns the time s names, or the zero Time when s is not in
 // one of the accepted forms. Dates without a time are midnight UTC.
 func parseLastMod(s string) time.Time {
-	if layout := dateLayout(len(s)); layout != "" {
+	if layout := dateLayout(s); layout != "" {
 		t, _ := time.Parse(layout, s) // zero on error
 		return t
+	}
+	if !mayBeDateTime(s) {
+		return time.Time{} // spares a failed time.Parse, and its error, per layout
 	}
 	for _, layout := range timeLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
