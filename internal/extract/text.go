@@ -31,10 +31,19 @@ func (t *textBuf) write(p []byte) {
 			t.space = true
 			i++
 		case c < utf8.RuneSelf:
-			// A run of printable ASCII goes in at once: this is most text.
+			// A run of printable ASCII goes in at once, with the single
+			// spaces between its words: this is most text, and a put per
+			// word was most of write's cost (issue 26). A single space
+			// between two characters is what collapsing leaves anyway.
 			j := i + 1
-			for j < len(p) && p[j] > ' ' && p[j] < 0x7f {
-				j++
+			for j < len(p) {
+				if isPrintableASCII(p[j]) {
+					j++
+				} else if p[j] == ' ' && j+1 < len(p) && isPrintableASCII(p[j+1]) {
+					j += 2
+				} else {
+					break
+				}
 			}
 			t.put(p[i:j])
 			i = j
@@ -57,10 +66,12 @@ func (t *textBuf) write(p []byte) {
 // one space.
 func (t *textBuf) brk() { t.space = true }
 
-// put appends run, one encoded character or a run of ASCII characters,
-// after the pending separator. What does not fit is dropped and the buffer
-// becomes full; a run is cut between two of its characters (ASCII, so at
-// any byte), a single multi-byte character is not cut.
+// put appends run, one encoded character or a run of ASCII characters
+// (printable, single spaces between them), after the pending separator.
+// What does not fit is dropped and the buffer becomes full; a run is cut
+// between two of its characters (ASCII, so at any byte) but never just
+// after one of its spaces, which separates a word that did not fit; a
+// single multi-byte character is not cut.
 func (t *textBuf) put(run []byte) {
 	sep := 0
 	if t.space && len(t.b) > 0 {
@@ -74,6 +85,9 @@ func (t *textBuf) put(run []byte) {
 			return // one multi-byte character that does not fit
 		}
 		n = room
+		if n > 0 && run[n-1] == ' ' {
+			n--
+		}
 	}
 	if n <= 0 {
 		return
@@ -103,6 +117,10 @@ func (t *textBuf) reset() {
 const noBreakSpace = '\u00a0'
 
 var replacementChar = []byte(string(utf8.RuneError))
+
+// isPrintableASCII reports whether c is an ASCII character write keeps as
+// it is: neither collapsible nor a space.
+func isPrintableASCII(c byte) bool { return c > ' ' && c < 0x7f }
 
 // isCollapsible reports whether the ASCII byte c is collapsed into a word
 // separator: ASCII whitespace and the other ASCII control characters.
