@@ -16,7 +16,7 @@ import (
 // 26 part 2), refreshes on no timer and for no backlog, and always refreshes before the run ends
 // (RefreshIndex: everything, exactly). A RefreshDocuments per 50,000 documents waiting merged the
 // whole link log again beside the store's own merges: without it a crawl writes 6% fewer bytes
-// (BENCHMARKS.md, issue 26). The scheduler stops dispatching while more than
+// (BENCHMARKS.md, issue 26), and issue 26 part 5 deleted it. The scheduler stops dispatching while more than
 // MaxIndexLag committed documents are not searchable, so the lag is bounded.
 const (
 	indexBatch  = 2000

@@ -117,25 +117,21 @@ type Indexer interface {
 	// IndexPending folds up to max staged documents into the link graph and the entries'
 	// metadata (their outgoing links replace the old ones) and reports how many it folded. A
 	// store may write their own text too, when it can do so beside the crawl's commits (SQLite:
-	// on a writer of its own), and may rewrite anchor text by the rule of RefreshDocuments when
-	// enough link changes wait (the store's own signal: a log of a given size, never a timer).
+	// on a writer of its own). When enough link changes wait (the store's own signal: a log of a
+	// given size, never a timer), it merges them and rewrites anchor text by the power-of-two rule
+	// (issue 26 part 2): each entry's anchor text then reflects its inlinks (the distinct pages
+	// linking to it) within a factor of two. An entry's anchor text is rewritten when it has none
+	// yet (a new entry) and when its inlink count has reached twice, or fallen to half, the count
+	// at its last rewrite (or fallen to 0), and not otherwise (AnchorsDue): over a crawl it is
+	// written O(log inlinks) times, never once per merge. A store may also leave the link-only
+	// entries of URLs queued (StateQueued) for RefreshIndex: such a URL will most likely be
+	// fetched soon, and writing its link-only entry only to replace it then is most of a large
+	// crawl's index work (issue 8).
 	IndexPending(ctx context.Context, max int) (int, error)
 	// RefreshIndex indexes every staged document, then rewrites each entry whose anchor text
 	// changed since it was written, and reports how many entries it wrote. It is exact: when it
 	// returns nil, everything committed before the call is searchable, with all its anchor text.
 	RefreshIndex(ctx context.Context) (int, error)
-	// RefreshDocuments is the bounded refresh (issue 26 part 2), for a reader that wants
-	// documents searchable without paying for an exact RefreshIndex; the crawler does not call
-	// it during a crawl, where IndexPending's own merges keep anchor text up. When it returns nil,
-	// every document committed before the call is searchable by its own text, and each entry's
-	// anchor text reflects its inlinks (the distinct pages linking to it) within a factor of
-	// two. An entry's anchor text is rewritten when it has none yet (a new entry) and when its
-	// inlink count has reached twice, or fallen to half, the count at its last rewrite (or
-	// fallen to 0), and not otherwise: over a crawl it is written O(log inlinks) times, never once
-	// per refresh. A store may also leave the link-only entries of URLs queued (StateQueued)
-	// for RefreshIndex: such a URL will most likely be fetched soon, and writing its link-only
-	// entry only to replace it then is most of a large crawl's index work (issue 8).
-	RefreshDocuments(ctx context.Context) (int, error)
 	// IndexLag reports how many committed documents are not searchable yet (staged, folded or
 	// not).
 	IndexLag(ctx context.Context) (int, error)

@@ -21,7 +21,7 @@ import (
 // anchor_pending; the last generation (RefreshIndex) rewrites them and every target of the log.
 //
 // A generation runs when the log reaches anchorLogSize rows (IndexPending) or the caller asks
-// for one (RefreshDocuments, RefreshIndex), never on a timer of its own. One process runs a
+// for one (RefreshIndex), never on a timer of its own. One process runs a
 // generation at a time (an advisory lock per schema); a generation is one transaction that takes
 // the log rows with DELETE ... RETURNING (those committed when it starts) and writes what they
 // decide, so a crash leaves the log as it was and the next generation does the work again

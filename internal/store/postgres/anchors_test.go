@@ -16,7 +16,7 @@ import (
 // target's anchor text only when its inlink count reaches the next power of two (1, 2, 4, ...),
 // so an entry's anchor text is written O(log inlinks) times over a crawl; between two rewrites it
 // lacks the newest links. RefreshIndex runs the last generation, which writes every target with
-// links not written yet. Each source page arrives in its own generation (RefreshDocuments).
+// links not written yet. Each source page arrives in its own generation (MergeAnchors).
 func TestAnchorTextRewrittenAtPowersOfTwo(t *testing.T) {
 	s := pgtest.Open(t)
 	defer s.Close()
@@ -27,7 +27,7 @@ func TestAnchorTextRewrittenAtPowersOfTwo(t *testing.T) {
 	written := map[int]int{1: 1, 2: 2, 3: 2, 4: 4, 5: 4}
 	for i, w := range words {
 		page(t, s, fmt.Sprintf("http://s%d.test/page", i), "source", "text", store.Link{To: target, Anchor: w})
-		if _, err := s.RefreshDocuments(t.Context()); err != nil {
+		if _, err := s.MergeAnchors(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 		for j, v := range words[:i+1] {

@@ -50,18 +50,6 @@ func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 	return total, err
 }
 
-// RefreshDocuments implements store.Indexer: every staged document, then one anchor generation
-// (powers of two: an entry's anchor text may lack up to half of its newest links; the first
-// link to a target is always written, so every link-only entry is there).
-func (s *Store) RefreshDocuments(ctx context.Context) (int, error) {
-	n, err := s.foldAll(ctx)
-	if err != nil {
-		return n, err
-	}
-	m, err := s.generation(ctx, false, true)
-	return n + m, err
-}
-
 // RefreshIndex implements store.Indexer: every staged document, then the last generation, which
 // rewrites the anchor text of every target with links not written yet.
 func (s *Store) RefreshIndex(ctx context.Context) (int, error) {

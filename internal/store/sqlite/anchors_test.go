@@ -110,7 +110,7 @@ func TestMergeWritesOneAnchorSegment(t *testing.T) {
 	}
 	const docs = 2*indexChunk + 500 // each a target of the merge (its fold's touch, and a link)
 	commitFetched(t, s, addURLs(t, s, docs), func(i int) string { return fmt.Sprint("walrus ", i) }, true)
-	if _, err := s.RefreshDocuments(ctx); err != nil {
+	if _, err := mergeAll(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 	var segments, rows int

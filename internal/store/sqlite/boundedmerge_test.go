@@ -74,7 +74,7 @@ func TestMergeReadsNoLinksOfATargetThatCannotBeDue(t *testing.T) {
 				t.Errorf("with %d pages linking and one more to merge, the target's plan read its links (inlinks %d, bounded %v); its anchor text was written at %d, so it could not be due", linking-1, p.inlinks, p.bounded, first)
 			}
 		}
-		if _, err := s.RefreshDocuments(ctx); err != nil {
+		if _, err := mergeAll(ctx, s); err != nil {
 			t.Fatal(err)
 		}
 		want := first

@@ -8,10 +8,11 @@ import (
 	"github.com/fractle/mandelbot/internal/store/storetest"
 )
 
-// TestConformance runs the store.Store conformance suite on a new database file per check.
+// TestConformance runs the store.Store conformance suite on a new database file per check, whose
+// IndexPending merges every link change waiting (MergeRows 1: storetest.Run).
 func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store {
-		s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{})
+		s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{MergeRows: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

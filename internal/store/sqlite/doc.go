@@ -33,15 +33,14 @@
 // its document (one transaction on crawl.db). The fold (IndexPending) writes the page's fts row
 // (text file), its docs and folded rows, and appends its link changes to link_log (index file),
 // then unstages it (crawl file). The merge (once link_log holds mergeLinksRows rows and a quarter
-// of links', and of the whole log in every refresh; never on a timer) applies the whole log to
+// of links', and of the whole log in RefreshIndex; never on a timer) applies the whole log to
 // links sorted by target, in passes over ranges of targets (linklog.go), then runs a generation
 // over the targets in the same order (anchors.go; a document target is planned from docs and
 // dirty alone, other targets from their urls rows): an entry's docs and fts_anchors rows are
 // rewritten when it has no anchor row yet or its inlinks reached twice or half those of its last
 // rewrite, so that over a crawl each is written O(log inlinks) times; link-only entries of URLs
 // linked to and never fetched are made, entries nothing keeps removed; the other targets go to
-// dirty. RefreshDocuments is that merge; RefreshIndex merges with every target rewritten, then
-// rewrites every dirty entry: exact. Having left nothing staged, RefreshIndex gives the crawl
+// dirty. RefreshIndex merges with every target rewritten, then rewrites every dirty entry: exact. Having left nothing staged, RefreshIndex gives the crawl
 // file's free pages (the staged text's) back to the file system (reclaim.go:
 // auto_vacuum=INCREMENTAL).
 //

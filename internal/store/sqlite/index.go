@@ -108,25 +108,9 @@ func pendingChunkBytes(lag int) int {
 
 // RefreshIndex implements store.Indexer: every staged document, the whole link log merged with
 // every target's entry rewritten, then every dirty entry (anchors.go); then the crawl database's
-// free pages, of the text it staged, are given back (reclaim.go).
+// free pages, of the text it staged, are given back (reclaim.go). It holds indexMu throughout, so
+// that no other step of the indexer writes between its transactions.
 func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
-	return s.refresh(ctx, true)
-}
-
-// RefreshDocuments implements store.Indexer: every staged document, then the whole link log
-// merged, the targets' entries rewritten by the power-of-two rule (anchors.go).
-func (s *Store) RefreshDocuments(ctx context.Context) (int, error) {
-	return s.refresh(ctx, false)
-}
-
-// refresh indexes every staged document and merges the whole link log, rewriting its targets'
-// entries exactly or by the power-of-two rule; exact, it then rewrites every dirty entry. It
-// holds indexMu throughout, so that no other step of the indexer writes between its
-// transactions.
-func (s *Store) refresh(ctx context.Context, exact bool) (int, error) {
-	if s.readOnly {
-		return 0, fmt.Errorf("sqlite: refresh index: %w", ErrReadOnly)
-	}
 	ctx, unlock, err := s.lockIndex(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: refresh index: %w", err)
@@ -136,9 +120,9 @@ func (s *Store) refresh(ctx context.Context, exact bool) (int, error) {
 	if err != nil {
 		return total, err
 	}
-	n, err := s.mergeLinks(ctx, true, exact)
+	n, err := s.mergeLinks(ctx, true, true)
 	total += n
-	if err != nil || !exact {
+	if err != nil {
 		return total, err
 	}
 	n, err = s.rewriteDirty(ctx)

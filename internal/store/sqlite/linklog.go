@@ -23,7 +23,7 @@ import (
 //     of dirty, a merge writes each page it touches once, in order.
 //
 // A merge runs when link_log holds mergeLinksRows rows and a mergeLogShare-th of links' rows
-// (IndexPending), and of the whole log in every refresh (refresh), never on a timer. It takes the
+// (IndexPending), and of the whole log in RefreshIndex, never on a timer. It takes the
 // whole log, in passes over ranges of targets (mergeLog), and its rows, the links and entries
 // they change, and their removal from link_log are one transaction of the index database (the
 // link-only entries' own text is written by the text writer before it: nums.go): a crash leaves
@@ -42,7 +42,7 @@ const mergeLinksRows = 200_000
 // grows by that share: about (1+1/4)/(1/4) = 5 times its final size over a crawl, whatever its
 // length. The price is the passes (mergeLog): each scans the merge's whole log, so a merge of
 // r rows reads r²/(mergeLinksRows/2) rows; and anchor text lags by up to a quarter of links
-// between merges (RefreshIndex and RefreshDocuments merge the whole log).
+// between merges (RefreshIndex merges the whole log).
 const mergeLogShare = 4
 
 // sqlLogSpan reads the oldest and newest seq of link_log (two seeks in its primary key): the

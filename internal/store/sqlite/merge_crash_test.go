@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -22,8 +23,8 @@ const (
 	// TestKillDuringMergeAndRefresh starts.
 	envMergeCrashDB = "MANDELBOT_SQLITE_MERGE_CRASH_DB"
 	envMergeKillAt  = "MANDELBOT_SQLITE_MERGE_KILL_AT"
-	// envMergeOp is the refresh the child runs: "index" (RefreshIndex) or "documents"
-	// (RefreshDocuments: the generations by the power-of-two rule).
+	// envMergeOp is the step the child runs: "index" (RefreshIndex) or "pending" (IndexPending,
+	// whose merge rewrites the targets by the power-of-two rule).
 	envMergeOp = "MANDELBOT_SQLITE_MERGE_OP"
 	// mergeCrashRows is the merge size of these tests: the log below is many passes of a merge long.
 	mergeCrashRows = 300
@@ -39,7 +40,7 @@ const (
 func buildLinkedStore(t *testing.T, path string) {
 	t.Helper()
 	ctx := t.Context()
-	s, err := Open(ctx, path, Options{mergeRows: 1 << 30}) // IndexPending merges nothing
+	s, err := Open(ctx, path, Options{MergeRows: 1 << 30}) // IndexPending merges nothing
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,11 +141,12 @@ func indexDump(t *testing.T, s *Store, nums bool) string {
 	return b.String()
 }
 
-// runRefresh runs the refresh op names (envMergeOp).
+// runRefresh runs the step op names (envMergeOp). With MergeRows mergeCrashRows, IndexPending
+// merges the whole of buildLinkedStore's log.
 func runRefresh(ctx context.Context, s *Store, op string) error {
 	var err error
-	if op == "documents" {
-		_, err = s.RefreshDocuments(ctx)
+	if op == "pending" {
+		_, err = s.IndexPending(ctx, math.MaxInt)
 	} else {
 		_, err = s.RefreshIndex(ctx)
 	}
@@ -157,7 +159,7 @@ func refreshCounting(t *testing.T, path, op string) (int64, string) {
 	t.Helper()
 	var n atomic.Int64
 	var on atomic.Bool
-	s, err := Open(t.Context(), path, Options{mergeRows: mergeCrashRows, observe: func(string) {
+	s, err := Open(t.Context(), path, Options{MergeRows: mergeCrashRows, observe: func(string) {
 		if on.Load() {
 			n.Add(1)
 		}
@@ -191,7 +193,7 @@ func TestMergeCrashHelper(t *testing.T) {
 	}
 	var n atomic.Int64
 	var on atomic.Bool
-	s, err := Open(context.Background(), path, Options{mergeRows: mergeCrashRows, observe: func(q string) {
+	s, err := Open(context.Background(), path, Options{MergeRows: mergeCrashRows, observe: func(q string) {
 		if on.Load() && n.Add(1) == at {
 			fmt.Printf("killed at statement %d: %.80s\n", at, oneLine(q))
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
@@ -218,11 +220,11 @@ func TestMergeCrashHelper(t *testing.T) {
 // rows, and nothing left in link_log or dirty.
 func TestKillDuringMergeAndRefresh(t *testing.T) { testKillDuringRefresh(t, "index") }
 
-// Issue 26 parts 2 and 6: the same with a kill inside RefreshDocuments, whose merges rewrite only
-// the targets due by the power-of-two rule and leave the others in dirty: after the kill, a
-// RefreshIndex leaves the index a RefreshDocuments and a RefreshIndex without the crash leave
+// Issue 26 parts 2 and 6: the same with a kill inside IndexPending's merge, which rewrites only
+// the targets due by the power-of-two rule and leaves the others in dirty: after the kill, a
+// RefreshIndex leaves the index an IndexPending and a RefreshIndex without the crash leave
 // (the entries' numbers aside: they follow the order entries were made in).
-func TestKillDuringGenerations(t *testing.T) { testKillDuringRefresh(t, "documents") }
+func TestKillDuringGenerations(t *testing.T) { testKillDuringRefresh(t, "pending") }
 
 func testKillDuringRefresh(t *testing.T, op string) {
 	if testing.Short() {
@@ -252,7 +254,7 @@ func testKillDuringRefresh(t *testing.T, op string) {
 			t.Fatalf("round %d: child not killed by SIGKILL: %v\n%s", round, err, out)
 		}
 		t.Logf("round %d of %d statements: %s", round, total, strings.TrimSpace(string(out)))
-		s, err := Open(t.Context(), path, Options{mergeRows: mergeCrashRows})
+		s, err := Open(t.Context(), path, Options{MergeRows: mergeCrashRows})
 		if err != nil {
 			t.Fatalf("round %d: reopen after kill -9: %v", round, err)
 		}

@@ -23,7 +23,7 @@ func TestMergesWriteLinksABoundedNumberOfTimes(t *testing.T) {
 		maxLinksWrites          = 8.0
 	)
 	ctx := t.Context()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "crawl.db"), Options{mergeRows: mergeRows})
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "crawl.db"), Options{MergeRows: mergeRows})
 	if err != nil {
 		t.Fatal(err)
 	}

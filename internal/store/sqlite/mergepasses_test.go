@@ -18,7 +18,7 @@ import (
 func TestMergePassesYieldEveryRowOnceWithinTheLimit(t *testing.T) {
 	const limit = 40
 	ctx := t.Context()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "crawl.db"), Options{mergeRows: 1 << 30}) // no merge
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "crawl.db"), Options{MergeRows: 1 << 30}) // no merge
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestMergeInPassesLeavesTheIndexOfOnePass(t *testing.T) {
 	buildLinkedStore(t, base)
 	refreshed := func(rows int) string {
 		t.Helper()
-		s, err := Open(t.Context(), copyStore(t, base), Options{mergeRows: rows})
+		s, err := Open(t.Context(), copyStore(t, base), Options{MergeRows: rows})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -91,12 +91,13 @@ type Options struct {
 	// none under MinPageCacheKiB. 0 means the defaults. A read-only store keeps its own
 	// (search) caches.
 	PageCacheBytes int64
+	// MergeRows, if positive, stands for mergeLinksRows: the least link_log IndexPending merges
+	// (with the anchor text it makes due, issue 26 part 2), and the most log rows a pass of a
+	// merge holds. Tests set it low, to see merges that a crawl makes every 20,000 pages or so.
+	MergeRows int
 	// observe, if set, is called with the text of every statement the store's connections
 	// prepare or run (observedConn): for the tests of query plans.
 	observe func(query string)
-	// mergeRows, if positive, stands for mergeLinksRows (the least log a merge waits for, and
-	// the most rows a pass of it holds): for the tests of merges.
-	mergeRows int
 }
 
 // Store is the SQLite implementation of store.Store. It is safe for concurrent use; writes go
@@ -124,7 +125,7 @@ type Store struct {
 	origins *store.OriginSet
 	// readOnly: opened with Options.ReadOnly; write is nil and writes fail.
 	readOnly bool
-	// mergeRows is mergeLinksRows, or Options.mergeRows.
+	// mergeRows is mergeLinksRows, or Options.MergeRows.
 	mergeRows int64
 	// linkRows is links' rows as counted once (mergeLeast), and kept by the merges since (a
 	// replaced link counted as added); -1 until counted. Guarded by indexMu.
@@ -245,8 +246,8 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	}
 	s.origins = store.NewOriginSet(known)
 	s.mergeRows, s.linkRows = mergeLinksRows, -1
-	if opts.mergeRows > 0 {
-		s.mergeRows = int64(opts.mergeRows)
+	if opts.MergeRows > 0 {
+		s.mergeRows = int64(opts.MergeRows)
 	}
 	return nil
 }

@@ -8,12 +8,12 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// Issue 8: during a crawl, RefreshDocuments leaves the link-only entry of a queued URL unwritten
-// and dirty (it will most likely be fetched, and the entry would only be replaced), while it
-// writes documents; a later RefreshDocuments does not read it again (issue 26 part 2: only the
+// Issue 8: during a crawl, IndexPending's merge (mergeAll) leaves the link-only entry of a queued
+// URL unwritten and dirty (it will most likely be fetched, and the entry would only be replaced),
+// while it writes documents; a later merge does not read it again (issue 26 part 2: only the
 // merge's targets are read); the next RefreshIndex writes it; and a dirty URL whose document is
 // folded is written and no longer dirty.
-func TestRefreshDocumentsDefersQueuedLinkOnly(t *testing.T) {
+func TestMergeDefersQueuedLinkOnly(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := t.Context()
 	added, err := s.Commit(ctx, store.Batch{New: []store.NewURL{newURL("http://a.test/a", "http://a.test")}})
@@ -35,14 +35,14 @@ func TestRefreshDocumentsDefersQueuedLinkOnly(t *testing.T) {
 		}
 		return fts, dirty
 	}
-	if _, err := s.RefreshDocuments(ctx); err != nil {
+	if _, err := mergeAll(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 	if fts, dirty := counts(); fts != 1 || dirty != 2 {
-		t.Errorf("after RefreshDocuments: %d FTS rows, %d dirty; want 1 (the document), 2", fts, dirty)
+		t.Errorf("after a merge: %d FTS rows, %d dirty; want 1 (the document), 2", fts, dirty)
 	}
-	if n, err := s.RefreshDocuments(ctx); err != nil || n != 0 {
-		t.Errorf("RefreshDocuments again = %d, %v; want 0: dirty entries are not read again", n, err)
+	if n, err := mergeAll(ctx, s); err != nil || n != 0 {
+		t.Errorf("a merge again = %d, %v; want 0: dirty entries are not read again", n, err)
 	}
 	// later is fetched: its document is written in place of the link-only entry it never had.
 	l := store.URL{ID: store.IDOf(later.URL), URL: later.URL, Origin: later.Origin, State: store.StateFetched, Status: 200, FetchedAt: t0, DiscoveredAt: t0}
@@ -50,7 +50,7 @@ func TestRefreshDocumentsDefersQueuedLinkOnly(t *testing.T) {
 		Documents: []store.Document{{URLID: l.ID, Index: true, Title: "Beluga", Text: "melon"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.RefreshDocuments(ctx); err != nil {
+	if _, err := mergeAll(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 	if fts, dirty := counts(); fts != 2 || dirty != 1 {

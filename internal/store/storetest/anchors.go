@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -62,14 +63,15 @@ func (w *anchorWeb) unlink(from, to int) {
 	}
 }
 
-// refresh runs RefreshDocuments (exact: RefreshIndex).
+// refresh runs IndexPending, whose merge rewrites anchor text by the power-of-two rule (Run's
+// stores merge every link change waiting), or, exact, RefreshIndex.
 func (w *anchorWeb) refresh(exact bool) {
 	w.t.Helper()
 	var err error
 	if exact {
 		_, err = w.s.RefreshIndex(w.t.Context())
 	} else {
-		_, err = w.s.RefreshDocuments(w.t.Context())
+		_, err = w.s.IndexPending(w.t.Context(), math.MaxInt)
 	}
 	if err != nil {
 		w.t.Fatalf("refresh (exact %v): %v", exact, err)
@@ -90,10 +92,10 @@ func (w *anchorWeb) expect(when string, from, to int) {
 	}
 }
 
-// Issue 26 part 2 (store.Indexer.RefreshDocuments: an entry's anchor text within a factor of two
-// of its inlinks, written O(log inlinks) times over a crawl, never once per refresh): a target's
-// anchor text is written when it has none, is not rewritten while its inlinks stay between half
-// and twice the count of its last rewrite, and is rewritten once they reach either.
+// Issue 26 part 2 (store.Indexer.IndexPending's merges: an entry's anchor text within a factor of
+// two of its inlinks, written O(log inlinks) times over a crawl, never once per merge): a
+// target's anchor text is written when it has none, is not rewritten while its inlinks stay
+// between half and twice the count of its last rewrite, and is rewritten once they reach either.
 func testIndexerAnchorsWithinFactorTwo(t *testing.T, s store.Store) {
 	w := newAnchorWeb(t, s)
 	w.link(0, 2)
@@ -116,7 +118,7 @@ func testIndexerAnchorsWithinFactorTwo(t *testing.T, s store.Store) {
 	w.expect("2 inlinks after a rewrite at 4: rewritten", 0, 2)
 }
 
-// Issue 26 part 2 (store.Indexer.RefreshIndex stays exact): links a refresh during the crawl
+// Issue 26 part 2 (store.Indexer.RefreshIndex stays exact): links a merge during the crawl
 // left out of a target's anchor text, added or removed, are in it after RefreshIndex.
 func testIndexerRefreshIndexExact(t *testing.T, s store.Store) {
 	w := newAnchorWeb(t, s)

@@ -23,7 +23,6 @@ type patched struct {
 	seeds        func(ctx context.Context) ([]string, error)
 	loadOrigin   func(ctx context.Context, key string, now time.Time, limit int) (store.OriginLoad, error)
 	indexPending func(ctx context.Context, max int) (int, error)
-	refreshDocs  func(ctx context.Context) (int, error)
 	refreshIndex func(ctx context.Context) (int, error)
 	eachPage     func(ctx context.Context, fn func(store.Page) error) error
 	reschedule   func(ctx context.Context, r store.Reschedule) error
@@ -71,13 +70,6 @@ func (p patched) IndexPending(ctx context.Context, max int) (int, error) {
 		return p.indexPending(ctx, max)
 	}
 	return p.Store.IndexPending(ctx, max)
-}
-
-func (p patched) RefreshDocuments(ctx context.Context) (int, error) {
-	if p.refreshDocs != nil {
-		return p.refreshDocs(ctx)
-	}
-	return p.Store.RefreshDocuments(ctx)
 }
 
 func (p patched) RefreshIndex(ctx context.Context) (int, error) {

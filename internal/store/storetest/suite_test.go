@@ -18,9 +18,15 @@ import (
 // in the test: the library reads no environment.
 const envMutant = "STORETEST_MUTANT"
 
-func openSQLite(t *testing.T) store.Store {
+// openSQLite opens a store for Run, whose IndexPending merges every link change waiting, or,
+// with crawlMerges, only as many as a crawl's merges wait for (the default MergeRows).
+func openSQLite(t *testing.T, crawlMerges bool) store.Store {
 	t.Helper()
-	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), sqlite.Options{})
+	opts := sqlite.Options{MergeRows: 1}
+	if crawlMerges {
+		opts.MergeRows = 0
+	}
+	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,13 +36,13 @@ func openSQLite(t *testing.T) store.Store {
 // The control of the mutants: a store behind patched with nothing patched passes the whole
 // suite, so a mutant's failure comes from its bug.
 func TestSuitePassesUnpatchedStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store { return patched{Store: openSQLite(t)} })
+	storetest.Run(t, func(t *testing.T) store.Store { return patched{Store: openSQLite(t, false)} })
 }
 
 // The control of the Shared/ mutants: the reference shared store passes the whole suite, its
 // Shared/ checks included (on SQLite alone they are skipped).
 func TestSuitePassesSharedReference(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store { return newSharedRef(openSQLite(t), noBug) })
+	storetest.Run(t, func(t *testing.T) store.Store { return newSharedRef(openSQLite(t, false), noBug) })
 }
 
 // Every check of the suite can fail: for each mutant, a child process runs the check that names
@@ -90,5 +96,5 @@ func TestMutant(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("unknown mutant %q", name)
 	}
-	storetest.Run(t, func(t *testing.T) store.Store { return mutants[i].wrap(openSQLite(t)) })
+	storetest.Run(t, func(t *testing.T) store.Store { return mutants[i].wrap(openSQLite(t, crawlMerges[name])) })
 }
