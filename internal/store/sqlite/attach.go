@@ -53,13 +53,16 @@ const (
 	textCacheKiB  = 4 << 10
 )
 
+// connWrap wraps a connection the store opens (Options.wrapConn).
+type connWrap func(driver.Conn) (driver.Conn, error)
+
 // attaching is a driver.Connector that runs statements (ATTACH and PRAGMAs) on every connection
-// it opens, before database/sql hands the connection out; and, if observe is set, reports every
-// later statement of the connection to it (observedConn).
+// it opens, before database/sql hands the connection out; then wraps the connection with wrap,
+// if set (Options.wrapConn).
 type attaching struct {
 	driver.Connector
-	setup   []string
-	observe func(query string)
+	setup []string
+	wrap  connWrap
 }
 
 // Connect implements driver.Connector.
@@ -79,20 +82,20 @@ func (a attaching) Connect(ctx context.Context) (driver.Conn, error) {
 			return nil, fmt.Errorf("%s: %w", q, err)
 		}
 	}
-	if a.observe != nil {
-		return observed(c, a.observe)
+	if a.wrap != nil {
+		return a.wrap(c)
 	}
 	return c, nil
 }
 
 // openAttached opens a pool of connections to the database name (a dsn) that run setup first,
-// and report their statements to observe if it is not nil.
-func openAttached(name string, observe func(string), setup ...string) (*sql.DB, error) {
+// each wrapped with wrap if it is not nil.
+func openAttached(name string, wrap connWrap, setup ...string) (*sql.DB, error) {
 	c, err := msqlite.NewConnector(name)
 	if err != nil {
 		return nil, err
 	}
-	return sql.OpenDB(attaching{Connector: c, setup: setup, observe: observe}), nil
+	return sql.OpenDB(attaching{Connector: c, setup: setup, wrap: wrap}), nil
 }
 
 // attachSQL attaches the database at path as schema: read-write (creating it) or read-only;

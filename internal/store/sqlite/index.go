@@ -206,14 +206,14 @@ func (s *Store) indexStagedLocked(ctx context.Context, max, maxBytes int) (int, 
 			}
 			// In the crawl database once this is committed: the documents leave the stage; a
 			// document staged again meanwhile (another seq) stays.
-			versions := stagedVersions(cur.docs)
+			versions := pairSet(len(cur.docs), func(i int) (int64, int64) { return cur.docs[i].id, cur.docs[i].seq })
 			*ack = func(ctx context.Context, tx writeTx) error {
 				if _, err := tx.ExecContext(ctx, sqlUnstage, versions); err != nil {
 					return fmt.Errorf("index: staged documents: %w", err)
 				}
 				return nil
 			}
-			err := cur.fold(ctx, tx)
+			err := foldDocs(ctx, tx, cur.docs, cur.ids, cur.hashes) // while the text writer writes their text
 			rows := cur.rows()
 			if terr := cur.text(); err == nil {
 				err = terr
@@ -305,11 +305,6 @@ func numberDocs(ctx context.Context, tx writeTx, docs []stagedDoc) (*numbers, er
 	return nums, nil
 }
 
-// fold folds the chunk's documents in tx, while the text writer writes their text.
-func (c *stagedChunk) fold(ctx context.Context, tx writeTx) error {
-	return foldDocs(ctx, tx, c.docs, c.ids, c.hashes)
-}
-
 // hashes waits for the chunk's rows (rowsOf, computed beside the fold) and returns their content
 // hashes by URL ID.
 func (c *stagedChunk) hashes() map[int64]uint64 {
@@ -356,9 +351,9 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64, ha
 		return nil
 	}
 	set := idSet(ids)
-	inlinks, err := oldInlinks(ctx, tx, set)
+	inlinks, err := queryMap[int64](ctx, tx, sqlOldEntries, set) // of the entries that exist
 	if err != nil {
-		return err
+		return fmt.Errorf("index: entries: %w", err)
 	}
 	if err := foldChunk(ctx, tx, docs, set, inlinks); err != nil {
 		return err
@@ -382,14 +377,9 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64, ha
 }
 
 // sqlUnstage records in the crawl database that the staged documents named in a JSON array of
-// [url_id, seq] pairs (stagedVersions) were indexed with their text: they leave the stage.
+// [url_id, seq] pairs (pairSet) were indexed with their text: they leave the stage.
 const sqlUnstage = `DELETE FROM staged WHERE seq IN (SELECT s.seq FROM staged s
 		JOIN (SELECT value ->> 0 AS id, value ->> 1 AS seq FROM json_each(?)) AS v ON s.seq = v.seq AND s.url_id = v.id)`
-
-// stagedVersions renders the [url_id, seq] pairs of docs as a JSON array.
-func stagedVersions(docs []stagedDoc) string {
-	return pairSet(len(docs), func(i int) (int64, int64) { return docs[i].id, docs[i].seq })
-}
 
 // foldChunk folds the links and headers of docs (whose IDs are set): each document's row in
 // folded (its header and outgoing links) replaces its old one, appended (folded's rowid is the
@@ -474,15 +464,6 @@ func readOutlinks(ctx context.Context, tx writeTx, set string) (map[int64][]stor
 	})
 	if err != nil {
 		return nil, fmt.Errorf("index: old links: %w", err)
-	}
-	return out, nil
-}
-
-// oldInlinks reads the inlinks of the entries of the set that exist.
-func oldInlinks(ctx context.Context, tx writeTx, set string) (map[int64]int64, error) {
-	out, err := queryMap[int64](ctx, tx, sqlOldEntries, set)
-	if err != nil {
-		return nil, fmt.Errorf("index: entries: %w", err)
 	}
 	return out, nil
 }

@@ -159,11 +159,11 @@ func refreshCounting(t *testing.T, path, op string) (int64, string) {
 	t.Helper()
 	var n atomic.Int64
 	var on atomic.Bool
-	s, err := Open(t.Context(), path, Options{MergeRows: mergeCrashRows, observe: func(string) {
+	s, err := Open(t.Context(), path, Options{MergeRows: mergeCrashRows, wrapConn: observing(func(string) {
 		if on.Load() {
 			n.Add(1)
 		}
-	}})
+	})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,13 +193,13 @@ func TestMergeCrashHelper(t *testing.T) {
 	}
 	var n atomic.Int64
 	var on atomic.Bool
-	s, err := Open(context.Background(), path, Options{MergeRows: mergeCrashRows, observe: func(q string) {
+	s, err := Open(context.Background(), path, Options{MergeRows: mergeCrashRows, wrapConn: observing(func(q string) {
 		if on.Load() && n.Add(1) == at {
 			fmt.Printf("killed at statement %d: %.80s\n", at, oneLine(q))
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			select {} // the signal is on its way
 		}
-	}})
+	})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,9 +95,9 @@ type Options struct {
 	// (with the anchor text it makes due, issue 26 part 2), and the most log rows a pass of a
 	// merge holds. Tests set it low, to see merges that a crawl makes every 20,000 pages or so.
 	MergeRows int
-	// observe, if set, is called with the text of every statement the store's connections
-	// prepare or run (observedConn): for the tests of query plans.
-	observe func(query string)
+	// wrapConn, if set, wraps every connection the store opens, after its setup: for the tests
+	// that see each statement the store runs (observing, observe_test.go).
+	wrapConn connWrap
 }
 
 // Store is the SQLite implementation of store.Store. It is safe for concurrent use; writes go
@@ -205,7 +205,7 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 		checkpoint = DefaultCheckpointPages
 	}
 	ipath := indexPath(s.path)
-	if s.write, err = openAttached(dsn(s.path, false), opts.observe); err != nil {
+	if s.write, err = openAttached(dsn(s.path, false), opts.wrapConn); err != nil {
 		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
 	s.write.SetMaxOpenConns(1)
@@ -220,7 +220,7 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 		readers = DefaultReaders
 	}
 	caches := pageCachesFor(opts.PageCacheBytes, readers)
-	if s.read, err = openAttached(dsn(s.path, true), opts.observe, attachIndex(s.path, &caches.reader, nil)...); err != nil {
+	if s.read, err = openAttached(dsn(s.path, true), opts.wrapConn, attachIndex(s.path, &caches.reader, nil)...); err != nil {
 		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
 	s.read.SetMaxOpenConns(readers)
@@ -230,11 +230,11 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	if _, err := s.wconn.ExecContext(ctx, spillPragma(caches.writer+caches.writerSpill, crawlPageSize)); err != nil {
 		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
-	if s.iwrite, s.iconn, err = openWriter(ctx, ipath, opts.observe, checkpoint, caches.index,
+	if s.iwrite, s.iconn, err = openWriter(ctx, ipath, opts.wrapConn, checkpoint, caches.index,
 		attachSQL(s.path, crawlSchemaName, true, false), cacheSizePragma(crawlSchemaName, caches.indexCrawl)); err != nil {
 		return err
 	}
-	if s.twrite, s.tconn, err = openWriter(ctx, textPath(s.path), opts.observe, checkpoint, caches.text); err != nil {
+	if s.twrite, s.tconn, err = openWriter(ctx, textPath(s.path), opts.wrapConn, checkpoint, caches.text); err != nil {
 		return err
 	}
 	if s.stmts, err = prepare(ctx, s.wconn); err != nil {
@@ -255,8 +255,8 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 // openWriter opens the one writer connection of the database at path (running setup on it),
 // pinned, with its checkpoint threshold and page cache of cacheKiB (tuneWriter). The caller
 // closes both, also when err is not nil.
-func openWriter(ctx context.Context, path string, observe func(string), checkpoint, cacheKiB int, setup ...string) (*sql.DB, *sql.Conn, error) {
-	db, err := openAttached(dsn(path, false), observe, setup...)
+func openWriter(ctx context.Context, path string, wrap connWrap, checkpoint, cacheKiB int, setup ...string) (*sql.DB, *sql.Conn, error) {
+	db, err := openAttached(dsn(path, false), wrap, setup...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -372,7 +372,7 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*Store, error
 		// later is not seen until the store is opened again.
 		name += "&immutable=1"
 	}
-	if s.read, err = openAttached(name, opts.observe, attachIndex(path, &searchReaders, noWAL)...); err != nil {
+	if s.read, err = openAttached(name, opts.wrapConn, attachIndex(path, &searchReaders, noWAL)...); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	s.read.SetMaxOpenConns(max(opts.Readers, DefaultReaders))

@@ -175,13 +175,13 @@ func statementsRun(t *testing.T) map[string]bool {
 	}
 	t.Run("workload", func(t *testing.T) {
 		storetest.Run(t, func(t *testing.T) store.Store {
-			s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{MergeRows: 1, observe: observe})
+			s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{MergeRows: 1, wrapConn: observing(observe)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			return s
 		})
-		s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{observe: observe})
+		s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{wrapConn: observing(observe)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +204,7 @@ func statementsRun(t *testing.T) map[string]bool {
 			t.Errorf("search of a site by the head: %+v, %v; want the page titled Walrus", p, err)
 		}
 		path := earlierBuildStore(t, "16")
-		db, err := openAttached("file:"+path+"?mode=ro&immutable=1", observe)
+		db, err := openAttached("file:"+path+"?mode=ro&immutable=1", observing(observe))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,7 +33,7 @@ func TestRefreshIndexGivesBackTheStagedTextsPages(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "crawl.db")
 			log := &statementLog{}
-			s, err := Open(t.Context(), path, Options{observe: log.observe})
+			s, err := Open(t.Context(), path, Options{wrapConn: observing(log.observe)})
 			if err != nil {
 				t.Fatal(err)
 			}

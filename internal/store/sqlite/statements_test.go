@@ -40,7 +40,7 @@ func (l *statementLog) during(fn func()) []string {
 func openObserved(t *testing.T) (*Store, *statementLog) {
 	t.Helper()
 	log := &statementLog{}
-	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{observe: log.observe})
+	s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{wrapConn: observing(log.observe)})
 	if err != nil {
 		t.Fatal(err)
 	}

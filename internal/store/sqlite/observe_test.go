@@ -7,8 +7,8 @@ import (
 )
 
 // observedConn is a driver connection that reports the text of every statement it prepares or
-// runs to observe, before the driver sees it: Options.observe, for the test that plans every
-// statement the store runs (plan_test.go). It is used only when observe is set.
+// runs to observe, before the driver sees it: for the test that plans every statement the store
+// runs (plan_test.go), and those that count or kill at a statement.
 type observedConn struct {
 	fullConn
 	observe func(query string)
@@ -26,13 +26,15 @@ type fullConn interface {
 	driver.Validator
 }
 
-// observed wraps c to report its statements to observe.
-func observed(c driver.Conn, observe func(string)) (driver.Conn, error) {
-	full, ok := c.(fullConn)
-	if !ok {
-		return nil, errors.New("sqlite: the driver's connection cannot be observed")
+// observing is an Options.wrapConn that reports each connection's statements to observe.
+func observing(observe func(query string)) connWrap {
+	return func(c driver.Conn) (driver.Conn, error) {
+		full, ok := c.(fullConn)
+		if !ok {
+			return nil, errors.New("sqlite: the driver's connection cannot be observed")
+		}
+		return observedConn{full, observe}, nil
 	}
-	return observedConn{full, observe}, nil
 }
 
 func (c observedConn) Prepare(query string) (driver.Stmt, error) {
