@@ -353,9 +353,6 @@ func (s *Store) Close() error {
 var ErrReadOnly = errors.New("store opened read-only")
 
 func openReadOnly(ctx context.Context, path string, opts Options) (*Store, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
-	}
 	state, err := checkFile(ctx, path)
 	if err != nil {
 		return nil, err
