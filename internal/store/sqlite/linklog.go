@@ -144,7 +144,7 @@ func compareKeys(a, b linkKey) int {
 // It returns how many entries it wrote, and how many rows links gained (added less removed; a
 // replaced link counts as added).
 func (s *Store) mergeLog(ctx context.Context, tx writeTx, end, size int64, exact bool) (written int, added int64, err error) {
-	for log, err := range logPasses(ctx, tx, end, size, s.mergeRows) {
+	for log, err := range logPasses(ctx, tx, end, size, s.passRows) {
 		if err != nil {
 			return written, added, err
 		}

@@ -11,7 +11,7 @@ import (
 
 // Issue 26 ("Merges sized to links", layout-plan.md), and the brief's bound on a merge's memory:
 // a merge takes the whole log, however large (a share of links), so it reads it in passes that
-// each hold at most mergeRows rows in memory. The passes must yield every row below the merge's
+// each hold at most passRows rows in memory. The passes must yield every row below the merge's
 // end exactly once, each link's rows in one pass, the passes in key order, and hold at
 // most the limit, even where one target has more rows than that (here a page every page links
 // to, three times: its rows are cut between linking pages, never between a page's three links).
@@ -110,7 +110,7 @@ func TestMergePassesYieldEveryRowOnceWithinTheLimit(t *testing.T) {
 }
 
 // Issue 26 ("Merges sized to links"): a merge taken in many passes (a log many times
-// mergeRows) leaves the index a merge in one pass leaves, RefreshIndex being exact: the same
+// passRows) leaves the index a merge in one pass leaves, RefreshIndex being exact: the same
 // links, entries, inlinks and anchor rows, and nothing left in link_log or dirty (the entries'
 // numbers aside: they follow the order entries were made in).
 func TestMergeInPassesLeavesTheIndexOfOnePass(t *testing.T) {
@@ -118,7 +118,7 @@ func TestMergeInPassesLeavesTheIndexOfOnePass(t *testing.T) {
 	buildLinkedStore(t, base)
 	refreshed := func(rows int) string {
 		t.Helper()
-		s, err := Open(t.Context(), copyStore(t, base), Options{MergeRows: rows})
+		s, err := Open(t.Context(), copyStore(t, base), Options{passRows: rows})
 		if err != nil {
 			t.Fatal(err)
 		}

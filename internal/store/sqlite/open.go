@@ -91,10 +91,15 @@ type Options struct {
 	// none under MinPageCacheKiB. 0 means the defaults. A read-only store keeps its own
 	// (search) caches.
 	PageCacheBytes int64
-	// MergeRows, if positive, stands for mergeLinksRows: the least link_log IndexPending merges
-	// (with the anchor text it makes due, issue 26 part 2), and the most log rows a pass of a
-	// merge holds. Tests set it low, to see merges that a crawl makes every 20,000 pages or so.
+	// MergeRows, if positive, stands for mergeLinksRows as the least link_log IndexPending merges
+	// (with the anchor text it makes due, issue 26 part 2). Tests set it low, to see merges that
+	// a crawl makes every 20,000 pages or so; a merge's passes stay mergeLinksRows rows (see
+	// passRows), so that a merge of r rows still reads its log about 2r²/mergeLinksRows times,
+	// not r² (the storetest suite under -race took twice as long with passes of one row).
 	MergeRows int
+	// passRows, if positive, stands for mergeLinksRows as the most log rows a pass of a merge
+	// holds: for the tests of the passes themselves.
+	passRows int
 	// wrapConn, if set, wraps every connection the store opens, after its setup: for the tests
 	// that see each statement the store runs (observing, observe_test.go).
 	wrapConn connWrap
@@ -125,8 +130,9 @@ type Store struct {
 	origins *store.OriginSet
 	// readOnly: opened with Options.ReadOnly; write is nil and writes fail.
 	readOnly bool
-	// mergeRows is mergeLinksRows, or Options.MergeRows.
-	mergeRows int64
+	// mergeRows is mergeLinksRows, or Options.MergeRows; passRows mergeLinksRows, or
+	// Options.passRows.
+	mergeRows, passRows int64
 	// linkRows is links' rows as counted once (mergeLeast), and kept by the merges since (a
 	// replaced link counted as added); -1 until counted. Guarded by indexMu.
 	linkRows int64
@@ -245,7 +251,10 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 		known = store.DefaultKnownOrigins
 	}
 	s.origins = store.NewOriginSet(known)
-	s.mergeRows, s.linkRows = mergeLinksRows, -1
+	s.mergeRows, s.passRows, s.linkRows = mergeLinksRows, mergeLinksRows, -1
+	if opts.passRows > 0 {
+		s.passRows = int64(opts.passRows)
+	}
 	if opts.MergeRows > 0 {
 		s.mergeRows = int64(opts.MergeRows)
 	}
