@@ -97,8 +97,8 @@ var checks = []check{
 // store each time it is called (with t the subtest's); Run closes it when the subtest ends, and
 // reports an error from Close. The store's IndexPending must merge the link changes waiting at
 // every call while it holds a few links (sqlite.Options.MergeRows 1): the merges that a crawl
-// sees every few thousand pages (issue 26 part 2) are the Indexer checks' subject. open may register its own t.Cleanup (to remove files, say): those
-// run after the store is closed.
+// sees every few thousand pages (issue 26 part 2) are the Indexer checks' subject. open may
+// register its own t.Cleanup (to remove files, say): those run after the store is closed.
 //
 // The subtests run in parallel (t.Parallel), each on its own store: open must give each call a
 // store of its own (a file, a database schema). Run the suite with -race: one subtest commits
