@@ -9,10 +9,10 @@ import (
 )
 
 // TestConformance runs the store.Store conformance suite on a new database file per check, whose
-// IndexPending merges every link change waiting (MergeRows 1: storetest.Run).
+// IndexPending merges every link change waiting (MergeAll: storetest.Run).
 func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store {
-		s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{MergeRows: 1})
+		s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{MergeAll: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,8 +32,8 @@
 // The write path of a page: Commit updates its urls row, inserts the new URLs it found, and stages
 // its document (one transaction on crawl.db). The fold (IndexPending) writes the page's fts row
 // (text file), its docs and folded rows, and appends its link changes to link_log (index file),
-// then unstages it (crawl file). The merge (once link_log holds mergeLinksRows rows and a quarter
-// of links', and of the whole log in RefreshIndex; never on a timer) applies the whole log to
+// then unstages it (crawl file). The merge (once link_log holds mergeLinksRows rows and as many
+// as links, and of the whole log in RefreshIndex; never on a timer) applies the whole log to
 // links sorted by target, in passes over ranges of targets (linklog.go), then runs a generation
 // over the targets in the same order (anchors.go; a document target is planned from docs and
 // dirty alone, other targets from their urls rows): an entry's docs and fts_anchors rows are

@@ -179,7 +179,7 @@ func (h headOnly) Search(ctx context.Context, q index.Query) (index.Page, error)
 // is on a large index.
 func TestConformanceHeadOnly(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store {
-		s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{MergeRows: 1})
+		s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{MergeAll: true})
 		if err != nil {
 			t.Fatal(err)
 		}

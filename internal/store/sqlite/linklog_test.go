@@ -11,7 +11,7 @@ import (
 // Issue 26 part 2 (links rebuilt in bulk, not rewritten per fold): the fold appends to link_log
 // only what changed in a page's links (a page fetched again with one link swapped logs two rows,
 // not its ten links again), and links receives the log only when it holds Options.MergeRows rows
-// (and a quarter of links' rows: mergeLogShare, TestMergesWaitForAShareOfLinks), or before a
+// (and as many as links' rows: mergeLogShare, TestMergesWriteLinksABoundedNumberOfTimes), or before a
 // refresh: then all of it, and the log is empty.
 func TestLinkLogHoldsChangesUntilItsSize(t *testing.T) {
 	ctx := t.Context()

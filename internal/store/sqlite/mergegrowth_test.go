@@ -14,13 +14,14 @@ import (
 // crawl, growing with it. Merges that wait for the log to reach a share of links
 // (mergeLogShare) write each page of links a bounded number of times: here the pages of links
 // the crawl's merges changed, summed, stay within maxLinksWrites times the pages links ends
-// with (merges every mergeRows rows changed them 33.4 times here).
+// with (merges every mergeRows rows changed them 33.4 times here, merges at a quarter of links
+// 5.1 times; at links' own size 2.1).
 func TestMergesWriteLinksABoundedNumberOfTimes(t *testing.T) {
 	const (
 		targets, pages, perPage = 4000, 3000, 10
 		batch                   = 25
 		mergeRows               = 500
-		maxLinksWrites          = 8.0
+		maxLinksWrites          = 3.0
 	)
 	ctx := t.Context()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "crawl.db"), Options{MergeRows: mergeRows})

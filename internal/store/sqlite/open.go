@@ -97,6 +97,12 @@ type Options struct {
 	// passRows), so that a merge of r rows still reads its log about 2r²/mergeLinksRows times,
 	// not r² (the storetest suite under -race took twice as long with passes of one row).
 	MergeRows int
+	// MergeAll makes IndexPending merge every link change waiting at every call, whatever
+	// MergeRows and links' size say: the merges a crawl makes once link_log holds as many rows
+	// as links (mergeLogShare), made while a store holds a few links. For the storetest suite,
+	// whose anchor checks see each call's merges; a crawl with it would rewrite links at every
+	// call.
+	MergeAll bool
 	// passRows, if positive, stands for mergeLinksRows as the most log rows a pass of a merge
 	// holds: for the tests of the passes themselves.
 	passRows int
@@ -133,6 +139,8 @@ type Store struct {
 	// mergeRows is mergeLinksRows, or Options.MergeRows; passRows mergeLinksRows, or
 	// Options.passRows.
 	mergeRows, passRows int64
+	// mergeAll is Options.MergeAll.
+	mergeAll bool
 	// linkRows is links' rows as counted once (mergeLeast), and kept by the merges since (a
 	// replaced link counted as added); -1 until counted. Guarded by indexMu.
 	linkRows int64
@@ -255,6 +263,7 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	if opts.passRows > 0 {
 		s.passRows = int64(opts.passRows)
 	}
+	s.mergeAll = opts.MergeAll
 	if opts.MergeRows > 0 {
 		s.mergeRows = int64(opts.MergeRows)
 	}

@@ -175,7 +175,7 @@ func statementsRun(t *testing.T) map[string]bool {
 	}
 	t.Run("workload", func(t *testing.T) {
 		storetest.Run(t, func(t *testing.T) store.Store {
-			s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{MergeRows: 1, wrapConn: observing(observe)})
+			s, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{MergeAll: true, wrapConn: observing(observe)})
 			if err != nil {
 				t.Fatal(err)
 			}

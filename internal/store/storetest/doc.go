@@ -6,7 +6,7 @@
 //
 //	func TestConformance(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T) store.Store {
-//			s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), sqlite.Options{MergeRows: 1})
+//			s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), sqlite.Options{MergeAll: true})
 //			if err != nil {
 //				t.Fatal(err)
 //			}

@@ -96,7 +96,7 @@ var checks = []check{
 // Run runs the conformance suite, one subtest per behaviour. open must return a new, empty
 // store each time it is called (with t the subtest's); Run closes it when the subtest ends, and
 // reports an error from Close. The store's IndexPending must merge the link changes waiting at
-// every call while it holds a few links (sqlite.Options.MergeRows 1): the merges that a crawl
+// every call while it holds a few links (sqlite.Options.MergeAll): the merges that a crawl
 // sees every few thousand pages (issue 26 part 2) are the Indexer checks' subject. open may
 // register its own t.Cleanup (to remove files, say): those run after the store is closed.
 //

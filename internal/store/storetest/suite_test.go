@@ -19,13 +19,10 @@ import (
 const envMutant = "STORETEST_MUTANT"
 
 // openSQLite opens a store for Run, whose IndexPending merges every link change waiting, or,
-// with crawlMerges, only as many as a crawl's merges wait for (the default MergeRows).
+// with crawlMerges, only as many as a crawl's merges wait for (the default options).
 func openSQLite(t *testing.T, crawlMerges bool) store.Store {
 	t.Helper()
-	opts := sqlite.Options{MergeRows: 1}
-	if crawlMerges {
-		opts.MergeRows = 0
-	}
+	opts := sqlite.Options{MergeAll: !crawlMerges}
 	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), opts)
 	if err != nil {
 		t.Fatal(err)
