@@ -58,7 +58,8 @@
 // computed against folded as the last committed fold left it, so nothing is logged twice); a
 // merge's links, rewritten entries, dirty marks and the removal of its link_log rows are one
 // transaction, so a crash leaves the log to merge again (a rewrite reads links as they are, so
-// it is the same); text rows under numbers an uncommitted index transaction
+// it is the same), and the spill files of its log beside the store (logspill.go), scratch that
+// the next merge removes; text rows under numbers an uncommitted index transaction
 // gave are dropped before those numbers are given again (nums.go). TestKillDuringMergeAndRefresh
 // kills a process with SIGKILL inside merges and refreshes and checks that a refresh after it
 // leaves the index one without the crash leaves; replay_test.go loses each commit in turn.

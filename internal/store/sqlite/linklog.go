@@ -43,24 +43,22 @@ const mergeLinksRows = 200_000
 // final size over a crawl, whatever its length (a quarter wrote it 5 times:
 // TestMergesWriteLinksABoundedNumberOfTimes), and each merge plans every target its log
 // touches, nearly every page once the log is large, so fewer merges plan each page fewer times
-// (about 7 merges in a crawl of 1,000,000 pages of 8 links, against 15 at a quarter). The price
-// is the passes (mergeLog): each scans the merge's whole log, so a merge of r rows reads
-// r²/(mergeLinksRows/2) rows (over that crawl about twice the rows a quarter read); and anchor
-// text lags by up to half of the links known between merges (RefreshIndex merges the whole log).
+// (about 7 merges in a crawl of 1,000,000 pages of 8 links, against 15 at a quarter). A merge
+// reads its log once however large (logPasses spills it by range of targets: logspill.go). The
+// price: anchor text lags by up to half of the links known between merges (RefreshIndex merges
+// the whole log).
 const mergeLogShare = 1
 
 // sqlLogSpan reads the oldest and newest seq of link_log (two seeks in its primary key): the
 // fold appends, and a merge removes the oldest rows, so the rows between are all there.
 const sqlLogSpan = `SELECT (SELECT MIN(seq) FROM link_log), (SELECT MAX(seq) FROM link_log)`
 
-// sqlLogRange reads link_log's rows below a seq (?1) whose (to_id, from_id) lies in a range: from
-// (?2, ?3) on, and below (?5, ?6) unless ?4. It scans the rows below the seq in the order they
-// were written (its key): the log has no index by target, which the fold would write at random.
-// The merge sorts them by link in Go: SQLite's sorter held a merge's rows in its C heap (the
+// sqlLogRows reads link_log's rows below a seq, in the order they were written (its key): the log
+// has no index by target, which the fold would write at random. A merge reads it once, and sorts
+// its rows by link in Go (logPasses): SQLite's sorter held a merge's rows in its C heap (the
 // writers' temporary files are in memory), outside the Go limit of the memory budget, and a merge
 // of mergeLinksRows rows took TestOutsideTheGoLimitFitsItsShares 4.9 MiB over its bound.
-const sqlLogRange = `SELECT to_id, from_id, anchor, fragment, added FROM link_log
-	WHERE seq < ?1 AND (to_id, from_id) >= (?2, ?3) AND (?4 OR (to_id, from_id) < (?5, ?6)) ORDER BY seq`
+const sqlLogRows = `SELECT to_id, from_id, anchor, fragment, added FROM link_log WHERE seq < ? ORDER BY seq`
 
 // sqlLinkRows counts links' rows: a scan of the table, once per process (mergeLeast).
 const sqlLinkRows = `SELECT COUNT(*) FROM links`
@@ -151,7 +149,7 @@ func compareKeys(a, b linkKey) int {
 // It returns how many entries it wrote, and how many rows links gained (added less removed; a
 // replaced link counts as added).
 func (s *Store) mergeLog(ctx context.Context, tx writeTx, end, size int64, exact bool) (written int, added int64, err error) {
-	for log, err := range logPasses(ctx, tx, end, size, s.passRows) {
+	for log, err := range logPasses(ctx, tx, end, size, s.passRows, s.path) {
 		if err != nil {
 			return written, added, err
 		}
@@ -170,42 +168,72 @@ func (s *Store) mergeLog(ctx context.Context, tx writeTx, end, size int64, exact
 // logPasses yields link_log's rows below seq end (size of them) in passes over ranges of
 // (target, linking page), in key order, each pass's rows in the order they were written: every
 // row once, each pass holding at most limit rows (about half that on average: targets are
-// hashes, spread evenly over the ranges), unless one key alone holds more (readLogRange). Each
-// pass scans the rows below end: a merge of r rows reads about 2r²/limit.
-func logPasses(ctx context.Context, tx writeTx, end, size, limit int64) iter.Seq2[[]mergeLink, error] {
+// hashes, spread evenly over the ranges), unless one key alone holds more (passOf). It reads the
+// log once: a merge of more than one range spills each row to its range's file beside the
+// store (spill, logspill.go), and each range is then read from its file (each pass scanned the
+// whole log before: 2r²/limit rows for a merge of r).
+func logPasses(ctx context.Context, tx writeTx, end, size, limit int64, store string) iter.Seq2[[]mergeLink, error] {
 	return func(yield func([]mergeLink, error) bool) {
-		ranges := max(1, (2*size+limit-1)/limit)
-		step := math.MaxInt64/ranges + 1 // targets are positive (store.IDOf): ranges of 1..MaxInt64
-		lo := linkKey{math.MinInt64, math.MinInt64}
-		for k := int64(1); ; {
-			hi, open := linkKey{k * step, math.MinInt64}, k >= ranges
-			log, stop, err := readLogRange(ctx, tx, end, lo, hi, open, int(limit))
-			if !yield(log, err) || err != nil {
+		logRows := func(fn func(mergeLink) error) error { return scanLog(ctx, tx, end, fn) }
+		ranges := min(max(1, (2*size+limit-1)/limit), maxSpillFiles)
+		if ranges == 1 {
+			rangePasses(logRows, int(limit), yield)
+			return
+		}
+		sp, err := spill(store, ranges, logRows)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		defer sp.remove()
+		for i := range sp.files {
+			if !rangePasses(sp.rows(i), int(limit), yield) {
 				return
-			}
-			switch {
-			case stop != nil: // the range held too many rows: the next pass goes on from stop
-				lo = *stop
-			case open:
-				return
-			default:
-				lo, k = hi, k+1
 			}
 		}
 	}
 }
 
-// readLogRange reads link_log's rows below seq end from key lo on, below hi unless open, in the
-// order they were written, holding at most limit of them: when more lie there, it keeps the
-// lowest keys and returns the key its rows stop below (stop), for the next pass. Only rows of
-// one (target, linking page) beyond limit can go past it.
-func readLogRange(ctx context.Context, tx writeTx, end int64, lo, hi linkKey, open bool, limit int) (log []mergeLink, stop *linkKey, err error) {
-	err = eachRow(ctx, tx, sqlLogRange, []any{end, lo.to, lo.from, open, hi.to, hi.from}, func(r *sql.Rows) error {
+// scanLog calls fn with each row of link_log below seq end, in the order they were written.
+func scanLog(ctx context.Context, tx writeTx, end int64, fn func(mergeLink) error) error {
+	err := eachRow(ctx, tx, sqlLogRows, []any{end}, func(r *sql.Rows) error {
 		var l mergeLink
 		if err := r.Scan(&l.to, &l.from, &l.anchor, &l.fragment, &l.added); err != nil {
 			return err
 		}
-		if stop != nil && compareKeys(l.key(), *stop) >= 0 {
+		return fn(l)
+	})
+	if err != nil {
+		return fmt.Errorf("index: link log: %w", err)
+	}
+	return nil
+}
+
+// rangePasses yields the rows of one range (rows, which calls its fn with each in the order
+// they were written) in passes in key order, each holding at most limit rows unless one key
+// alone holds more (passOf), reading rows again for each pass after the first; it reports
+// whether yield asked for more.
+func rangePasses(rows func(fn func(mergeLink) error) error, limit int, yield func([]mergeLink, error) bool) bool {
+	lo := linkKey{math.MinInt64, math.MinInt64}
+	for {
+		log, stop, err := passOf(rows, lo, limit)
+		if !yield(log, err) || err != nil {
+			return false
+		}
+		if stop == nil {
+			return true
+		}
+		lo = *stop // the range held too many rows: the next pass goes on from stop
+	}
+}
+
+// passOf reads the rows of rows from key lo on, in the order they were written, holding at most
+// limit of them: when more lie there, it keeps the lowest keys and returns the key its rows stop
+// below (stop), for the next pass. Only rows of one (target, linking page) beyond limit can go
+// past it.
+func passOf(rows func(fn func(mergeLink) error) error, lo linkKey, limit int) (log []mergeLink, stop *linkKey, err error) {
+	err = rows(func(l mergeLink) error {
+		if compareKeys(l.key(), lo) < 0 || stop != nil && compareKeys(l.key(), *stop) >= 0 {
 			return nil
 		}
 		log = append(log, l)
@@ -221,7 +249,7 @@ func readLogRange(ctx context.Context, tx writeTx, end int64, lo, hi linkKey, op
 		return nil
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("index: link log: %w", err)
+		return nil, nil, err
 	}
 	return log, stop, nil
 }

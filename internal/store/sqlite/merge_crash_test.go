@@ -26,8 +26,11 @@ const (
 	// envMergeOp is the step the child runs: "index" (RefreshIndex) or "pending" (IndexPending,
 	// whose merge rewrites the targets by the power-of-two rule).
 	envMergeOp = "MANDELBOT_SQLITE_MERGE_OP"
-	// mergeCrashRows is the merge size of these tests: the log below is many passes of a merge long.
+	// mergeCrashRows is the merge size of these tests, and mergeCrashPass their merges' passes:
+	// the log below is many passes long, so a kill can land while a merge's spill files are
+	// beside the store (logspill.go).
 	mergeCrashRows = 300
+	mergeCrashPass = mergeCrashRows / 8
 	// mergeCrashRounds is how many children are killed, each on a fresh copy of the store, at
 	// statements spread over the whole RefreshIndex (one in each of as many equal stretches).
 	mergeCrashRounds = 16
@@ -159,7 +162,7 @@ func refreshCounting(t *testing.T, path, op string) (int64, string) {
 	t.Helper()
 	var n atomic.Int64
 	var on atomic.Bool
-	s, err := Open(t.Context(), path, Options{MergeRows: mergeCrashRows, wrapConn: observing(func(string) {
+	s, err := Open(t.Context(), path, Options{MergeRows: mergeCrashRows, passRows: mergeCrashPass, wrapConn: observing(func(string) {
 		if on.Load() {
 			n.Add(1)
 		}
@@ -193,7 +196,7 @@ func TestMergeCrashHelper(t *testing.T) {
 	}
 	var n atomic.Int64
 	var on atomic.Bool
-	s, err := Open(context.Background(), path, Options{MergeRows: mergeCrashRows, wrapConn: observing(func(q string) {
+	s, err := Open(context.Background(), path, Options{MergeRows: mergeCrashRows, passRows: mergeCrashPass, wrapConn: observing(func(q string) {
 		if on.Load() && n.Add(1) == at {
 			fmt.Printf("killed at statement %d: %.80s\n", at, oneLine(q))
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
@@ -254,12 +257,15 @@ func testKillDuringRefresh(t *testing.T, op string) {
 			t.Fatalf("round %d: child not killed by SIGKILL: %v\n%s", round, err, out)
 		}
 		t.Logf("round %d of %d statements: %s", round, total, strings.TrimSpace(string(out)))
-		s, err := Open(t.Context(), path, Options{MergeRows: mergeCrashRows})
+		s, err := Open(t.Context(), path, Options{MergeRows: mergeCrashRows, passRows: mergeCrashPass})
 		if err != nil {
 			t.Fatalf("round %d: reopen after kill -9: %v", round, err)
 		}
 		if _, err := s.RefreshIndex(t.Context()); err != nil {
 			t.Fatalf("round %d: RefreshIndex after kill -9: %v", round, err)
+		}
+		if left, err := filepath.Glob(path + spillPattern); err != nil || len(left) > 0 {
+			t.Errorf("round %d: spill files left after the refresh that followed the kill: %v (%v)", round, left, err)
 		}
 		if got := indexDump(t, s, op == "index"); got != want {
 			t.Errorf("round %d: after kill -9 at statement %d and a refresh, the index differs from one without the crash:\n%s",

@@ -56,3 +56,57 @@ func (c observedConn) QueryContext(ctx context.Context, query string, args []dri
 	c.observe(query)
 	return c.fullConn.QueryContext(ctx, query, args)
 }
+
+// runsConn is observedConn whose prepared statements also report each run: the writers keep
+// their statements prepared (stmtCache), so observedConn sees a cached statement once.
+type runsConn struct{ observedConn }
+
+// observingRuns is an Options.wrapConn that reports to observe every statement each connection
+// runs, a prepared one at each run.
+func observingRuns(observe func(query string)) connWrap {
+	wrap := observing(observe)
+	return func(c driver.Conn) (driver.Conn, error) {
+		oc, err := wrap(c)
+		if err != nil {
+			return nil, err
+		}
+		return runsConn{oc.(observedConn)}, nil
+	}
+}
+
+func (c runsConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	st, err := c.fullConn.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	full, ok := st.(fullStmt)
+	if !ok {
+		st.Close()
+		return nil, errors.New("sqlite: the driver's statement cannot be observed")
+	}
+	return observedStmt{full, query, c.observe}, nil
+}
+
+// fullStmt is what database/sql uses of the driver's statement.
+type fullStmt interface {
+	driver.Stmt
+	driver.StmtExecContext
+	driver.StmtQueryContext
+}
+
+// observedStmt reports its query to observe at each run.
+type observedStmt struct {
+	fullStmt
+	query   string
+	observe func(query string)
+}
+
+func (s observedStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	s.observe(s.query)
+	return s.fullStmt.ExecContext(ctx, args)
+}
+
+func (s observedStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	s.observe(s.query)
+	return s.fullStmt.QueryContext(ctx, args)
+}

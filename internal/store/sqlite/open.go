@@ -94,8 +94,7 @@ type Options struct {
 	// MergeRows, if positive, stands for mergeLinksRows as the least link_log IndexPending merges
 	// (with the anchor text it makes due, issue 26 part 2). Tests set it low, to see merges that
 	// a crawl makes every 20,000 pages or so; a merge's passes stay mergeLinksRows rows (see
-	// passRows), so that a merge of r rows still reads its log about 2r²/mergeLinksRows times,
-	// not r² (the storetest suite under -race took twice as long with passes of one row).
+	// passRows), so that a small merge is one pass.
 	MergeRows int
 	// MergeAll makes IndexPending merge every link change waiting at every call, whatever
 	// MergeRows and links' size say: the merges a crawl makes once link_log holds as many rows
