@@ -81,7 +81,7 @@ func buildLinkedStore(t *testing.T, path string) {
 
 // copyStore copies the files of the closed store at from (each database, and any -wal beside
 // it) to a new directory, and returns the copy's path.
-func copyStore(t *testing.T, from string) string {
+func copyStore(t testing.TB, from string) string {
 	t.Helper()
 	to := filepath.Join(t.TempDir(), "crawl.db")
 	files, err := filepath.Glob(strings.TrimSuffix(from, ".db") + "*")

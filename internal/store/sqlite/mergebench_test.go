@@ -3,9 +3,7 @@ package sqlite
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/fractle/mandelbot/internal/store"
@@ -54,26 +52,10 @@ func BenchmarkMergeLog(b *testing.B) {
 	if err := s.Close(); err != nil {
 		b.Fatal(err)
 	}
-	files, err := filepath.Glob(strings.TrimSuffix(base, ".db") + "*")
-	if err != nil {
-		b.Fatal(err)
-	}
 	for b.Loop() {
 		b.StopTimer()
-		dir := b.TempDir()
-		for _, f := range files {
-			if strings.HasSuffix(f, ".lock") {
-				continue
-			}
-			data, err := os.ReadFile(f)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
-				b.Fatal(err)
-			}
-		}
-		c, err := Open(ctx, filepath.Join(dir, "crawl.db"), Options{MergeRows: 1 << 40, passRows: pass})
+		path := copyStore(b, base)
+		c, err := Open(ctx, path, Options{MergeRows: 1 << 40, passRows: pass})
 		if err != nil {
 			b.Fatal(err)
 		}
