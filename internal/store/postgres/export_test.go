@@ -88,11 +88,4 @@ func GenerationPlans(ctx context.Context, s *Store, targets []int64) ([]string, 
 // MergeAnchors folds every staged document, then runs an anchor generation by the power-of-two
 // rule: IndexPending's, run whatever the log's size, for the tests of generations and the
 // conformance suite (which wants every link change merged at once: storetest.Run).
-func (s *Store) MergeAnchors(ctx context.Context) (int, error) {
-	n, err := s.foldAll(ctx)
-	if err != nil {
-		return n, err
-	}
-	m, err := s.generation(ctx, false, true)
-	return n + m, err
-}
+func (s *Store) MergeAnchors(ctx context.Context) (int, error) { return s.foldAndGenerate(ctx, false) }

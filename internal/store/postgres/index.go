@@ -52,12 +52,16 @@ func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 
 // RefreshIndex implements store.Indexer: every staged document, then the last generation, which
 // rewrites the anchor text of every target with links not written yet.
-func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
+func (s *Store) RefreshIndex(ctx context.Context) (int, error) { return s.foldAndGenerate(ctx, true) }
+
+// foldAndGenerate folds every staged document, then runs an anchor generation over every target
+// with links not written yet: exact (every one rewritten), or by the power-of-two rule.
+func (s *Store) foldAndGenerate(ctx context.Context, exact bool) (int, error) {
 	n, err := s.foldAll(ctx)
 	if err != nil {
 		return n, err
 	}
-	m, err := s.generation(ctx, true, true)
+	m, err := s.generation(ctx, exact, true)
 	return n + m, err
 }
 

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // A merge larger than one pass reads link_log once and writes each row to the spill file of its
@@ -88,8 +89,9 @@ func (sp *spilled) rows(i int) func(fn func(mergeLink) error) error {
 			return fmt.Errorf("index: spill: %w", err)
 		}
 		r := bufio.NewReaderSize(f, spillBufferBytes)
+		var anchor []byte
 		for {
-			l, err := readSpilled(r)
+			l, err := readSpilled(r, &anchor)
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
@@ -122,8 +124,9 @@ func appendSpilled(buf []byte, l mergeLink) []byte {
 	return append(buf, l.anchor...)
 }
 
-// readSpilled reads a row appendSpilled wrote; io.EOF at the end of the file, before a row.
-func readSpilled(r *bufio.Reader) (mergeLink, error) {
+// readSpilled reads a row appendSpilled wrote, its anchor through the scratch buffer anchor;
+// io.EOF at the end of the file, before a row.
+func readSpilled(r *bufio.Reader, anchor *[]byte) (mergeLink, error) {
 	var l mergeLink
 	var err error
 	if l.to, err = binary.ReadVarint(r); err != nil {
@@ -143,11 +146,11 @@ func readSpilled(r *bufio.Reader) (mergeLink, error) {
 	if size > maxSpilledAnchor {
 		return l, fmt.Errorf("an anchor of %d bytes", size)
 	}
-	b := make([]byte, size)
-	if _, err := io.ReadFull(r, b); err != nil {
+	*anchor = slices.Grow((*anchor)[:0], int(size))[:size]
+	if _, err := io.ReadFull(r, *anchor); err != nil {
 		return l, noEOF(err)
 	}
-	l.anchor = string(b)
+	l.anchor = string(*anchor)
 	return l, nil
 }
 
