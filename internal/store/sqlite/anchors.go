@@ -21,38 +21,117 @@ import (
 // rewrites it lacks at most half of its links. The targets a merge leaves behind, and the
 // link-only entries of URLs still queued (most will be fetched, and an entry written now would
 // only be replaced then: issue 8), wait in dirty, written in key order; RefreshIndex merges the
-// whole log exactly (every target rewritten) and then rewrites every dirty entry. The
+// whole log with every target left in dirty, then rewrites every dirty entry exactly, planning
+// beside its writes (rewriteDirty). The
 // PostgreSQL store follows the same rule (internal/store/postgres/anchors.go).
 
-// sqlDirtyFrom reads the next dirty entries in key order, for RefreshIndex.
-const sqlDirtyFrom = `SELECT url_id FROM dirty WHERE url_id >= ? ORDER BY url_id LIMIT ?`
+// sqlDirtyFrom reads the next dirty entries in key order, for RefreshIndex; sqlMarkDirty puts
+// entries in dirty (the head of a multi-row insert of url_id, lo, hi).
+const (
+	sqlDirtyFrom = `SELECT url_id FROM dirty WHERE url_id >= ? ORDER BY url_id LIMIT ?`
+	sqlMarkDirty = `INSERT OR REPLACE INTO dirty (url_id, lo, hi)`
+)
 
 // drainChunks is how many chunks of indexChunk dirty entries RefreshIndex rewrites in one
 // transaction: it runs when the crawl is over, so no commit waits behind it, and larger
 // transactions let FTS5 write fewer, larger segments, with less merging (issue 8).
 const drainChunks = 3
 
-// rewriteDirty rewrites every dirty entry, in key order, drainChunks chunks of indexChunk
+// rewriteDirty rewrites every dirty entry exactly, in key order, drainChunks chunks of indexChunk
 // entries per transaction of the index database, and returns how many it wrote; the caller
-// holds indexMu.
+// holds indexMu. The entries are planned (planEntries, the larger part of a rewrite's reads) on
+// a read connection, a transaction ahead of the writer (planDirty), so that the catch-up at the
+// end of a crawl, which rewrites nearly every entry, runs on two cores: what a transaction
+// writes (its entries' docs, dirty and anchor rows, and numbers for new entries) is none of what
+// the next one's plans read, and each reads the committed store.
 func (s *Store) rewriteDirty(ctx context.Context) (int, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	planned := make(chan plannedTx, 1)
+	go s.planDirty(ctx, planned)
+	defer func() {
+		cancel()
+		for range planned { // the planner stops at its next send
+		}
+	}()
 	total := 0
-	for from := int64(math.MinInt64); ; {
-		var ids []int64
+	for p := range planned {
+		if p.err != nil {
+			return total, fmt.Errorf("sqlite: refresh index: %w", p.err)
+		}
 		err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
-			var err error
-			if ids, err = queryIDs(ctx, tx, sqlDirtyFrom, from, drainChunks*indexChunk); err != nil {
+			nums, err := newNumbers(ctx, tx)
+			if err != nil {
 				return err
 			}
-			n, err := s.rewriteTargets(ctx, tx, ids, true, nil)
-			total += n
-			return err
+			g := generation{exact: true, nums: nums}
+			for _, c := range p.chunks {
+				g.apply(c.ids, c.plans)
+				if err := g.writeRows(ctx, tx); err != nil {
+					return err
+				}
+			}
+			total += g.written
+			return g.write(ctx, s, tx)
 		})
 		if err != nil {
 			return total, fmt.Errorf("sqlite: refresh index: %w", err)
 		}
+	}
+	return total, nil
+}
+
+// plannedTx is one transaction's worth of dirty entries, planned (planDirty): its chunks in key
+// order, or the error that stopped the planner.
+type plannedTx struct {
+	chunks []plannedChunk
+	err    error
+}
+
+// plannedChunk is up to indexChunk entries, in key order, and what each is and must become.
+type plannedChunk struct {
+	ids   []int64
+	plans map[int64]*plan
+}
+
+// planDirty plans every dirty entry for an exact rewrite, in key order, drainChunks chunks of
+// indexChunk per plannedTx sent on out, on a connection of the read pool; it closes out when
+// done, after an error, or once ctx ends.
+func (s *Store) planDirty(ctx context.Context, out chan<- plannedTx) {
+	defer close(out)
+	send := func(p plannedTx) bool {
+		select {
+		case out <- p:
+			return p.err == nil
+		case <-ctx.Done():
+			return false
+		}
+	}
+	conn, err := s.read.Conn(ctx)
+	if err != nil {
+		send(plannedTx{err: err})
+		return
+	}
+	defer conn.Close()
+	for from := int64(math.MinInt64); ; {
+		ids, err := queryIDs(ctx, conn, sqlDirtyFrom, from, drainChunks*indexChunk)
+		if err != nil {
+			send(plannedTx{err: err})
+			return
+		}
+		var p plannedTx
+		for chunk := range slices.Chunk(ids, indexChunk) {
+			plans, err := planEntries(ctx, conn, chunk, true, nil)
+			if err != nil {
+				send(plannedTx{err: err})
+				return
+			}
+			p.chunks = append(p.chunks, plannedChunk{ids: chunk, plans: plans})
+		}
+		if len(ids) > 0 && !send(p) {
+			return
+		}
 		if len(ids) < drainChunks*indexChunk || ids[len(ids)-1] == math.MaxInt64 {
-			return total, nil
+			return
 		}
 		from = ids[len(ids)-1] + 1
 	}
@@ -115,6 +194,12 @@ func (g *generation) decide(ctx context.Context, tx writeTx, ids []int64) error 
 	if err != nil {
 		return err
 	}
+	g.apply(ids, plans)
+	return nil
+}
+
+// apply adds to g what each entry of ids must become, from its plan (planEntries).
+func (g *generation) apply(ids []int64, plans map[int64]*plan) {
 	for _, id := range ids {
 		p, ok := plans[id]
 		if !ok {
@@ -160,7 +245,6 @@ func (g *generation) decide(ctx context.Context, tx writeTx, ids []int64) error 
 			g.anchors = append(g.anchors, anchorRow{num: num, text: p.anchors})
 		}
 	}
-	return nil
 }
 
 // writeRows writes the dirty and docs rows of the chunk g decided last in tx, and forgets them.
@@ -168,7 +252,7 @@ func (g *generation) writeRows(ctx context.Context, tx writeTx) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM dirty WHERE url_id `+inSet, idSet(g.done)); err != nil {
 		return fmt.Errorf("anchors: %w", err)
 	}
-	if err := insertRows(ctx, tx, `INSERT OR REPLACE INTO dirty (url_id, lo, hi)`, 3, g.pending); err != nil {
+	if err := insertRows(ctx, tx, sqlMarkDirty, 3, g.pending); err != nil {
 		return fmt.Errorf("anchors: dirty entries: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, sqlDeleteDocs, idSet(g.gone)); err != nil {

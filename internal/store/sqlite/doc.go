@@ -40,8 +40,10 @@
 // rewritten when it has no anchor row yet or its inlinks reached twice or half those of its last
 // rewrite, so that over a crawl each is written O(log inlinks) times; link-only entries of URLs
 // linked to and never fetched are made, entries nothing keeps removed; the other targets go to
-// dirty. RefreshIndex merges with every target rewritten, then rewrites every dirty entry: exact. Having left nothing staged, RefreshIndex gives the crawl
-// file's free pages (the staged text's) back to the file system (reclaim.go:
+// dirty. RefreshIndex merges with every target left in dirty, then rewrites every dirty entry
+// exactly, its plans read on a reader connection a transaction ahead of the writer
+// (rewriteDirty). Having left nothing staged, RefreshIndex gives the crawl file's free pages
+// (the staged text's) back to the file system (reclaim.go:
 // auto_vacuum=INCREMENTAL).
 //
 // # Crashes and replay

@@ -94,7 +94,7 @@ func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 	if err != nil {
 		return n, err
 	}
-	_, err = s.mergeLinks(ctx, false, false)
+	_, err = s.mergeLinks(ctx, false, rewriteDue)
 	return n, err
 }
 
@@ -107,7 +107,8 @@ func pendingChunkBytes(lag int) int {
 }
 
 // RefreshIndex implements store.Indexer: every staged document, the whole link log merged with
-// every target's entry rewritten, then every dirty entry (anchors.go); then the crawl database's
+// every target left in dirty, then every dirty entry rewritten exactly (anchors.go: planned on a
+// reader beside the writes, rewriteDirty); then the crawl database's
 // free pages, of the text it staged, are given back (reclaim.go). It holds indexMu throughout, so
 // that no other step of the indexer writes between its transactions.
 func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
@@ -120,7 +121,7 @@ func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
 	if err != nil {
 		return total, err
 	}
-	n, err := s.mergeLinks(ctx, true, true)
+	n, err := s.mergeLinks(ctx, true, markDirty)
 	total += n
 	if err != nil {
 		return total, err

@@ -75,11 +75,23 @@ func linkLogSize(ctx context.Context, q rowQuerier) (n, end int64, err error) {
 	return hi.Int64 - lo.Int64 + 1, hi.Int64 + 1, nil
 }
 
+// afterMerge is what a merge does with the entries of the targets whose links it changed.
+type afterMerge int
+
+const (
+	// rewriteDue rewrites the entries due by the power-of-two rule (rewriteTargets) and leaves
+	// the others in dirty: IndexPending's merges.
+	rewriteDue afterMerge = iota
+	// markDirty rewrites none: every target goes to dirty, its bounds unknown, for rewriteDirty,
+	// which plans beside its writes (RefreshIndex: the catch-up's merge took one core while the
+	// other stood idle, 85 s of CPU at 1,000,000 pages, a third of it planning).
+	markDirty
+)
+
 // mergeLinks merges the whole of link_log into links, in one transaction of the index database,
-// if it holds any rows (all) or enough for IndexPending (mergeLeast), rewriting the targets'
-// entries exactly or by the power-of-two rule (rewriteTargets); the caller holds indexMu. It
-// returns how many entries it wrote.
-func (s *Store) mergeLinks(ctx context.Context, all, exact bool) (int, error) {
+// if it holds any rows (all) or enough for IndexPending (mergeLeast), doing then with the
+// targets' entries; the caller holds indexMu. It returns how many entries it wrote.
+func (s *Store) mergeLinks(ctx context.Context, all bool, then afterMerge) (int, error) {
 	written := 0
 	var added int64
 	err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, _ *func(context.Context, writeTx) error) error {
@@ -94,7 +106,7 @@ func (s *Store) mergeLinks(ctx context.Context, all, exact bool) (int, error) {
 				return err
 			}
 		}
-		written, added, err = s.mergeLog(ctx, tx, end, size, exact)
+		written, added, err = s.mergeLog(ctx, tx, end, size, then)
 		return err
 	})
 	if err != nil {
@@ -148,12 +160,12 @@ func compareKeys(a, b linkKey) int {
 // order, each link as its last row leaves it, and their targets' entries rewritten (applyLog).
 // It returns how many entries it wrote, and how many rows links gained (added less removed; a
 // replaced link counts as added).
-func (s *Store) mergeLog(ctx context.Context, tx writeTx, end, size int64, exact bool) (written int, added int64, err error) {
+func (s *Store) mergeLog(ctx context.Context, tx writeTx, end, size int64, then afterMerge) (written int, added int64, err error) {
 	for log, err := range logPasses(ctx, tx, end, size, s.passRows, s.path) {
 		if err != nil {
 			return written, added, err
 		}
-		w, a, err := s.applyLog(ctx, tx, log, exact)
+		w, a, err := s.applyLog(ctx, tx, log, then)
 		written, added = written+w, added+a
 		if err != nil {
 			return written, added, err
@@ -274,9 +286,9 @@ func cutLog(log []mergeLink, keep int) ([]mergeLink, linkKey, bool) {
 }
 
 // applyLog applies a pass's log rows to links, in target order (each link as its last row leaves
-// it), and rewrites their targets' entries (rewriteTargets), in tx. It returns how many entries
-// it wrote and how many rows links gained.
-func (s *Store) applyLog(ctx context.Context, tx writeTx, log []mergeLink, exact bool) (int, int64, error) {
+// it), and does then with their targets' entries, in tx. It returns how many entries it wrote
+// and how many rows links gained.
+func (s *Store) applyLog(ctx context.Context, tx writeTx, log []mergeLink, then afterMerge) (int, int64, error) {
 	if len(log) == 0 {
 		return 0, 0, nil
 	}
@@ -320,6 +332,25 @@ func (s *Store) applyLog(ctx context.Context, tx writeTx, log []mergeLink, exact
 			return 0, 0, fmt.Errorf("index: links: %w", err)
 		}
 	}
-	written, err := s.rewriteTargets(ctx, tx, targets, exact, changes)
-	return written, int64(len(adds) - len(removes)), err
+	gained := int64(len(adds) - len(removes))
+	if then == markDirty {
+		return 0, gained, markTargets(ctx, tx, targets)
+	}
+	written, err := s.rewriteTargets(ctx, tx, targets, false, changes)
+	return written, gained, err
+}
+
+// markTargets puts targets (in key order) in dirty with unknown bounds, for rewriteDirty, which
+// reads each one's links whatever its row said.
+func markTargets(ctx context.Context, tx writeTx, targets []int64) error {
+	for chunk := range slices.Chunk(targets, maxBulkRows) {
+		values := make([][]any, len(chunk))
+		for i, id := range chunk {
+			values[i] = []any{id, nil, nil}
+		}
+		if err := insertRows(ctx, tx, sqlMarkDirty, 3, values); err != nil {
+			return fmt.Errorf("index: dirty entries: %w", err)
+		}
+	}
+	return nil
 }

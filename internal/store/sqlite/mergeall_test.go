@@ -19,6 +19,6 @@ func mergeAll(ctx context.Context, s *Store) (int, error) {
 	if err != nil {
 		return n, err
 	}
-	m, err := s.mergeLinks(ctx, true, false)
+	m, err := s.mergeLinks(ctx, true, rewriteDue)
 	return n + m, err
 }
