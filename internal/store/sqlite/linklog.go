@@ -336,7 +336,7 @@ func (s *Store) applyLog(ctx context.Context, tx writeTx, log []mergeLink, then 
 	if then == markDirty {
 		return 0, gained, markTargets(ctx, tx, targets)
 	}
-	written, err := s.rewriteTargets(ctx, tx, targets, false, changes)
+	written, err := s.rewriteTargets(ctx, tx, targets, changes)
 	return written, gained, err
 }
 
