@@ -34,9 +34,9 @@ const (
 )
 
 // drainChunks is how many chunks of indexChunk dirty entries RefreshIndex rewrites in one
-// transaction: as many as a merge's pass holds log rows on average (mergeLinksRows/2). It runs when
-// the crawl is over, so no commit waits behind it, and a transaction writes each page of docs
-// and dirty it touches once, and adds one segment to fts_anchors: with 3 chunks per
+// transaction: as many as a merge's pass holds log rows on average (mergeLinksRows/2). It runs
+// when the crawl is over, so no commit waits behind it, and a transaction writes each page of
+// docs and dirty it touches once, and adds one segment to fts_anchors: with 3 chunks per
 // transaction, where the final merge rewrote each pass's targets in one, a crawl of 1,000,000
 // pages wrote 19.3 times its store rather than 13.4, and its catch-up took 202 s, not 152.
 const drainChunks = mergeLinksRows / indexChunk / 2

@@ -182,8 +182,8 @@ func (s *Store) mergeLog(ctx context.Context, tx writeTx, end, size int64, then 
 // row once, each pass holding at most limit rows (about half that on average: targets are
 // hashes, spread evenly over the ranges), unless one key alone holds more (passOf). It reads the
 // log once: a merge of more than one range spills each row to its range's file beside the
-// store at path (spill, logspill.go), and each range is then read from its file (each pass scanned the
-// whole log before: 2r²/limit rows for a merge of r).
+// store at path (spill, logspill.go), and each range is then read from its file (each pass
+// scanned the whole log before: 2r²/limit rows for a merge of r).
 func logPasses(ctx context.Context, tx writeTx, end, size, limit int64, path string) iter.Seq2[[]mergeLink, error] {
 	return func(yield func([]mergeLink, error) bool) {
 		logRows := func(fn func(mergeLink) error) error { return scanLog(ctx, tx, end, fn) }
