@@ -90,11 +90,11 @@ func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 		return 0, fmt.Errorf("sqlite: index: %w", err)
 	}
 	defer unlock()
-	n, err := s.indexStagedLocked(ctx, max, pendingChunkBytes(lag))
+	n, err := s.indexStagedLocked(ctx, max, pendingChunkBytes(lag), 0, nil)
 	if err != nil {
 		return n, err
 	}
-	_, err = s.mergeLinks(ctx, false, rewriteDue)
+	_, err = s.mergeLinks(ctx, dueLog, rewriteDue)
 	return n, err
 }
 
@@ -106,27 +106,31 @@ func pendingChunkBytes(lag int) int {
 	return pendingBytes
 }
 
-// RefreshIndex implements store.Indexer: every staged document, the whole link log merged with
-// every target left in dirty, then every dirty entry rewritten exactly (anchors.go: planned on a
-// reader beside the writes, rewriteDirty); then the crawl database's
-// free pages, of the text it staged, are given back (reclaim.go). It holds indexMu throughout, so
-// that no other step of the indexer writes between its transactions.
+// RefreshIndex implements store.Indexer: every staged document, and the whole link log merged
+// with every target left in dirty (the log it found while the text writer writes the staged
+// documents' text, if that log is as large as links: doublingLog; then the rest), then every
+// dirty entry rewritten exactly (anchors.go: planned on a reader beside the writes,
+// rewriteDirty); then the crawl database's free pages, of the text it staged, are given back
+// (reclaim.go). It holds indexMu throughout, so that no other step of the indexer writes between
+// its transactions.
 func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
 	ctx, unlock, err := s.lockIndex(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: refresh index: %w", err)
 	}
 	defer unlock()
-	total, err := s.indexStagedLocked(ctx, math.MaxInt, foldBytes)
+	found := func(ctx context.Context) error { // the log it found, beside the backlog's text
+		_, err := s.mergeLinks(ctx, doublingLog, markDirty)
+		return err
+	}
+	total, err := s.indexStagedLocked(ctx, math.MaxInt, foldBytes, foldAhead, found)
 	if err != nil {
 		return total, err
 	}
-	n, err := s.mergeLinks(ctx, true, markDirty)
-	total += n
-	if err != nil {
+	if _, err := s.mergeLinks(ctx, anyLog, markDirty); err != nil { // and the backlog's
 		return total, err
 	}
-	n, err = s.rewriteDirty(ctx)
+	n, err := s.rewriteDirty(ctx)
 	total += n
 	if err != nil {
 		return total, err
@@ -156,110 +160,156 @@ type stagedDoc struct {
 	header           []byte // the response header as staged (store.EncodeHeader)
 }
 
+// foldAhead is how many chunks, their text written, may wait for the index writer in RefreshIndex
+// (indexStagedLocked's ahead): while the index writer merges the link log it found (the first
+// half of a 100 × 200 crawl's log, merged in 0.3 s of a 2.4 s catch-up), the text writer goes on
+// through the backlog. A chunk waits without its text: its links and headers, a few MiB.
+const foldAhead = 4
+
 // indexStagedLocked indexes up to max staged documents, in commit order, in chunks of at most
-// indexChunk documents and about maxBytes of their text, each in one transaction of the index
-// database, and returns how many it indexed. For each chunk it folds the documents: what changed in
-// their outgoing links is appended to link_log (foldChunk), whose merge rewrites the targets'
-// anchor text when due (mergeLinks), and each document's metadata row is written; a document that
-// was an entry keeps its inlinks (as its anchor row was last written) and anchor row, one that was
-// none is touched in link_log, for the merge to write its anchor text. It writes each document's
-// fts row (its own text, tokenized once per fetch) on the text database's writer; a document that
-// may not be indexed (rule 27) leaves the index, anchor text and all. Then the documents leave the
-// stage. Every step is one statement for the whole chunk (or a few multi-row ones), not one per
+// indexChunk documents and about maxBytes of their text, and returns how many it indexed. For
+// each chunk it writes each document's fts row (its own text, tokenized once per fetch) in a
+// transaction of the text database; then, in one of the index database, it folds the documents:
+// what changed in their outgoing links is appended to link_log (foldChunk), whose merge rewrites
+// the targets' anchor text when due (mergeLinks), and each document's metadata row is written; a
+// document that was an entry keeps its inlinks (as its anchor row was last written) and anchor
+// row, one that was none is touched in link_log, for the merge to write its anchor text. A
+// document that may not be indexed (rule 27) leaves the index, anchor text and all. Then the
+// documents leave the stage (indexTxLocked's order holds for each chunk: text, index, crawl).
+// Every step is one statement for the whole chunk (or a few multi-row ones), not one per
 // document or link; the FTS5 rows are written last.
 //
-// The chunks are pipelined (issue 8: the text writer, the indexer's longest step, stood idle a
-// third of the time): once a chunk's text is written, the next chunk is read, in the same
-// transaction, and its text written while the chunk's own transaction ends and the crawl
-// database records it (indexTxLocked's order holds for each chunk: text, index, crawl). At most one
-// chunk's text is held at a time: a chunk's is dropped before the next is read. The caller holds
-// indexMu throughout: it guards the text writer.
-func (s *Store) indexStagedLocked(ctx context.Context, max, maxBytes int) (int, error) {
-	total := 0
-	after := int64(math.MinInt64) // the last seq read: the stage is read in seq order
-	var next *stagedChunk         // read ahead, its text being written
+// The text and the fold run on two goroutines (issue 8: the text writer, the indexer's longest
+// step, stood idle a third of the time while the fold wrote): the text side (writeTexts) reads
+// the stage on a read connection, numbers each chunk's documents and writes their text, then
+// hands the chunk, its text let go, to this goroutine's fold, and goes on with the next while up
+// to ahead chunks wait for it (with 0, it waits with the one it wrote: one chunk's text is held
+// at a time, and one more chunk's links). beside, if not nil, runs on the index database's writer
+// before the first fold, while the text side writes the first chunks: it must give no entry
+// numbers (nums.go: the text side gave the next ones). The caller holds indexMu throughout: it
+// guards the text writer, whose transaction ends before this returns.
+func (s *Store) indexStagedLocked(ctx context.Context, max, maxBytes, ahead int, beside func(context.Context) error) (int, error) {
+	conn, err := s.read.Conn(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: index: %w", err)
+	}
+	defer conn.Close()
+	stop := make(chan struct{})
+	texted := make(chan textedChunk, ahead)
+	go s.writeTexts(ctx, conn, max, maxBytes, stop, texted)
 	defer func() {
-		if next != nil {
-			_ = next.text() // the text writer's transaction ends before indexMu is released
+		close(stop)
+		for range texted { // the text side ends its transaction, then closes texted
 		}
 	}()
-	read := func(ctx context.Context, tx writeTx, limit int) (*stagedChunk, error) {
-		docs, err := readStaged(ctx, tx, min(limit, indexChunk), maxBytes, after)
-		if err != nil || len(docs) == 0 {
-			return nil, err
+	if beside != nil {
+		if err := beside(ctx); err != nil {
+			return 0, err
 		}
-		after = docs[len(docs)-1].seq
-		nums, err := numberDocs(ctx, tx, docs)
-		if err != nil {
-			return nil, err
-		}
-		return s.startText(ctx, docs, nums), nil
 	}
-	for total < max {
-		cur := next
-		next = nil
+	total := 0
+	for c := range texted {
+		if c.err != nil {
+			return total, fmt.Errorf("sqlite: index: %w", c.err)
+		}
 		err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, ack *func(context.Context, writeTx) error) error {
-			if cur == nil {
-				var err error
-				if cur, err = read(ctx, tx, max-total); err != nil || cur == nil {
-					return err
-				}
-			}
 			// In the crawl database once this is committed: the documents leave the stage; a
 			// document staged again meanwhile (another seq) stays.
-			versions := pairSet(len(cur.docs), func(i int) (int64, int64) { return cur.docs[i].id, cur.docs[i].seq })
+			versions := pairSet(len(c.docs), func(i int) (int64, int64) { return c.docs[i].id, c.docs[i].seq })
 			*ack = func(ctx context.Context, tx writeTx) error {
 				if _, err := tx.ExecContext(ctx, sqlUnstage, versions); err != nil {
 					return fmt.Errorf("index: staged documents: %w", err)
 				}
 				return nil
 			}
-			err := foldDocs(ctx, tx, cur.docs, cur.ids, cur.hashes) // while the text writer writes their text
-			rows := cur.rows()
-			if terr := cur.text(); err == nil {
-				err = terr
-			}
-			if err != nil {
+			if err := foldDocs(ctx, tx, c.docs, c.ids, c.hashes); err != nil {
 				return err
 			}
-			cur.dropText(rows)
-			if n := total + len(cur.docs); n < max {
-				if next, err = read(ctx, tx, max-n); err != nil {
-					return err
-				}
-			}
-			return cur.tail(ctx, tx)
+			return c.tail(ctx, tx)
 		})
 		if err != nil {
 			return total, fmt.Errorf("sqlite: index: %w", err)
 		}
-		if cur == nil {
-			break // the stage is empty
-		}
-		total += len(cur.docs) // with nothing read ahead, the next chunk is read afresh
+		total += len(c.docs)
 	}
 	return total, nil
 }
 
-// stagedChunk is one chunk of the stage on its way into the index (indexStagedLocked): its documents
-// and, from startText on, their fts rows being computed and written by the text writer.
-type stagedChunk struct {
-	docs []stagedDoc
-	ids  []int64
-	rows func() []ownRow // the rows, once computed (rowsOf)
-	text func() error    // waits for the text writer's transaction to end (textStep)
+// textedChunk is one chunk of the stage whose own text is written (writeTexts): its documents,
+// numbered, without their text, and their content hashes by URL ID; or the error that stopped
+// the text side.
+type textedChunk struct {
+	docs   []stagedDoc
+	ids    []int64
+	hashes map[int64]uint64
+	err    error
 }
 
-// startText computes the fts rows of docs (numbered: numberDocs) and writes them, each
-// document's old row deleted and its row inserted if it may be indexed (rule 27), in a
-// transaction of the text writer, beside the caller's, after the orphans of nums; the caller
-// must call text before its own commit, and before releasing indexMu.
-func (s *Store) startText(ctx context.Context, docs []stagedDoc, nums *numbers) *stagedChunk {
-	c := &stagedChunk{docs: docs}
+// writeTexts is indexStagedLocked's text side: it reads up to max staged documents in commit
+// order on conn (a read connection: what the fold has committed), in chunks of at most
+// indexChunk documents and about maxBytes of text, writes each chunk's text (writeText), and
+// sends it on out; it closes out when done, after an error, or once stop is closed.
+//
+// Numbers are given from the highest in docs when it starts, on: the fold commits each chunk's
+// after the text side has read the next, so the text side remembers what it gave (given: each
+// document's number, 0 if it may not be indexed), for a document staged again meanwhile. The
+// first chunk's transaction drops the text rows above that highest number (nums.go), rows of an
+// index transaction that did not commit; the others must not, as the rows below theirs are the
+// chunks waiting for the fold.
+func (s *Store) writeTexts(ctx context.Context, conn *sql.Conn, max, maxBytes int, stop <-chan struct{}, out chan<- textedChunk) {
+	defer close(out)
+	send := func(c textedChunk) bool {
+		select {
+		case out <- c:
+			return c.err == nil
+		case <-stop:
+			return false
+		}
+	}
+	nums, err := newNumbers(ctx, conn)
+	if err != nil {
+		send(textedChunk{err: err})
+		return
+	}
+	given := map[int64]int64{}
+	after := int64(math.MinInt64) // the last seq read: the stage is read in seq order
+	for total, first := 0, true; total < max; first = false {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		docs, err := readStaged(ctx, conn, min(max-total, indexChunk), maxBytes, after)
+		if err != nil || len(docs) == 0 {
+			if err != nil {
+				send(textedChunk{err: err})
+			}
+			return
+		}
+		after = docs[len(docs)-1].seq
+		c, err := s.writeText(ctx, conn, docs, nums, given, first)
+		c.err = err
+		if !send(c) {
+			return
+		}
+		total += len(docs)
+	}
+}
+
+// writeText numbers docs (numberDocs) and writes their fts rows, each document's old row deleted
+// and its row inserted if it may be indexed (rule 27), in a transaction of the text database,
+// after the orphans of nums if first; it returns the chunk, its text let go.
+func (s *Store) writeText(ctx context.Context, conn *sql.Conn, docs []stagedDoc, nums *numbers, given map[int64]int64, first bool) (textedChunk, error) {
+	c := textedChunk{docs: docs, ids: make([]int64, len(docs)), hashes: make(map[int64]uint64, len(docs))}
+	for i, d := range docs {
+		c.ids[i] = d.id
+	}
+	if err := numberDocs(ctx, conn, docs, nums, given); err != nil {
+		return c, err
+	}
 	var texts []ownText
 	var drop []int64
 	for _, d := range docs {
-		c.ids = append(c.ids, d.id)
 		if d.oldNum != 0 {
 			drop = append(drop, d.oldNum)
 		}
@@ -267,34 +317,45 @@ func (s *Store) startText(ctx context.Context, docs []stagedDoc, nums *numbers) 
 			texts = append(texts, d.ownText)
 		}
 	}
-	c.rows = rowsOf(texts)
-	c.text = s.textStep(ctx, func(ctx context.Context, ttx writeTx) error {
-		if err := nums.dropOrphans(ctx, ttx); err != nil {
-			return err
+	rows := rowsOf(texts)()
+	err := runTx(ctx, writeTx{Conn: s.tconn, cache: &s.tcache}, func(ctx context.Context, ttx writeTx) error {
+		if first {
+			if err := nums.dropOrphans(ctx, ttx); err != nil {
+				return err
+			}
 		}
-		return writeOwn(ctx, ttx, drop, c.rows())
+		return writeOwn(ctx, ttx, drop, rows)
 	})
-	return c
+	if err != nil {
+		return c, fmt.Errorf("text database: %w", err)
+	}
+	for _, r := range rows {
+		c.hashes[r.id] = r.hash
+	}
+	for i := range docs {
+		docs[i].ownText = ownText{id: docs[i].id, num: docs[i].num}
+	}
+	return c, nil
 }
 
-// numberDocs reads the numbers of the entries docs were (oldNum) and gives each document that
-// may be indexed its number (num): its old one, or a new one. It returns where numbering stood.
-func numberDocs(ctx context.Context, tx writeTx, docs []stagedDoc) (*numbers, error) {
-	nums, err := newNumbers(ctx, tx)
-	if err != nil {
-		return nil, err
-	}
+// numberDocs reads the numbers of the entries docs were (oldNum: what given says of a document
+// the text side numbered before, else docs) and gives each document that may be indexed its
+// number (num): its old one, or a new one of nums. It records each in given.
+func numberDocs(ctx context.Context, q querier, docs []stagedDoc, nums *numbers, given map[int64]int64) error {
 	ids := make([]int64, len(docs))
 	for i, d := range docs {
 		ids[i] = d.id
 	}
-	old, err := readNums(ctx, tx, ids)
+	old, err := readNums(ctx, q, ids)
 	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
+		return fmt.Errorf("index: %w", err)
 	}
 	for i := range docs {
 		d := &docs[i]
 		d.oldNum = old[d.id]
+		if n, ok := given[d.id]; ok {
+			d.oldNum = n
+		}
 		switch {
 		case !d.index:
 		case d.oldNum != 0:
@@ -302,31 +363,9 @@ func numberDocs(ctx context.Context, tx writeTx, docs []stagedDoc) (*numbers, er
 		default:
 			d.num = nums.next()
 		}
+		given[d.id] = d.num
 	}
-	return nums, nil
-}
-
-// hashes waits for the chunk's rows (rowsOf, computed beside the fold) and returns their content
-// hashes by URL ID.
-func (c *stagedChunk) hashes() map[int64]uint64 {
-	rows := c.rows()
-	out := make(map[int64]uint64, len(rows))
-	for _, r := range rows {
-		out[r.id] = r.hash
-	}
-	return out
-}
-
-// dropText lets the chunk's text go once it is written (rows keep their IDs and hashes): the
-// next chunk is read meanwhile.
-func (c *stagedChunk) dropText(rows []ownRow) {
-	for i := range c.docs {
-		c.docs[i].ownText = ownText{id: c.docs[i].id, num: c.docs[i].num}
-		c.docs[i].links, c.docs[i].rawLinks, c.docs[i].header = nil, nil, nil
-	}
-	for i := range rows {
-		rows[i] = ownRow{id: rows[i].id, num: rows[i].num, hash: rows[i].hash}
-	}
+	return nil
 }
 
 // tail drops the anchor rows of the chunk's documents that were entries and may not be indexed
@@ -335,7 +374,7 @@ func (c *stagedChunk) dropText(rows []ownRow) {
 // otherwise written by the merge: a new entry's, once its touch in link_log is merged, and an
 // entry's whose links changed. No empty row is written here to be replaced there (issue 8: they
 // were a third of the anchor rows written).
-func (c *stagedChunk) tail(ctx context.Context, tx writeTx) error {
+func (c *textedChunk) tail(ctx context.Context, tx writeTx) error {
 	var dropAnchors []int64
 	for _, d := range c.docs {
 		if !d.index && d.oldNum != 0 {
@@ -345,9 +384,9 @@ func (c *stagedChunk) tail(ctx context.Context, tx writeTx) error {
 	return writeAnchors(ctx, tx, dropAnchors, nil)
 }
 
-// foldDocs folds docs (whose IDs are ids) and writes their metadata rows, with the content
-// hashes hashes returns once the links are folded: see indexStagedLocked.
-func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64, hashes func() map[int64]uint64) error {
+// foldDocs folds docs (whose IDs are ids) and writes their metadata rows, with their content
+// hashes (by URL ID): see indexStagedLocked.
+func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64, hash map[int64]uint64) error {
 	if len(docs) == 0 {
 		return nil
 	}
@@ -360,7 +399,6 @@ func foldDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64, ha
 		return err
 	}
 	var meta [][]any
-	hash := hashes()
 	for _, d := range docs {
 		if d.index {
 			meta = append(meta, []any{d.id, 0, boolInt(d.nosnippet), unix(d.unavailableAfter), inlinks[d.id], int64(hash[d.id]), d.num})
@@ -477,8 +515,8 @@ const sqlReadStaged = `SELECT s.seq, s.url_id, s.idx, s.title, s.body, s.heading
 
 // readStaged reads up to limit staged documents with a seq above after, and stops after the one
 // that brings their text to maxBytes.
-func readStaged(ctx context.Context, tx writeTx, limit, maxBytes int, after int64) ([]stagedDoc, error) {
-	rows, err := tx.QueryContext(ctx, sqlReadStaged, after, limit)
+func readStaged(ctx context.Context, q querier, limit, maxBytes int, after int64) ([]stagedDoc, error) {
+	rows, err := q.QueryContext(ctx, sqlReadStaged, after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("index: read staged: %w", err)
 	}

@@ -15,10 +15,10 @@ func mergeAll(ctx context.Context, s *Store) (int, error) {
 		return 0, err
 	}
 	defer unlock()
-	n, err := s.indexStagedLocked(ctx, math.MaxInt, foldBytes)
+	n, err := s.indexStagedLocked(ctx, math.MaxInt, foldBytes, 0, nil)
 	if err != nil {
 		return n, err
 	}
-	m, err := s.mergeLinks(ctx, true, rewriteDue)
+	m, err := s.mergeLinks(ctx, anyLog, rewriteDue)
 	return n + m, err
 }

@@ -35,7 +35,7 @@ type numbers struct {
 }
 
 // newNumbers reads where numbering stands in tx.
-func newNumbers(ctx context.Context, tx writeTx) (*numbers, error) {
+func newNumbers(ctx context.Context, tx rowQuerier) (*numbers, error) {
 	var last sql.NullInt64
 	if err := tx.QueryRowContext(ctx, sqlLastNum).Scan(&last); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("index: entry numbers: %w", err)
