@@ -108,7 +108,7 @@ func pendingChunkBytes(lag int) int {
 
 // RefreshIndex implements store.Indexer: every staged document, and the whole link log merged
 // with every target left in dirty (the log it found while the text writer writes the staged
-// documents' text, if that log is as large as links: doublingLog; then the rest), then every
+// documents' text, if no merge ran before: firstLog; then the rest), then every
 // dirty entry rewritten exactly (anchors.go: planned on a reader beside the writes,
 // rewriteDirty); then the crawl database's free pages, of the text it staged, are given back
 // (reclaim.go). It holds indexMu throughout, so that no other step of the indexer writes between
@@ -120,7 +120,7 @@ func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
 	}
 	defer unlock()
 	found := func(ctx context.Context) error { // the log it found, beside the backlog's text
-		_, err := s.mergeLinks(ctx, doublingLog, markDirty)
+		_, err := s.mergeLinks(ctx, firstLog, markDirty)
 		return err
 	}
 	total, err := s.indexStagedLocked(ctx, math.MaxInt, foldBytes, foldAhead, found)

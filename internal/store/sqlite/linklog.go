@@ -96,14 +96,15 @@ const (
 	anyLog mergeWhen = iota
 	// dueLog: mergeLeast's (IndexPending's merges).
 	dueLog
-	// doublingLog: as many rows as links holds (mergeLogShare-th of them), however few: the log
-	// RefreshIndex finds, merged beside the backlog's text (index.go), only when that merge
-	// writes links whole anyway. Merged apart from the backlog's log, a smaller one makes the
-	// catch-up write links twice: at 1,000,000 pages (its 2.8 million rows merged beside the text,
-	// then the backlog's 0.5 million) 2.4 GB more was written and the catch-up took no less
-	// (82.4 s against 82.2 and 86.0); at 100 × 200, where links is empty, the catch-up took 0.09 s
-	// less and the crawl 0.12 s less, seven pairs (BENCHMARKS.md, issue 26).
-	doublingLog
+	// firstLog: any rows while links is empty, none after: RefreshIndex's merge of the log it
+	// finds, beside the backlog's text (index.go), when no merge ran before it (a crawl under
+	// about 20,000 pages: mergeLinksRows). The backlog's log is merged after it, and a merge
+	// writes every page of links its targets fall on: where links is large, that second merge
+	// writes it whole again. At 1,000,000 pages (a log of 2.8 million rows found, the backlog's
+	// 0.5 million) merging the two apart wrote 2.4 GB more and the catch-up took no less (82.4 s
+	// against 82.2 and 86.0); at 100 × 200 the crawl took 0.15 s less (5.11 s against 5.27,
+	// twelve pairs; BENCHMARKS.md, issue 26).
+	firstLog
 )
 
 // mergeLinks merges the whole of link_log into links, in one transaction of the index database,
@@ -136,9 +137,10 @@ func (s *Store) mergeLinks(ctx context.Context, when mergeWhen, then afterMerge)
 	return written, nil
 }
 
-// mergeLeast is how many rows link_log must hold to be merged when: a mergeLogShare-th of links'
-// rows, counted once (s.linkRows) and then kept by the merges, and for IndexPending's (dueLog)
-// at least s.mergeRows (mergeLinksRows); with Options.MergeAll, one row.
+// mergeLeast is how many rows link_log must hold to be merged when: for IndexPending's (dueLog)
+// s.mergeRows (mergeLinksRows) and a mergeLogShare-th of links' rows, counted once (s.linkRows)
+// and then kept by the merges; for firstLog, one while links is empty; with Options.MergeAll,
+// one row.
 func (s *Store) mergeLeast(ctx context.Context, tx writeTx, when mergeWhen) (int64, error) {
 	if s.linkRows < 0 {
 		if err := tx.QueryRowContext(ctx, sqlLinkRows).Scan(&s.linkRows); err != nil {
@@ -148,8 +150,10 @@ func (s *Store) mergeLeast(ctx context.Context, tx writeTx, when mergeWhen) (int
 	switch {
 	case s.mergeAll: // counted all the same: the suite's stores run a crawl's statements
 		return 1, nil
-	case when == doublingLog:
-		return s.linkRows / mergeLogShare, nil
+	case when == firstLog && s.linkRows > 0:
+		return math.MaxInt64, nil
+	case when == firstLog:
+		return 1, nil
 	}
 	return max(s.mergeRows, s.linkRows/mergeLogShare), nil
 }
