@@ -201,8 +201,8 @@ func TestAPageStagedAgainWhileItsChunkFoldsKeepsItsEntry(t *testing.T) {
 // TestRefreshMergesTheLogItFoundApartOnlyBeforeTheFirstMerge: RefreshIndex merges the log it
 // found beside the backlog's text only while links is empty (firstLog: a crawl short enough
 // that no merge ran before its catch-up), then the backlog's log. Once links holds the graph, a
-// second merge would write every page of it again (at 1,000,000 pages, 2.4 GB more written and
-// no time saved), so the log found waits for the backlog's, and links is written once.
+// second merge would write every page of it again (at 1,000,000 pages, for no time saved), so
+// the log found waits for the backlog's, and links is written once.
 func TestRefreshMergesTheLogItFoundApartOnlyBeforeTheFirstMerge(t *testing.T) {
 	base := filepath.Join(t.TempDir(), "crawl.db")
 	buildLinkedStore(t, base) // a log of thousands of links, links empty

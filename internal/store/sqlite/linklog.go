@@ -101,9 +101,9 @@ const (
 	// about 20,000 pages: mergeLinksRows). The backlog's log is merged after it, and a merge
 	// writes every page of links its targets fall on: where links is large, that second merge
 	// writes it whole again. At 1,000,000 pages (a log of 2.8 million rows found, the backlog's
-	// 0.5 million) merging the two apart wrote 2.4 GB more and the catch-up took no less (82.4 s
-	// against 82.2 and 86.0); at 100 × 200 the crawl took 0.15 s less (5.11 s against 5.27,
-	// twelve pairs; BENCHMARKS.md, issue 26).
+	// 0.5 million) merging the two apart wrote 0.6 GB more than merging them together and saved
+	// the catch-up no time (82.4 s against 81.0; 82.2-86.0 before); at 100 × 200 the crawl took
+	// 0.15 s less (5.11 s against 5.27, twelve pairs; BENCHMARKS.md, issue 26).
 	firstLog
 )
 
