@@ -33,20 +33,19 @@
 // its document (one transaction on crawl.db). The fold (IndexPending) writes the page's fts row
 // (text file, on a goroutine of its own that reads the stage on a reader and numbers the entries,
 // a chunk or more ahead of the rest: index.go), its docs and folded rows, and appends its link
-// changes to link_log (index file), then unstages it (crawl file). The merge (once link_log holds mergeLinksRows rows and as many
-// as links, and of the whole log in RefreshIndex; never on a timer) applies the whole log to
-// links sorted by target, in passes over ranges of targets (linklog.go), then runs a generation
-// over the targets in the same order (anchors.go; a document target is planned from docs and
-// dirty alone, other targets from their urls rows): an entry's docs and fts_anchors rows are
-// rewritten when it has no anchor row yet or its inlinks reached twice or half those of its last
-// rewrite, so that over a crawl each is written O(log inlinks) times; link-only entries of URLs
-// linked to and never fetched are made, entries nothing keeps removed; the other targets go to
-// dirty. RefreshIndex merges with every target left in dirty (the log it found beside the
-// staged backlog's text, then the backlog's), then rewrites every dirty entry
-// exactly, its plans read on a reader connection a few chunks ahead of the writer
-// (rewriteDirty). Having left nothing staged, RefreshIndex gives the crawl file's free pages
-// (the staged text's) back to the file system (reclaim.go:
-// auto_vacuum=INCREMENTAL).
+// changes to link_log (index file), then unstages it (crawl file). The merge (once link_log holds
+// mergeLinksRows rows and as many as links, and of the whole log in RefreshIndex; never on a
+// timer) applies the whole log to links sorted by target, in passes over ranges of targets
+// (linklog.go), then runs a generation over the targets in the same order (anchors.go; a document
+// target is planned from docs and dirty alone, other targets from their urls rows): an entry's
+// docs and fts_anchors rows are rewritten when it has no anchor row yet or its inlinks reached
+// twice or half those of its last rewrite, so that over a crawl each is written O(log inlinks)
+// times; link-only entries of URLs linked to and never fetched are made, entries nothing keeps
+// removed; the other targets go to dirty. RefreshIndex merges with every target left in dirty (the
+// log it found beside the staged backlog's text, then the backlog's), then rewrites every dirty
+// entry exactly, its plans read on a reader connection a few chunks ahead of the writer
+// (rewriteDirty). Having left nothing staged, RefreshIndex gives the crawl file's free pages (the
+// staged text's) back to the file system (reclaim.go: auto_vacuum=INCREMENTAL).
 //
 // # Crashes and replay
 //

@@ -108,11 +108,10 @@ func pendingChunkBytes(lag int) int {
 
 // RefreshIndex implements store.Indexer: every staged document, and the whole link log merged
 // with every target left in dirty (the log it found while the text writer writes the staged
-// documents' text, if no merge ran before: firstLog; then the rest), then every
-// dirty entry rewritten exactly (anchors.go: planned on a reader beside the writes,
-// rewriteDirty); then the crawl database's free pages, of the text it staged, are given back
-// (reclaim.go). It holds indexMu throughout, so that no other step of the indexer writes between
-// its transactions.
+// documents' text, if no merge ran before: firstLog; then the rest), then every dirty entry
+// rewritten exactly (anchors.go: planned on a reader beside the writes, rewriteDirty); then the
+// crawl database's free pages, of the text it staged, are given back (reclaim.go). It holds
+// indexMu throughout, so that no other step of the indexer writes between its transactions.
 func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
 	ctx, unlock, err := s.lockIndex(ctx)
 	if err != nil {
@@ -306,7 +305,7 @@ func (s *Store) writeText(ctx context.Context, conn *sql.Conn, docs []stagedDoc,
 	for i, d := range docs {
 		c.ids[i] = d.id
 	}
-	if err := numberDocs(ctx, conn, docs, nums, given); err != nil {
+	if err := numberDocs(ctx, conn, docs, c.ids, nums, given); err != nil {
 		return c, err
 	}
 	var texts []ownText
@@ -340,14 +339,10 @@ func (s *Store) writeText(ctx context.Context, conn *sql.Conn, docs []stagedDoc,
 	return c, nil
 }
 
-// numberDocs reads the numbers of the entries docs were (oldNum: what given says of a document
-// the text side numbered before, else docs) and gives each document that may be indexed its
-// number (num): its old one, or a new one of nums. It records each in given.
-func numberDocs(ctx context.Context, q querier, docs []stagedDoc, nums *numbers, given map[int64]int64) error {
-	ids := make([]int64, len(docs))
-	for i, d := range docs {
-		ids[i] = d.id
-	}
+// numberDocs reads the numbers of the entries docs (whose IDs are ids) were (oldNum: what given
+// says of a document the text side numbered before, else docs) and gives each document that may
+// be indexed its number (num): its old one, or a new one of nums. It records each in given.
+func numberDocs(ctx context.Context, q querier, docs []stagedDoc, ids []int64, nums *numbers, given map[int64]int64) error {
 	old, err := readNums(ctx, q, ids)
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
