@@ -229,12 +229,10 @@ func (g *generation) apply(ids []int64, plans map[int64]*plan) {
 			}
 			continue
 		}
-		if !p.hadAnchors || p.anchors != p.oldAnchors {
-			if p.hadAnchors {
-				g.dropAnchors = append(g.dropAnchors, num)
-			}
-			g.anchors = append(g.anchors, anchorRow{num: num, text: p.anchors})
+		if p.hadAnchors {
+			g.dropAnchors = append(g.dropAnchors, num)
 		}
+		g.anchors = append(g.anchors, anchorRow{num: num, text: p.anchors})
 	}
 }
 
@@ -288,9 +286,8 @@ type plan struct {
 	unavailableAfter int64
 	inlinks          int    // distinct pages linking to it now
 	anchors          string // its anchor text now (readAnchors)
-	oldAnchors       string // its fts_anchors row, if hadAnchors
-	hadAnchors       bool
-	deferred         bool // a queued URL that is no entry, left in dirty unread (planEntries)
+	hadAnchors       bool   // it has an fts_anchors row
+	deferred         bool   // a queued URL that is no entry, left in dirty unread (planEntries)
 	// bounded: its inlinks are known to lie in lo..hi, where none is due (inlinksBound), and
 	// its links were left unread. lo and hi are also what dirty says of it, if known.
 	bounded, known bool
@@ -339,14 +336,13 @@ func planEntries(ctx context.Context, tx querier, ids []int64, exact bool, chang
 			nums, idOf[p.num] = append(nums, p.num), id
 		}
 	}
-	err = eachRow(ctx, tx, sqlOldAnchors, []any{idSet(nums)}, func(r *sql.Rows) error {
+	err = eachRow(ctx, tx, sqlHadAnchors, []any{idSet(nums)}, func(r *sql.Rows) error {
 		var num int64
-		var text string
-		if err := r.Scan(&num, &text); err != nil {
+		if err := r.Scan(&num); err != nil {
 			return err
 		}
 		if p := plans[idOf[num]]; p != nil {
-			p.oldAnchors, p.hadAnchors = text, true
+			p.hadAnchors = true
 		}
 		return nil
 	})

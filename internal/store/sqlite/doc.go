@@ -17,7 +17,7 @@
 //     without rowid: the link graph by target, written only by the merge, in key order. docs
 //     (rowid num, the entry's number, given in index order: nums.go; url_id unique): one row
 //     per index entry, with its inlinks as its anchor row was last written. fts_anchors (FTS5,
-//     rowid num): each entry's anchor text. dirty (url_id, lo, hi): the entries whose anchor
+//     contentless, rowid num): each entry's anchor text's terms, not its text. dirty (url_id, lo, hi): the entries whose anchor
 //     row lags their links (a merge found them not due, with bounds of their linking pages, or
 //     a queued URL that is no entry yet), written by the merge in key order, emptied by
 //     RefreshIndex.

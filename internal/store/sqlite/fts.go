@@ -25,7 +25,11 @@ import (
 //     has a head row exactly when it has an fts row;
 //   - fts_anchors (anchors): the anchor text of links to the URL, rewritten in generations
 //     (anchors.go) when its inlinks double or halve: a short row, so new links never make a page's text be
-//     tokenized again (issue 8).
+//     tokenized again (issue 8). It is contentless (content='', contentless_delete=1): FTS5 keeps
+//     the terms, not the text, and deletes a row by its rowid, where a table with content read
+//     the old text back and tokenized it again; a generation rewrites rows at random entry
+//     numbers, and the text pages were written again by nearly every merge (layout-plan.md).
+//     Nothing reads the text: a link-only entry's snippet is made from its links (search.go).
 //
 // docs holds each entry's metadata. Once the link merge has reached an entry (linklog.go), it has
 // a row in each of docs, fts and fts_anchors, or in none; between its fold and that merge it has

@@ -55,7 +55,7 @@ const (
 			d.nosnippet, d.unavailable_after, d.content_hash, d.num, d.inlinks, y.url_id IS NOT NULL, y.lo, y.hi
 		FROM urls u LEFT JOIN docs d ON d.url_id = u.id LEFT JOIN dirty y ON y.url_id = u.id
 		WHERE u.id ` + inSet
-	sqlOldAnchors = `SELECT rowid, anchors FROM fts_anchors WHERE rowid ` + inSet
+	sqlHadAnchors = `SELECT id FROM fts_anchors_docsize WHERE id ` + inSet
 	// sqlLinksTo reads every link to the set from links, whose primary key leads with the
 	// target (its order is the ORDER BY): readAnchors counts anchors and linking pages in Go,
 	// where two GROUP BY queries sorted the same rows twice in temporary B-trees.

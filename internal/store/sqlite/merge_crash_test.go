@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -104,8 +105,9 @@ func copyStore(t testing.TB, from string) string {
 }
 
 // indexDump is everything the link graph and the anchor text are, as text: each link, each
-// entry with its kind, inlinks and anchor row, and the sizes of the tables that must be empty
-// once the index has caught up.
+// entry with its kind, inlinks and anchor row (its terms, read from FTS5's index: the table keeps
+// no text; "-" for no row), and the sizes of the tables that must be empty once the index has
+// caught up.
 // Without nums, the entries' numbers are left out: they depend on the order entries were made in.
 func indexDump(t *testing.T, s *Store, nums bool) string {
 	t.Helper()
@@ -114,34 +116,62 @@ func indexDump(t *testing.T, s *Store, nums bool) string {
 		num = "0"
 	}
 	var b strings.Builder
-	for _, q := range []string{
-		`SELECT to_id, from_id, anchor, fragment FROM links ORDER BY to_id, from_id, anchor`,
-		`SELECT d.url_id, d.link_only, d.inlinks, ` + num + `, COALESCE(a.anchors, '-'), f.urlwords, f.title
-			FROM docs d LEFT JOIN fts_anchors a ON a.rowid = d.num LEFT JOIN fts f ON f.rowid = d.num ORDER BY d.url_id`,
-		`SELECT (SELECT COUNT(*) FROM link_log), (SELECT COUNT(*) FROM dirty),
-			(SELECT COUNT(*) FROM fts), (SELECT COUNT(*) FROM fts_anchors), (SELECT COUNT(*) FROM staged)`,
-	} {
-		rows, err := s.read.QueryContext(t.Context(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
+	withAnchorTerms(t, s, func(conn *sql.Conn) {
+		for _, q := range []string{
+			`SELECT to_id, from_id, anchor, fragment FROM links ORDER BY to_id, from_id, anchor`,
+			`SELECT d.url_id, d.link_only, d.inlinks, ` + num + `, CASE WHEN ds.id IS NULL THEN '-' ELSE COALESCE(a.terms, '') END, f.urlwords, f.title
+				FROM docs d LEFT JOIN fts_anchors_docsize ds ON ds.id = d.num LEFT JOIN ` + sqlAnchorTerms + ` a ON a.doc = d.num
+				LEFT JOIN fts f ON f.rowid = d.num ORDER BY d.url_id`,
+			`SELECT (SELECT COUNT(*) FROM link_log), (SELECT COUNT(*) FROM dirty),
+				(SELECT COUNT(*) FROM fts), (SELECT COUNT(*) FROM fts_anchors), (SELECT COUNT(*) FROM staged)`,
+		} {
+			rows, err := conn.QueryContext(t.Context(), q)
+			if err != nil {
 				t.Fatal(err)
 			}
-			fmt.Fprintln(&b, vals...)
+			cols, _ := rows.Columns()
+			for rows.Next() {
+				vals := make([]any, len(cols))
+				ptrs := make([]any, len(cols))
+				for i := range vals {
+					ptrs[i] = &vals[i]
+				}
+				if err := rows.Scan(ptrs...); err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintln(&b, vals...)
+			}
+			if err := rows.Close(); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := rows.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return b.String()
+}
+
+// sqlAnchorTerms is a subquery of each anchor row's terms in their order (doc, the entry's
+// number; terms), from FTS5's index through withAnchorTerms' fts5vocab table: fts_anchors is
+// contentless, and its index is what a search reads.
+const sqlAnchorTerms = `(SELECT doc, group_concat(term, ' ' ORDER BY offset) AS terms FROM temp.anchor_terms GROUP BY doc)`
+
+// withAnchorTerms runs fn on a read connection of s with the fts5vocab table sqlAnchorTerms
+// reads (see vocabulary.withVocab).
+func withAnchorTerms(t *testing.T, s *Store, fn func(*sql.Conn)) {
+	t.Helper()
+	conn, err := s.read.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(t.Context(), `PRAGMA query_only = 0;
+		CREATE VIRTUAL TABLE IF NOT EXISTS temp.anchor_terms USING fts5vocab(`+indexSchemaName+`, fts_anchors, instance);
+		PRAGMA query_only = 1`); err != nil {
+		t.Fatal(err)
+	}
+	fn(conn)
+	if _, err := conn.ExecContext(t.Context(), `PRAGMA query_only = 0; DROP TABLE temp.anchor_terms; PRAGMA query_only = 1`); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // runRefresh runs the step op names (envMergeOp). With MergeRows mergeCrashRows, IndexPending

@@ -179,3 +179,48 @@ func TestMixedCandidatesReadAsNumbers(t *testing.T) {
 		t.Errorf("the anchor text was walked with its docs rows %d times, want once (the query's first matches, not mixed's candidates); statements:\n%s", joined, strings.Join(ran, "\n"))
 	}
 }
+
+// Layout 6 (fts.go): fts_anchors keeps no text, so a link-only entry's snippet is made from the
+// anchor text of its links. A query word found in it as written is marked; a word matched only
+// by the engine's stemmer (connect, connections: index.Snippet folds plurals, not -ion) still
+// shows the anchor text (its first words, unmarked: the engine's snippet, which marked it, needs
+// the text FTS5 no longer keeps), never an empty snippet.
+func TestLinkOnlySnippetFromItsLinks(t *testing.T) {
+	s, _ := openTemp(t)
+	added, err := s.Commit(t.Context(), store.Batch{New: []store.NewURL{newURL("http://c.test/", "http://c.test")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := added[0]
+	u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+	if _, err := s.Commit(t.Context(), store.Batch{Updates: []store.URL{u}, New: []store.NewURL{newURL("http://c.test/unfetched", "http://c.test")},
+		Documents: []store.Document{{URLID: u.ID, Index: true, Title: "home", Text: "nothing of sea mammals here"}},
+		Links:     []store.Link{{FromID: u.ID, To: "http://c.test/unfetched", Anchor: "narwhal connections"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ query, want, marked string }{ // marked "-": not asked
+		{"narwhal", "narwhal connections", "narwhal"},
+		{"connect", "narwhal connections", "-"},
+	} {
+		p, err := s.Search(t.Context(), index.Query{Text: c.query, Now: t0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Results) != 1 || !p.Results[0].LinkOnly {
+			t.Fatalf("%s: %+v, want the link-only entry", c.query, p.Results)
+		}
+		var text, marked strings.Builder
+		for _, sp := range p.Results[0].Snippet {
+			text.WriteString(sp.Text)
+			if sp.Match {
+				marked.WriteString(sp.Text)
+			}
+		}
+		if text.String() != c.want || (c.marked != "-" && marked.String() != c.marked) {
+			t.Errorf("%s: snippet %+v, want %q with %q marked", c.query, p.Results[0].Snippet, c.want, c.marked)
+		}
+	}
+}

@@ -20,7 +20,9 @@ import (
 // discovery order, puts a fetched entry where the next fetches' go (issue 26, layout-plan.md),
 // and gives dirty the bounds of its entries' inlinks (anchors.go); layout 5 makes the crawl
 // database with auto_vacuum=INCREMENTAL, so that RefreshIndex gives the staged text's free pages
-// back (reclaim.go).
+// back (reclaim.go); layout 6 makes fts_anchors contentless (contentless_delete=1): an anchor
+// row is replaced without its old text read back and tokenized again, and the text, which every
+// generation rewrote at random entry numbers, is not kept (fts.go).
 //
 // The crawl database says what it is in its header, where an earlier build never wrote: PRAGMA
 // application_id is applicationID and user_version is schemaVersion. Earlier builds kept a
@@ -32,7 +34,7 @@ const (
 	// applicationID marks a Mandelbot crawl database ("MBOT").
 	applicationID = 0x4d424f54
 	// schemaVersion is the layout of the schema below.
-	schemaVersion = 5
+	schemaVersion = 6
 	// firstLayout is the first layout marked in the header; earlier builds marked none.
 	firstLayout = 1
 )
@@ -85,7 +87,7 @@ const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 		added INTEGER NOT NULL
 	);
 	CREATE TABLE idx.dirty (url_id INTEGER PRIMARY KEY, lo INTEGER, hi INTEGER);
-	CREATE VIRTUAL TABLE idx.fts_anchors USING fts5(anchors, tokenize = 'porter unicode61 remove_diacritics 2');
+	CREATE VIRTUAL TABLE idx.fts_anchors USING fts5(anchors, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2');
 	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('automerge', 8);
 	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);
 	CREATE VIRTUAL TABLE txt.fts USING fts5(title, headings, body, urlwords, idents, tokenize = 'porter unicode61 remove_diacritics 2');

@@ -242,18 +242,13 @@ func (o *originStatus) status() store.OriginStatus {
 	}
 }
 
-// sqlSnippets and sqlAnchorSnippets read the snippets of the entries in an idSet that match a
-// MATCH expression: a document's of its body, a link-only entry's of its anchor text. The rowid
-// test is not hidden from FTS5 (no unary +): FTS5 seeks each of the few entries shown in the
-// query's match list instead of walking all of it, which for a word in most of the index costs
-// as much as the rest of the search. (snippet, unlike bm25, computes nothing over the whole
-// match list, so a seek per entry is cheap.)
-var (
-	sqlSnippets = `SELECT docs.url_id, snippet(fts, 2, '` + markOpen + `', '` + markClose + `', '…', ` + fmt.Sprint(snippetTokens) + `)
-		FROM fts JOIN docs ON docs.num = fts.rowid WHERE fts MATCH ? AND NOT docs.link_only AND fts.rowid ` + inSet
-	sqlAnchorSnippets = `SELECT docs.url_id, snippet(fts_anchors, 0, '` + markOpen + `', '` + markClose + `', '…', ` + fmt.Sprint(snippetTokens) + `)
-		FROM fts_anchors JOIN docs ON docs.num = fts_anchors.rowid WHERE fts_anchors MATCH ? AND docs.link_only AND fts_anchors.rowid ` + inSet
-)
+// sqlSnippets reads the engine's snippets of the documents in an idSet (entry numbers) that
+// match a MATCH expression, of their body. The rowid test is not hidden from FTS5 (no unary +):
+// FTS5 seeks each of the few entries shown in the query's match list instead of walking all of
+// it, which for a word in most of the index costs as much as the rest of the search. (snippet,
+// unlike bm25, computes nothing over the whole match list, so a seek per entry is cheap.)
+var sqlSnippets = `SELECT docs.url_id, snippet(fts, 2, '` + markOpen + `', '` + markClose + `', '…', ` + fmt.Sprint(snippetTokens) + `)
+	FROM fts JOIN docs ON docs.num = fts.rowid WHERE fts MATCH ? AND NOT docs.link_only AND fts.rowid ` + inSet
 
 // sqlSnippetText reads the text of the documents among the entries numbered by an idSet.
 const sqlSnippetText = `SELECT docs.url_id, fts.body FROM fts JOIN docs ON docs.num = fts.rowid
@@ -261,19 +256,30 @@ const sqlSnippetText = `SELECT docs.url_id, fts.body FROM fts JOIN docs ON docs.
 
 // snippets fills the snippets of the results shown (nosnippet says which have none): a
 // document's is the sentence of its text that holds the most of terms (index.Snippet, issue 32
-// part 4; code only when code says the query looks like code); a document none of whose
-// sentences holds a query word as index.Snippet folds words (the engine's stemmer folds more),
-// and a link-only entry, get the engine's snippet of their body or anchor text, in one walk of
-// the query's matches. Only the page shown gets snippets. m, the query's matcher, knows the
-// entries' numbers already.
+// part 4; code only when code says the query looks like code), and a document none of whose
+// sentences holds a query word as index.Snippet folds words (the engine's stemmer folds more)
+// gets the engine's snippet of its body, in one walk of the query's matches. A link-only entry's
+// is index.Snippet's of its anchor text, made from its links as a rewrite makes it (fts_anchors
+// keeps no text: fts.go), or the anchor text's first words when no query word is found in it as
+// written. Only the page shown gets snippets. m, the query's matcher, knows the entries' numbers
+// already.
 func (s *Store) snippets(ctx context.Context, m *matcher, rs []index.Result, nosnippet map[string]bool, terms []string, code bool) error {
-	var ids []int64
+	var ids, linkOnly []int64
 	at := map[int64]int{}
 	for i, r := range rs {
-		if !nosnippet[r.URL] {
-			id := store.IDOf(r.URL)
-			ids, at[id] = append(ids, id), i
+		if nosnippet[r.URL] {
+			continue
 		}
+		id := store.IDOf(r.URL)
+		at[id] = i
+		if r.LinkOnly {
+			linkOnly = append(linkOnly, id)
+		} else {
+			ids = append(ids, id)
+		}
+	}
+	if err := s.anchorSnippets(ctx, rs, at, linkOnly, terms, code); err != nil {
+		return err
 	}
 	if len(ids) == 0 {
 		return nil
@@ -294,40 +300,59 @@ func (s *Store) snippets(ctx context.Context, m *matcher, rs []index.Result, nos
 	if err != nil {
 		return err
 	}
-	// The numbers of the entries still without a snippet: the documents' get their body's, the
-	// link-only entries' their anchor text's, each statement seeking only its own entries (a
+	// The numbers of the documents still without a snippet: the statement seeks only them (a
 	// seek in a frequent word's list, and its snippet, cost as much as the rest of the page).
-	var docs, linkOnly []int64
+	var left []int64
 	for _, id := range ids {
-		if rs[at[id]].Snippet == nil {
-			if num, ok := m.nums[id]; ok {
-				if rs[at[id]].LinkOnly {
-					linkOnly = append(linkOnly, num)
-				} else {
-					docs = append(docs, num)
-				}
-			}
+		if num, ok := m.nums[id]; ok && rs[at[id]].Snippet == nil {
+			left = append(left, num)
 		}
 	}
-	for _, part := range []struct {
-		q    string
-		nums []int64
-	}{{sqlSnippets, docs}, {sqlAnchorSnippets, linkOnly}} {
-		if len(part.nums) == 0 {
-			continue
-		}
-		err := eachRow(ctx, s.read, part.q, []any{m.match, idSet(part.nums)}, func(r *sql.Rows) error {
-			var id int64
-			var snippet string
-			if err := r.Scan(&id, &snippet); err != nil {
-				return err
-			}
-			rs[at[id]].Snippet = index.SplitMarked(snippet, markOpen, markClose)
-			return nil
-		})
-		if err != nil {
+	if len(left) == 0 {
+		return nil
+	}
+	return eachRow(ctx, s.read, sqlSnippets, []any{m.match, idSet(left)}, func(r *sql.Rows) error {
+		var id int64
+		var snippet string
+		if err := r.Scan(&id, &snippet); err != nil {
 			return err
 		}
+		rs[at[id]].Snippet = index.SplitMarked(snippet, markOpen, markClose)
+		return nil
+	})
+}
+
+// anchorSnippets fills the snippets of the link-only entries ids (URL IDs, of rs[at[id]]) from
+// the anchor text of the links to each (readAnchors): see snippets.
+func (s *Store) anchorSnippets(ctx context.Context, rs []index.Result, at map[int64]int, ids []int64, terms []string, code bool) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	plans := make(map[int64]*plan, len(ids))
+	for _, id := range ids {
+		plans[id] = &plan{}
+	}
+	if err := readAnchors(ctx, s.read, idSet(ids), plans); err != nil {
+		return err
+	}
+	for id, p := range plans {
+		if p.anchors == "" {
+			continue
+		}
+		snippet := index.Snippet(p.anchors, terms, code)
+		if snippet == nil {
+			snippet = []index.Span{{Text: firstWords(p.anchors, snippetTokens)}}
+		}
+		rs[at[id]].Snippet = snippet
 	}
 	return nil
+}
+
+// firstWords is text's first n words, with "…" after them when text has more.
+func firstWords(text string, n int) string {
+	words := strings.Fields(text)
+	if len(words) <= n {
+		return strings.Join(words, " ")
+	}
+	return strings.Join(words[:n], " ") + " …"
 }
