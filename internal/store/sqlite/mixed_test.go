@@ -48,21 +48,9 @@ func TestMixedEntryFrequentWordSought(t *testing.T) {
 // shows its anchor text's snippet. Before, both snippet statements sought every entry left.
 func TestLinkOnlySnippetSeeksAnchorsOnly(t *testing.T) {
 	s, log := openObserved(t)
-	added, err := s.Commit(t.Context(), store.Batch{New: []store.NewURL{newURL("http://c.test/", "http://c.test")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := added[0]
-	u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
-	if _, err := s.Commit(t.Context(), store.Batch{Updates: []store.URL{u}, New: []store.NewURL{newURL("http://c.test/unfetched", "http://c.test")},
-		Documents: []store.Document{{URLID: u.ID, Index: true, Title: "home", Text: "nothing of sea mammals here"}},
-		Links:     []store.Link{{FromID: u.ID, To: "http://c.test/unfetched", Anchor: "narwhal tusks"}}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.RefreshIndex(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	linkOnlyEntry(t, s, "narwhal tusks")
 	var p index.Page
+	var err error
 	ran := log.during(func() { p, err = s.Search(t.Context(), index.Query{Text: "narwhal", Now: t0}) })
 	if err != nil {
 		t.Fatal(err)
@@ -187,20 +175,7 @@ func TestMixedCandidatesReadAsNumbers(t *testing.T) {
 // the text FTS5 no longer keeps), never an empty snippet.
 func TestLinkOnlySnippetFromItsLinks(t *testing.T) {
 	s, _ := openTemp(t)
-	added, err := s.Commit(t.Context(), store.Batch{New: []store.NewURL{newURL("http://c.test/", "http://c.test")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := added[0]
-	u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
-	if _, err := s.Commit(t.Context(), store.Batch{Updates: []store.URL{u}, New: []store.NewURL{newURL("http://c.test/unfetched", "http://c.test")},
-		Documents: []store.Document{{URLID: u.ID, Index: true, Title: "home", Text: "nothing of sea mammals here"}},
-		Links:     []store.Link{{FromID: u.ID, To: "http://c.test/unfetched", Anchor: "narwhal connections"}}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.RefreshIndex(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	linkOnlyEntry(t, s, "narwhal connections")
 	for _, c := range []struct{ query, want, marked string }{ // marked "-": not asked
 		{"narwhal", "narwhal connections", "narwhal"},
 		{"connect", "narwhal connections", "-"},
@@ -222,5 +197,25 @@ func TestLinkOnlySnippetFromItsLinks(t *testing.T) {
 		if text.String() != c.want || (c.marked != "-" && marked.String() != c.marked) {
 			t.Errorf("%s: snippet %+v, want %q with %q marked", c.query, p.Results[0].Snippet, c.want, c.marked)
 		}
+	}
+}
+
+// linkOnlyEntry commits a fetched page of c.test linking to an unfetched one with anchor, and
+// refreshes the index: the unfetched page is a link-only entry with that anchor text.
+func linkOnlyEntry(t *testing.T, s *Store, anchor string) {
+	t.Helper()
+	added, err := s.Commit(t.Context(), store.Batch{New: []store.NewURL{newURL("http://c.test/", "http://c.test")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := added[0]
+	u.State, u.Status, u.FetchedAt = store.StateFetched, 200, t0
+	if _, err := s.Commit(t.Context(), store.Batch{Updates: []store.URL{u}, New: []store.NewURL{newURL("http://c.test/unfetched", "http://c.test")},
+		Documents: []store.Document{{URLID: u.ID, Index: true, Title: "home", Text: "nothing of sea mammals here"}},
+		Links:     []store.Link{{FromID: u.ID, To: "http://c.test/unfetched", Anchor: anchor}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RefreshIndex(t.Context()); err != nil {
+		t.Fatal(err)
 	}
 }
