@@ -17,7 +17,8 @@ import (
 // step, writes the backlog's own text while the index writer merges that log (issue 26: the
 // catch-up on two cores), where the merge waited for the whole backlog to be folded. The test
 // holds the merge's first write to links until the text writer has written a staged document's
-// text: on the old path no text is written while the merge waits, and it fails at its bound.
+// text, and that text until the merge has begun: on the old path no text is written while the
+// merge waits, and it fails at its bound.
 func TestRefreshMergesBesideTheBacklogsText(t *testing.T) {
 	base := filepath.Join(t.TempDir(), "crawl.db")
 	buildLinkedStore(t, base) // a link log waiting, nothing staged
@@ -41,30 +42,31 @@ func TestRefreshMergesBesideTheBacklogsText(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	const bound = 20 * time.Second // a failure's wait, not a pause waited out: the text comes in milliseconds
+	// Each side waits for the other, up to bound: the text writer's first row for the merge to
+	// begin (on a loaded machine the whole backlog's text was written before the merge read its
+	// log, and the test failed), the merge's first write to links for a text row written after
+	// it began. Taking turns, in either order, leaves one side waiting out its bound.
+	const bound = 20 * time.Second // a failure's wait, not a pause waited out: each side comes in milliseconds
 	var (
-		mu      sync.Mutex
-		merging bool // the merge's first write to links is held
-		texted  = make(chan struct{})
-		once    sync.Once
-		held    time.Duration // how long the merge was held
-		beside  bool          // a staged document's text was written while it was
+		merging             = make(chan struct{}) // closed at the merge's first write to links, which is then held
+		texted              = make(chan struct{}) // closed at a staged document's text row written while it is
+		mergeOnce, textOnce sync.Once
+		held                time.Duration // how long the merge was held
+		beside              bool          // a staged document's text was written while it was
 	)
 	wrap := observingRuns(func(q string) {
 		switch {
 		case strings.HasPrefix(q, "INSERT INTO fts (rowid"):
-			mu.Lock()
-			m := merging
-			mu.Unlock()
-			if m {
-				once.Do(func() { close(texted) })
-			}
+			textOnce.Do(func() {
+				select {
+				case <-merging:
+					close(texted)
+				case <-time.After(bound):
+				}
+			})
 		case strings.HasPrefix(q, "INSERT OR REPLACE INTO links"):
-			mu.Lock()
-			first := !merging
-			merging = true
-			mu.Unlock()
-			if first {
+			mergeOnce.Do(func() {
+				close(merging)
 				start := time.Now()
 				select {
 				case <-texted:
@@ -72,7 +74,7 @@ func TestRefreshMergesBesideTheBacklogsText(t *testing.T) {
 				case <-time.After(bound):
 				}
 				held = time.Since(start)
-			}
+			})
 		}
 	})
 	s, err = Open(t.Context(), path, Options{wrapConn: wrap})
