@@ -17,10 +17,10 @@
 //     without rowid: the link graph by target, written only by the merge, in key order. docs
 //     (rowid num, the entry's number, given in index order: nums.go; url_id unique): one row
 //     per index entry, with its inlinks as its anchor row was last written. fts_anchors (FTS5,
-//     contentless, rowid num): each entry's anchor text's terms, not its text. dirty (url_id, lo, hi): the entries whose anchor
-//     row lags their links (a merge found them not due, with bounds of their linking pages, or
-//     a queued URL that is no entry yet), written by the merge in key order, emptied by
-//     RefreshIndex.
+//     contentless, rowid num): each entry's anchor text's terms, not its text. dirty (url_id,
+//     lo, hi): the entries whose anchor row lags their links (a merge found them not due, with
+//     bounds of their linking pages, or a queued URL that is no entry yet), written by the merge
+//     in key order, emptied by RefreshIndex.
 //
 // URL IDs are 63-bit xxHash values of the canonical URL: the crawler names URLs and dedupes
 // links without asking the store, and two of n URLs collide with odds about n²/2⁶⁴ (5.4·10⁻⁴ at
