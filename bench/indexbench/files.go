@@ -17,7 +17,7 @@ type dbFile struct {
 }
 
 // dbFiles returns the sizes of the databases of the SQLite store at path (sqlite.Files: the
-// crawl, index and text databases) and of their WAL and shared-memory files.
+// crawl and index databases) and of their WAL and shared-memory files.
 func dbFiles(path string) ([]dbFile, error) {
 	var out []dbFile
 	for _, db := range sqlite.Files(path) {

@@ -1,5 +1,5 @@
 // Command walstat finds where a running Mandelbot crawl's SQLite writes go (issue 26: the write
-// amplification of the store). It follows the write-ahead log of each of the store's three
+// amplification of the store). It follows the write-ahead log of each of the store's two
 // files while the crawl runs, reading every frame's header as it is appended (page number,
 // commit mark, salt), and maps each written page to the B-tree it belongs to with the dbstat
 // virtual table, taken every -map interval on a read-only connection.
@@ -39,7 +39,7 @@ import (
 )
 
 // files are the store's database files, by their name in a data directory.
-var files = []string{"crawl.db", "crawl.index.db", "crawl.text.db"}
+var files = []string{"crawl.db", "crawl.index.db"}
 
 const (
 	walHeaderBytes   = 32

@@ -169,7 +169,7 @@ func (s *Store) writeGeneration(ctx context.Context, tx writeTx, exact bool, chu
 			return 0, err
 		}
 	}
-	return g.written, g.write(ctx, s, tx)
+	return g.written, g.write(ctx, tx)
 }
 
 // generation is what rewriteTargets decided, to write.
@@ -256,20 +256,11 @@ func (g *generation) writeRows(ctx context.Context, tx writeTx) error {
 	return nil
 }
 
-// write writes the FTS5 rows of what g decided in tx (writeRows wrote the others), the own text
-// of new link-only entries on the text writer, each table's rows once, in rowid order.
-func (g *generation) write(ctx context.Context, s *Store, tx writeTx) error {
-	// The text database may hold rows under the new numbers already, if a step gave them before
-	// and its index transaction did not commit: they go first (dropOrphans).
-	if len(g.drop) > 0 || len(g.own) > 0 {
-		if err := s.textStep(ctx, func(ctx context.Context, ttx writeTx) error {
-			if err := g.nums.dropOrphans(ctx, ttx); err != nil {
-				return err
-			}
-			return writeOwn(ctx, ttx, g.drop, g.own)
-		})(); err != nil {
-			return err
-		}
+// write writes the FTS5 rows of what g decided in tx (writeRows wrote the others): the own text
+// of new link-only entries, then the anchor rows, each table's rows once, in rowid order.
+func (g *generation) write(ctx context.Context, tx writeTx) error {
+	if err := writeOwn(ctx, tx, g.drop, g.own); err != nil {
+		return err
 	}
 	return writeAnchors(ctx, tx, g.dropAnchors, g.anchors)
 }

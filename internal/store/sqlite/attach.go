@@ -13,44 +13,44 @@ import (
 	msqlite "modernc.org/sqlite"
 )
 
-// The crawl is kept in three database files (issue 8; their tables: the package doc), each with
-// its own writer connection, so that the index is built on the cores the crawl's commits leave:
-// the crawl database (the path given to Open), written by the crawl's commits (Store.inTx); the
+// The crawl is kept in two database files (issue 8; their tables: the package doc), each with its
+// own writer connection, so that the index is built on the core the crawl's commits leave: the
+// crawl database (the path given to Open), written by the crawl's commits (Store.inTx); and the
 // index database (indexPath), written only by the indexer (Store.indexTxLocked), which reads the
-// crawl database's staged documents and URLs and decides what every entry is; and the text
-// database (textPath), the entries' own text, the larger half of the indexer's work, written by
-// a third connection (Store.textStep) beside each indexer transaction, with the rows that
-// transaction decided.
+// crawl database's staged documents and URLs and decides what every entry is, and writes the
+// entries' own text and anchor text. (Until layout 7 the own text had a third file with a third
+// writer beside the indexer's transactions: issue 26 part 5 keeps a split only if it earns 20% at
+// 1,000,000 pages, and that one earned less: BENCHMARKS.md, issue 26.)
 //
 // Every connection sees the files it reads under their tables' own names: a connection to the
-// crawl database attaches the index and text databases (indexSchemaName, textSchemaName), the
-// indexer's connection (to the index database) attaches the crawl database read-only
-// (crawlSchemaName). Each writer writes one file only, so none ever waits for another's lock.
+// crawl database attaches the index database (indexSchemaName), the indexer's connection (to the
+// index database) attaches the crawl database read-only (crawlSchemaName). Each writer writes one
+// file only, so neither ever waits for the other's lock.
 const (
 	indexSchemaName = "idx"
-	textSchemaName  = "txt"
 	crawlSchemaName = "crawl"
 )
 
-// Files returns the database files of the store at path: the crawl, index and text databases
-// (each with its -wal and -shm files beside it while open). A copy of the store is a copy of
-// all three, taken together.
-func Files(path string) []string { return []string{path, indexPath(path), textPath(path)} }
+// Files returns the database files of the store at path: the crawl and index databases (each
+// with its -wal and -shm files beside it while open). A copy of the store is a copy of both,
+// taken together.
+func Files(path string) []string { return []string{path, indexPath(path)} }
 
-// indexPath is the index database of the crawl database at path (crawl.db has crawl.index.db),
-// and textPath its text database (crawl.text.db).
+// indexPath is the index database of the crawl database at path (crawl.db has crawl.index.db).
 func indexPath(path string) string { return strings.TrimSuffix(path, ".db") + ".index.db" }
-func textPath(path string) string  { return strings.TrimSuffix(path, ".db") + ".text.db" }
+
+// oldTextPath is the text database an earlier build (layout 6 and before) kept beside the crawl
+// database at path: named only to say what to delete with a store this build refuses.
+func oldTextPath(path string) string { return strings.TrimSuffix(path, ".db") + ".text.db" }
 
 // indexCacheKiB is the page cache of the index writer's connection for the index database (the
-// link graph and the entries' metadata, written at random: URL IDs are hashes), crawlCacheKiB
-// for the crawl database it reads (the staged documents, once each), and textCacheKiB the text
-// writer's, which writes FTS5 segments in order and reads them back only to merge them. The
-// page caches draw on one pool, whose size is their sum: see crawlReaderTextCacheKiB.
+// link graph, the entries' metadata, and the FTS5 tables, whose segments it writes in order and
+// reads back only to merge them), crawlCacheKiB for the crawl database it reads (the staged
+// documents, once each). The page caches draw on one pool, whose size is their sum: see
+// crawlReaderIndexCacheKiB.
 const (
-	indexCacheKiB = 8 << 10
+	indexCacheKiB = 12 << 10
 	crawlCacheKiB = 2 << 10
-	textCacheKiB  = 4 << 10
 )
 
 // connWrap wraps a connection the store opens (Options.wrapConn).
@@ -125,57 +125,39 @@ func indexWriterSetup(schema string) []string {
 	}
 }
 
-// indexTables and textTables are the tables of the index and text databases.
-var (
-	indexTables = []string{"folded", "link_log", "links", "dirty", "docs", "fts_anchors"}
-	textTables  = []string{"fts", "head"}
-)
+// indexTables are the tables of the index database.
+var indexTables = []string{"folded", "link_log", "links", "dirty", "docs", "fts_anchors", "fts", "head"}
 
-// ErrIndexMissing reports a crawl database whose index or text database is missing or
-// incomplete.
-var ErrIndexMissing = errors.New("a database of the index beside the crawl database is missing or incomplete")
+// ErrIndexMissing reports a crawl database whose index database is missing or incomplete.
+var ErrIndexMissing = errors.New("the index database beside the crawl database is missing or incomplete")
 
-// checkIndexFiles checks that the index and text databases attached to db (those of the crawl
-// database at path) hold their tables: a crawl database whose index file was removed cannot be
-// searched or crawled on.
+// checkIndexFiles checks that the index database attached to db (that of the crawl database at
+// path) holds its tables: a crawl database whose index file was removed cannot be searched or
+// crawled on.
 func checkIndexFiles(ctx context.Context, db rowQuerier, path string) error {
-	for _, f := range []struct {
-		schema, path string
-		tables       []string
-	}{{indexSchemaName, indexPath(path), indexTables}, {textSchemaName, textPath(path), textTables}} {
-		var n int
-		err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+f.schema+`.sqlite_master
-			WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))`, jsonStrings(f.tables)).Scan(&n)
-		if err != nil {
-			return fmt.Errorf("sqlite: open %s: %w", f.path, err)
-		}
-		if n != len(f.tables) {
-			return fmt.Errorf("sqlite: open %s: %d of its %d tables: %w (restore it from the same backup as the crawl database, or crawl into a new --data directory)",
-				f.path, n, len(f.tables), ErrIndexMissing)
-		}
+	var n int
+	err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+indexSchemaName+`.sqlite_master
+		WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))`, jsonStrings(indexTables)).Scan(&n)
+	if err != nil {
+		return fmt.Errorf("sqlite: open %s: %w", indexPath(path), err)
+	}
+	if n != len(indexTables) {
+		return fmt.Errorf("sqlite: open %s: %d of its %d tables: %w (restore it from the same backup as the crawl database, or crawl into a new --data directory)",
+			indexPath(path), n, len(indexTables), ErrIndexMissing)
 	}
 	return nil
 }
 
-// attachIndex is what a connection to the crawl database at path runs to see the index and text
-// databases: read-write (the writer, while it makes them; reader nil), or read-only with reader's
-// page caches; immutable (see openReadOnly) for each file that says so.
+// attachIndex is what a connection to the crawl database at path runs to see the index
+// database: read-write (the writer, while it makes it; reader nil), or read-only with reader's
+// page caches; immutable (see openReadOnly) if the file says so.
 func attachIndex(path string, reader *readerCaches, immutable func(string) bool) []string {
-	var setup []string
-	for _, schema := range []string{indexSchemaName, textSchemaName} {
-		file := indexPath(path)
-		if schema == textSchemaName {
-			file = textPath(path)
-		}
-		setup = append(setup, attachSQL(file, schema, reader != nil, immutable != nil && immutable(file)))
-		switch {
-		case reader == nil:
-			setup = append(setup, indexWriterSetup(schema)...)
-		case schema == indexSchemaName:
-			setup = append(setup, cacheSizePragma(schema, reader.index))
-		default:
-			setup = append(setup, cacheSizePragma(schema, reader.text))
-		}
+	file := indexPath(path)
+	setup := []string{attachSQL(file, indexSchemaName, reader != nil, immutable != nil && immutable(file))}
+	if reader == nil {
+		setup = append(setup, indexWriterSetup(indexSchemaName)...)
+	} else {
+		setup = append(setup, cacheSizePragma(indexSchemaName, reader.index))
 	}
 	if reader != nil && reader.crawl > 0 {
 		setup = append(setup, cacheSizePragma("main", reader.crawl))

@@ -32,7 +32,7 @@ func TestCloseLeavesNoWAL(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{path, indexPath(path), textPath(path)} {
+	for _, p := range Files(path) {
 		if fi, err := os.Stat(p + "-wal"); err == nil {
 			t.Errorf("%s-wal is left after Close, %d bytes", filepath.Base(p), fi.Size())
 		} else if !os.IsNotExist(err) {

@@ -116,23 +116,17 @@ type anchorRow struct {
 	text string
 }
 
-// writeOwn removes the fts and head rows of drop (numbers) and inserts rows (in the text database),
-// and writeAnchors does the same in fts_anchors with drop and anchors: each is the last statements
-// of its transaction. writeOwn first removes the head rows above the highest fts row
-// (sqlHeadOrphans): a text transaction whose index transaction did not commit left them, and the
-// fts rows beside them are gone (numbers.dropOrphans, before it), so the two tables hold the same
-// rowids again before any row is written. Any statement that opens a statement journal makes FTS5
+// writeOwn removes the fts and head rows of drop (numbers) and inserts rows, and writeAnchors does
+// the same in fts_anchors with drop and anchors: they are the last statements of their
+// transaction. Any statement that opens a statement journal makes FTS5
 // write its pending terms out as a segment of their own, so nothing else may come between (issue 8:
 // writing FTS5 rows last was 2.3-2.6x faster). And FTS5 writes its pending terms out whenever a
 // row's rowid is lower than the last one written (or the same, but not right after its delete): the
 // rows of each table go in rowid order (the entries' numbers), each rowid's delete just before its
 // insert, or every row became a segment of its own and merging them was most of the crawl's CPU.
-// Both sort copies of their slices: the caller's are read meanwhile by the other writer.
+// Both sort their slices.
 func writeOwn(ctx context.Context, tx writeTx, drop []int64, rows []ownRow) error {
-	if _, err := tx.ExecContext(ctx, sqlHeadOrphans); err != nil {
-		return fmt.Errorf("index: orphan head rows: %w", err)
-	}
-	err := inIDOrder(slices.Clone(drop), slices.Clone(rows), func(r ownRow) int64 { return r.num }, func(id int64) error {
+	err := inIDOrder(drop, rows, func(r ownRow) int64 { return r.num }, func(id int64) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid = ?`, id); err != nil {
 			return err
 		}
@@ -145,13 +139,9 @@ func writeOwn(ctx context.Context, tx writeTx, drop []int64, rows []ownRow) erro
 	return nil
 }
 
-// sqlHeadOrphans removes the head rows above the highest rowid of fts (its docsize table's last
-// row: one seek), a range FTS5 seeks, so it costs nothing when the range is empty.
-const sqlHeadOrphans = `DELETE FROM head WHERE rowid > (SELECT COALESCE(MAX(id), 0) FROM fts_docsize)`
-
 // writeAnchors: see writeOwn.
 func writeAnchors(ctx context.Context, tx writeTx, drop []int64, anchors []anchorRow) error {
-	err := inIDOrder(slices.Clone(drop), slices.Clone(anchors), func(a anchorRow) int64 { return a.num }, func(id int64) error {
+	err := inIDOrder(drop, anchors, func(a anchorRow) int64 { return a.num }, func(id int64) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM fts_anchors WHERE rowid = ?`, id)
 		return err
 	}, func(a anchorRow) error {

@@ -155,13 +155,6 @@ func TestHeadRowFollowsTheText(t *testing.T) {
 	if w, b := count("walrus"), count("beluga"); w != 0 || b != 1 {
 		t.Errorf("after the page was fetched again: head rows with walrus %d, beluga %d; want 0, 1", w, b)
 	}
-	if _, err := s.tconn.ExecContext(ctx, `INSERT INTO head (rowid, title) VALUES (1000, 'orphan')`); err != nil {
-		t.Fatal(err)
-	}
-	fetch(us[1], "Narwhal", "", "horn")
-	if o, n := count("orphan"), count("narwhal"); o != 0 || n != 1 {
-		t.Errorf("head rows: orphan %d, narwhal %d; want 0, 1", o, n)
-	}
 }
 
 // headOnly is a Store whose every query takes the head's path: no node may be read in fts.

@@ -67,12 +67,9 @@ const sqlUnfold = `DELETE FROM folded WHERE url_id ` + inSet
 
 // IndexPending implements store.Indexer, in transactions of at most indexChunk documents: it
 // folds staged documents into the link log and the entries' metadata, and writes their own
-// text to FTS5 (once per fetch, on the text database's writer, beside the crawl's commits:
+// text to FTS5 (once per fetch, on the index database's writer, beside the crawl's commits:
 // attach.go); then, if link_log holds enough rows (mergeLeast), it merges it into links, rewriting
 // the anchor text of the targets whose inlinks doubled or halved (linklog.go, anchors.go).
-// While one connection wrote both
-// the crawl and the index, the text waited for the refresh: writing it during the crawl made
-// the crawl's commits wait behind it and was no faster (issue 8).
 //
 // While behindDocs documents or more wait, its chunks read up to foldBytes of text, as the
 // refresh's do: with URL IDs that are hashes, a chunk's links and rows land on pages all over
@@ -90,7 +87,7 @@ func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 		return 0, fmt.Errorf("sqlite: index: %w", err)
 	}
 	defer unlock()
-	n, err := s.indexStagedLocked(ctx, max, pendingChunkBytes(lag), 0, nil)
+	n, err := s.indexStagedLocked(ctx, max, pendingChunkBytes(lag))
 	if err != nil {
 		return n, err
 	}
@@ -107,26 +104,21 @@ func pendingChunkBytes(lag int) int {
 }
 
 // RefreshIndex implements store.Indexer: every staged document, and the whole link log merged
-// with every target left in dirty (the log it found while the text writer writes the staged
-// documents' text, if no merge ran before: firstLog; then the rest), then every dirty entry
-// rewritten exactly (anchors.go: planned on a reader beside the writes, rewriteDirty); then the
-// crawl database's free pages, of the text it staged, are given back (reclaim.go). It holds
-// indexMu throughout, so that no other step of the indexer writes between its transactions.
+// with every target left in dirty, then every dirty entry rewritten exactly (anchors.go: planned
+// on a reader beside the writes, rewriteDirty); then the crawl database's free pages, of the text
+// it staged, are given back (reclaim.go). It holds indexMu throughout, so that no other step of
+// the indexer writes between its transactions.
 func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
 	ctx, unlock, err := s.lockIndex(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: refresh index: %w", err)
 	}
 	defer unlock()
-	found := func(ctx context.Context) error { // the log it found, beside the backlog's text
-		_, err := s.mergeLinks(ctx, firstLog, markDirty)
-		return err
-	}
-	total, err := s.indexStagedLocked(ctx, math.MaxInt, foldBytes, foldAhead, found)
+	total, err := s.indexStagedLocked(ctx, math.MaxInt, foldBytes)
 	if err != nil {
 		return total, err
 	}
-	if _, err := s.mergeLinks(ctx, anyLog, markDirty); err != nil { // and the backlog's
+	if _, err := s.mergeLinks(ctx, anyLog, markDirty); err != nil {
 		return total, err
 	}
 	n, err := s.rewriteDirty(ctx)
@@ -159,199 +151,108 @@ type stagedDoc struct {
 	header           []byte // the response header as staged (store.EncodeHeader)
 }
 
-// foldAhead is how many chunks, their text written, may wait for the index writer in RefreshIndex
-// (indexStagedLocked's ahead): while the index writer merges the link log it found (firstLog: the
-// first half of a 100 × 200 crawl's log, merged in 0.33 s of a 2.3 s catch-up), the text writer
-// goes on through the backlog, one chunk waiting and the next being written (about 0.4 s of text
-// at that size). A waiting chunk holds no text, but its links and headers: with one, the fold
-// holds three chunks' links at most, one more than IndexPending's.
-const foldAhead = 1
-
 // indexStagedLocked indexes up to max staged documents, in commit order, in chunks of at most
-// indexChunk documents and about maxBytes of their text, and returns how many it indexed. For
-// each chunk it writes each document's fts row (its own text, tokenized once per fetch) in a
-// transaction of the text database; then, in one of the index database, it folds the documents:
-// what changed in their outgoing links is appended to link_log (foldChunk), whose merge rewrites
-// the targets' anchor text when due (mergeLinks), and each document's metadata row is written; a
-// document that was an entry keeps its inlinks (as its anchor row was last written) and anchor
-// row, one that was none is touched in link_log, for the merge to write its anchor text. A
-// document that may not be indexed (rule 27) leaves the index, anchor text and all. Then the
-// documents leave the stage (indexTxLocked's order holds for each chunk: text, index, crawl).
-// Every step is one statement for the whole chunk (or a few multi-row ones), not one per
-// document or link; the FTS5 rows are written last.
+// indexChunk documents and about maxBytes of their text, and returns how many it indexed. Each
+// chunk is one transaction of the index database: it numbers the chunk's documents (nums.go),
+// folds them (what changed in their outgoing links is appended to link_log, foldChunk, whose
+// merge rewrites the targets' anchor text when due, mergeLinks), writes each document's metadata
+// row and, last, its fts and head rows (its own text, tokenized once per fetch). A document that
+// was an entry keeps its inlinks (as its anchor row was last written) and anchor row; one that
+// was none is touched in link_log, for the merge to write its anchor text. A document that may
+// not be indexed (rule 27) leaves the index, anchor text and all. Then the documents leave the
+// stage (indexTxLocked's order: index, then crawl). Every step is one statement for the whole
+// chunk (or a few multi-row ones), not one per document or link.
 //
-// The text and the fold run on two goroutines (issue 8: the text writer, the indexer's longest
-// step, stood idle a third of the time while the fold wrote): the text side (writeTexts) reads
-// the stage on a read connection, numbers each chunk's documents and writes their text, then
-// hands the chunk, its text let go, to this goroutine's fold, and goes on with the next while up
-// to ahead chunks wait for it (with 0, it waits with the one it wrote: one chunk's text is held
-// at a time, and one more chunk's links). beside, if not nil, runs on the index database's writer
-// before the first fold, while the text side writes the first chunks: it must give no entry
-// numbers (nums.go: the text side gave the next ones). The caller holds indexMu throughout: it
-// guards the text writer, whose transaction ends before this returns.
-func (s *Store) indexStagedLocked(ctx context.Context, max, maxBytes, ahead int, beside func(context.Context) error) (int, error) {
+// The stage is read on a read connection, outside the transaction, and each chunk's rows are
+// computed (rowsOf) while the transaction reads what it replaces. The caller holds indexMu.
+func (s *Store) indexStagedLocked(ctx context.Context, max, maxBytes int) (int, error) {
 	conn, err := s.read.Conn(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: index: %w", err)
 	}
 	defer conn.Close()
-	stop := make(chan struct{})
-	texted := make(chan textedChunk, ahead)
-	go s.writeTexts(ctx, conn, max, maxBytes, stop, texted)
-	defer func() {
-		close(stop)
-		for range texted { // the text side ends its transaction, then closes texted
-		}
-	}()
-	if beside != nil {
-		if err := beside(ctx); err != nil {
-			return 0, err
-		}
-	}
 	total := 0
-	for c := range texted {
-		if c.err != nil {
-			return total, fmt.Errorf("sqlite: index: %w", c.err)
-		}
-		err := s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, ack *func(context.Context, writeTx) error) error {
-			// In the crawl database once this is committed: the documents leave the stage; a
-			// document staged again meanwhile (another seq) stays.
-			versions := pairSet(len(c.docs), func(i int) (int64, int64) { return c.docs[i].id, c.docs[i].seq })
-			*ack = func(ctx context.Context, tx writeTx) error {
-				if _, err := tx.ExecContext(ctx, sqlUnstage, versions); err != nil {
-					return fmt.Errorf("index: staged documents: %w", err)
-				}
-				return nil
-			}
-			if err := foldDocs(ctx, tx, c.docs, c.ids, c.hashes); err != nil {
-				return err
-			}
-			return c.tail(ctx, tx)
-		})
+	after := int64(math.MinInt64) // the last seq read: the stage is read in seq order
+	for total < max {
+		docs, err := readStaged(ctx, conn, min(max-total, indexChunk), maxBytes, after)
 		if err != nil {
 			return total, fmt.Errorf("sqlite: index: %w", err)
 		}
-		total += len(c.docs)
+		if len(docs) == 0 {
+			break
+		}
+		after = docs[len(docs)-1].seq
+		if err := s.foldStaged(ctx, docs); err != nil {
+			return total, fmt.Errorf("sqlite: index: %w", err)
+		}
+		total += len(docs)
 	}
 	return total, nil
 }
 
-// textedChunk is one chunk of the stage whose own text is written (writeTexts): its documents,
-// numbered, without their text, and their content hashes by URL ID; or the error that stopped
-// the text side.
-type textedChunk struct {
-	docs   []stagedDoc
-	ids    []int64
-	hashes map[int64]uint64
-	err    error
-}
-
-// writeTexts is indexStagedLocked's text side: it reads up to max staged documents in commit
-// order on conn (a read connection: what the fold has committed), in chunks of at most
-// indexChunk documents and about maxBytes of text, writes each chunk's text (writeText), and
-// sends it on out; it closes out when done, after an error, or once stop is closed.
-//
-// Numbers are given from the highest in docs when it starts, on: the fold commits each chunk's
-// after the text side has read the next, so the text side remembers what it gave (given: each
-// document's number, 0 if it may not be indexed), for a document staged again meanwhile. The
-// first chunk's transaction drops the text rows above that highest number (nums.go), rows of an
-// index transaction that did not commit; the others must not, as the rows below theirs are the
-// chunks waiting for the fold.
-func (s *Store) writeTexts(ctx context.Context, conn *sql.Conn, max, maxBytes int, stop <-chan struct{}, out chan<- textedChunk) {
-	defer close(out)
-	send := func(c textedChunk) bool {
-		select {
-		case out <- c:
-			return c.err == nil
-		case <-stop:
-			return false
-		}
-	}
-	nums, err := newNumbers(ctx, conn)
-	if err != nil {
-		send(textedChunk{err: err})
-		return
-	}
-	given := map[int64]int64{}
-	after := int64(math.MinInt64) // the last seq read: the stage is read in seq order
-	for total, first := 0, true; total < max; first = false {
-		select {
-		case <-stop:
-			return
-		default:
-		}
-		docs, err := readStaged(ctx, conn, min(max-total, indexChunk), maxBytes, after)
-		if err != nil || len(docs) == 0 {
-			if err != nil {
-				send(textedChunk{err: err})
-			}
-			return
-		}
-		after = docs[len(docs)-1].seq
-		c, err := s.writeText(ctx, conn, docs, nums, given, first)
-		c.err = err
-		if !send(c) {
-			return
-		}
-		total += len(docs)
-	}
-}
-
-// writeText numbers docs (numberDocs) and writes their fts rows, each document's old row deleted
-// and its row inserted if it may be indexed (rule 27), in a transaction of the text database,
-// after the orphans of nums if first; it returns the chunk, its text let go.
-func (s *Store) writeText(ctx context.Context, conn *sql.Conn, docs []stagedDoc, nums *numbers, given map[int64]int64, first bool) (textedChunk, error) {
-	c := textedChunk{docs: docs, ids: make([]int64, len(docs)), hashes: make(map[int64]uint64, len(docs))}
-	for i, d := range docs {
-		c.ids[i] = d.id
-	}
-	if err := numberDocs(ctx, conn, docs, c.ids, nums, given); err != nil {
-		return c, err
-	}
+// foldStaged indexes one chunk of staged documents: see indexStagedLocked.
+func (s *Store) foldStaged(ctx context.Context, docs []stagedDoc) error {
+	ids := make([]int64, len(docs))
 	var texts []ownText
-	var drop []int64
-	for _, d := range docs {
-		if d.oldNum != 0 {
-			drop = append(drop, d.oldNum)
-		}
+	for i, d := range docs {
+		ids[i] = d.id
 		if d.index {
 			texts = append(texts, d.ownText)
 		}
 	}
-	rows := rowsOf(texts)()
-	err := runTx(ctx, writeTx{Conn: s.tconn, cache: &s.tcache}, func(ctx context.Context, ttx writeTx) error {
-		if first {
-			if err := nums.dropOrphans(ctx, ttx); err != nil {
-				return err
+	rowsDone := rowsOf(texts)
+	return s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, ack *func(context.Context, writeTx) error) error {
+		// In the crawl database once this is committed: the documents leave the stage; a
+		// document staged again meanwhile (another seq) stays.
+		versions := pairSet(len(docs), func(i int) (int64, int64) { return docs[i].id, docs[i].seq })
+		*ack = func(ctx context.Context, tx writeTx) error {
+			if _, err := tx.ExecContext(ctx, sqlUnstage, versions); err != nil {
+				return fmt.Errorf("index: staged documents: %w", err)
 			}
+			return nil
 		}
-		return writeOwn(ctx, ttx, drop, rows)
+		drop, err := numberDocs(ctx, tx, docs, ids)
+		if err != nil {
+			return err
+		}
+		rows := rowsDone()
+		hashes := make(map[int64]uint64, len(rows))
+		num := make(map[int64]int64, len(docs))
+		for _, d := range docs {
+			num[d.id] = d.num
+		}
+		for i := range rows {
+			rows[i].num = num[rows[i].id]
+			hashes[rows[i].id] = rows[i].hash
+		}
+		if err := foldDocs(ctx, tx, docs, ids, hashes); err != nil {
+			return err
+		}
+		if err := writeOwn(ctx, tx, drop, rows); err != nil {
+			return err
+		}
+		return tail(ctx, tx, docs)
 	})
-	if err != nil {
-		return c, fmt.Errorf("text database: %w", err)
-	}
-	for _, r := range rows {
-		c.hashes[r.id] = r.hash
-	}
-	for i := range docs {
-		docs[i].ownText = ownText{id: docs[i].id, num: docs[i].num}
-	}
-	return c, nil
 }
 
-// numberDocs reads the numbers of the entries docs (whose IDs are ids) were (oldNum: what given
-// says of a document the text side numbered before, else docs) and gives each document that may
-// be indexed its number (num): its old one, or a new one of nums. It records each in given.
-func numberDocs(ctx context.Context, q querier, docs []stagedDoc, ids []int64, nums *numbers, given map[int64]int64) error {
-	old, err := readNums(ctx, q, ids)
+// numberDocs reads the numbers of the entries docs (whose IDs are ids) were (oldNum) and gives
+// each document that may be indexed its number (num): its old one, or a new one. It returns the
+// old numbers, whose own rows the fold replaces or removes.
+func numberDocs(ctx context.Context, tx writeTx, docs []stagedDoc, ids []int64) ([]int64, error) {
+	old, err := readNums(ctx, tx, ids)
 	if err != nil {
-		return fmt.Errorf("index: %w", err)
+		return nil, fmt.Errorf("index: %w", err)
 	}
+	nums, err := newNumbers(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	var drop []int64
 	for i := range docs {
 		d := &docs[i]
 		d.oldNum = old[d.id]
-		if n, ok := given[d.id]; ok {
-			d.oldNum = n
+		if d.oldNum != 0 {
+			drop = append(drop, d.oldNum)
 		}
 		switch {
 		case !d.index:
@@ -360,9 +261,8 @@ func numberDocs(ctx context.Context, q querier, docs []stagedDoc, ids []int64, n
 		default:
 			d.num = nums.next()
 		}
-		given[d.id] = d.num
 	}
-	return nil
+	return drop, nil
 }
 
 // tail drops the anchor rows of the chunk's documents that were entries and may not be indexed
@@ -371,9 +271,9 @@ func numberDocs(ctx context.Context, q querier, docs []stagedDoc, ids []int64, n
 // otherwise written by the merge: a new entry's, once its touch in link_log is merged, and an
 // entry's whose links changed. No empty row is written here to be replaced there (issue 8: they
 // were a third of the anchor rows written).
-func (c *textedChunk) tail(ctx context.Context, tx writeTx) error {
+func tail(ctx context.Context, tx writeTx, docs []stagedDoc) error {
 	var dropAnchors []int64
-	for _, d := range c.docs {
+	for _, d := range docs {
 		if !d.index && d.oldNum != 0 {
 			dropAnchors = append(dropAnchors, d.oldNum)
 		}

@@ -25,9 +25,9 @@ import (
 // A merge runs when link_log holds mergeLinksRows rows and a mergeLogShare-th of links' rows
 // (IndexPending), and of the whole log in RefreshIndex, never on a timer. It takes the
 // whole log, in passes over ranges of targets (mergeLog), and its rows, the links and entries
-// they change, and their removal from link_log are one transaction of the index database (the
-// link-only entries' own text is written by the text writer before it: nums.go): a crash leaves
-// the log as it was, and the next merge does it again.
+// they change (the link-only entries' own text with them), and their removal from link_log are
+// one transaction of the index database: a crash leaves the log as it was, and the next merge
+// does it again.
 
 // mergeLinksRows is the least link_log a merge waits for (about 20,000 pages' links), and the
 // most log rows one pass of a merge holds in memory (mergeLink: 48 bytes and the anchor each,
@@ -96,15 +96,6 @@ const (
 	anyLog mergeWhen = iota
 	// dueLog: mergeLeast's (IndexPending's merges).
 	dueLog
-	// firstLog: any rows while links is empty, none after: RefreshIndex's merge of the log it
-	// finds, beside the backlog's text (index.go), when no merge ran before it (a crawl under
-	// about 20,000 pages: mergeLinksRows). The backlog's log is merged after it, and a merge
-	// writes every page of links its targets fall on: where links is large, that second merge
-	// writes it whole again. At 1,000,000 pages (a log of 2.8 million rows found, the backlog's
-	// 0.5 million) merging the two apart wrote 0.6 GB more than merging them together and saved
-	// the catch-up no time (82.4 s against 81.0; 82.2-86.0 before); at 100 × 200 the crawl took
-	// 0.15 s less (5.11 s against 5.27, twelve pairs; BENCHMARKS.md, issue 26).
-	firstLog
 )
 
 // mergeLinks merges the whole of link_log into links, in one transaction of the index database,
@@ -139,8 +130,7 @@ func (s *Store) mergeLinks(ctx context.Context, when mergeWhen, then afterMerge)
 
 // mergeLeast is how many rows link_log must hold to be merged when: for IndexPending's (dueLog)
 // s.mergeRows (mergeLinksRows) and a mergeLogShare-th of links' rows, counted once (s.linkRows)
-// and then kept by the merges; for firstLog, one while links is empty; with Options.MergeAll,
-// one row.
+// and then kept by the merges; with Options.MergeAll, one row.
 func (s *Store) mergeLeast(ctx context.Context, tx writeTx, when mergeWhen) (int64, error) {
 	if s.linkRows < 0 {
 		if err := tx.QueryRowContext(ctx, sqlLinkRows).Scan(&s.linkRows); err != nil {
@@ -149,10 +139,6 @@ func (s *Store) mergeLeast(ctx context.Context, tx writeTx, when mergeWhen) (int
 	}
 	switch {
 	case s.mergeAll: // counted all the same: the suite's stores run a crawl's statements
-		return 1, nil
-	case when == firstLog && s.linkRows > 0:
-		return math.MaxInt64, nil
-	case when == firstLog:
 		return 1, nil
 	}
 	return max(s.mergeRows, s.linkRows/mergeLogShare), nil

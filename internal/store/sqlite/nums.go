@@ -30,8 +30,7 @@ const sqlLastNum = `SELECT MAX(num) FROM docs`
 // is not ready: use newNumbers. It is not safe for concurrent use; the indexer uses it under
 // indexMu.
 type numbers struct {
-	start int64 // the highest number in docs when read: the text rows above it are orphans
-	last  int64 // the highest number given
+	last int64 // the highest number given
 }
 
 // newNumbers reads where numbering stands in tx.
@@ -40,11 +39,10 @@ func newNumbers(ctx context.Context, tx rowQuerier) (*numbers, error) {
 	if err := tx.QueryRowContext(ctx, sqlLastNum).Scan(&last); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("index: entry numbers: %w", err)
 	}
-	n := &numbers{start: firstNum - 1}
+	n := &numbers{last: firstNum - 1}
 	if last.Valid {
-		n.start = last.Int64
+		n.last = last.Int64
 	}
-	n.last = n.start
 	return n, nil
 }
 
@@ -52,17 +50,6 @@ func newNumbers(ctx context.Context, tx rowQuerier) (*numbers, error) {
 func (n *numbers) next() int64 {
 	n.last++
 	return n.last
-}
-
-// dropOrphans removes, in a transaction of the text database, the rows under numbers above
-// n.start: rows a text transaction wrote for an index transaction that did not commit. Their
-// numbers are given again, and a row must not be inserted where one is. It seeks the range in
-// FTS5's content table, so it costs nothing when the range is empty.
-func (n *numbers) dropOrphans(ctx context.Context, ttx writeTx) error {
-	if _, err := ttx.ExecContext(ctx, `DELETE FROM fts WHERE rowid > ?`, n.start); err != nil {
-		return fmt.Errorf("index: orphan text rows: %w", err)
-	}
-	return nil
 }
 
 // sqlNums reads the numbers of the entries of an idSet.

@@ -25,7 +25,7 @@ func numOf(t *testing.T, s *Store, id int64) int64 {
 	return num
 }
 
-// Issue 8 (the text writer, the indexer's longest step): each entry's FTS5 rows are under a
+// Issue 8 (writing the own text, the indexer's longest step): each entry's FTS5 rows are under a
 // number given in the order entries are made (nums.go), so that a chunk's rows are appended
 // rather than spread over FTS5's tables by hashed URL IDs. A document fetched again keeps its
 // number; a link-only entry made by the refresh gets the next one; an entry that leaves the

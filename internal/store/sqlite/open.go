@@ -43,35 +43,31 @@ const (
 	// (walRewriteChecksums): 36 µs of CPU per page fetched at 1,000 × 200, none at 100 × 200
 	// (issue 26, what grows with the crawl).
 	writerSpillKiB = 16 << 10
-	// readerCacheKiB is each read connection's page cache. A search of a word in most of the
-	// index walks its match list (FTS5 doclist pages) two or three times, and looks up each
-	// candidate's row sizes; with SQLite's 2 MiB, every walk read the pages again (issue 11
-	// item 5: a tenth of a frequent word's search was read system calls). At most
-	// DefaultReaders (or Options.Readers) connections of a read-only store (search, serve,
-	// export) hold this much each, for the text database (attach.go), where the match lists of
-	// the pages' own text are.
-	readerCacheKiB = 32 << 10
-	// readerIndexCacheKiB is such a connection's page cache for the index database (the
-	// entries' metadata, links, and the shorter match lists of anchor text), and
-	// readerCrawlCacheKiB any read connection's for the crawl database (the URLs of results;
-	// the crawl's frontier).
-	readerIndexCacheKiB = 16 << 10
+	// readerIndexCacheKiB is each read connection's page cache for the index database (attach.go).
+	// A search of a word in most of the index walks its match list (FTS5 doclist pages) two or
+	// three times, and looks up each candidate's row sizes and metadata; with SQLite's 2 MiB,
+	// every walk read the pages again (issue 11 item 5: a tenth of a frequent word's search was
+	// read system calls). At most DefaultReaders (or Options.Readers) connections of a
+	// read-only store (search, serve, export) hold this much each: 32 MiB for the pages' own
+	// text and 16 for the rest, as they were while the own text had a file of its own.
+	readerIndexCacheKiB = 48 << 10
+	// readerCrawlCacheKiB is any read connection's page cache for the crawl database (the URLs
+	// of results; the crawl's frontier).
 	readerCrawlCacheKiB = 4 << 10
-	// crawlReaderTextCacheKiB and crawlReaderIndexCacheKiB are the caches of the read
-	// connections of the store a crawl writes: its frontier reads the crawl database only, and
-	// a search during the crawl (crawl --serve) is slower rather than every crawl larger.
-	// SQLite's page caches draw on one pool (the sum of their sizes): with 32 MiB for a
-	// crawl's reader, the index's writers held 35 MiB more during a crawl of 20,000 pages,
-	// whatever their own cache_size (issue 8).
-	crawlReaderTextCacheKiB  = 2 << 10
-	crawlReaderIndexCacheKiB = 2 << 10
+	// crawlReaderIndexCacheKiB is the index database's cache of the read connections of the
+	// store a crawl writes: its frontier reads the crawl database only, and a search during the
+	// crawl (crawl --serve) is slower rather than every crawl larger. SQLite's page caches draw
+	// on one pool (the sum of their sizes): with 32 MiB for a crawl's reader, the index's
+	// writers held 35 MiB more during a crawl of 20,000 pages, whatever their own cache_size
+	// (issue 8).
+	crawlReaderIndexCacheKiB = 4 << 10
 )
 
-// readerCaches are a read connection's page caches for the index and text databases, in KiB,
-// and for the crawl database when crawl is positive (else the connection's dsn sets it).
-type readerCaches struct{ index, text, crawl int }
+// readerCaches are a read connection's page caches for the index database, in KiB, and for the
+// crawl database when crawl is positive (else the connection's dsn sets it).
+type readerCaches struct{ index, crawl int }
 
-var searchReaders = readerCaches{index: readerIndexCacheKiB, text: readerCacheKiB}
+var searchReaders = readerCaches{index: readerIndexCacheKiB}
 
 // Options tune Open. The zero value uses the defaults.
 type Options struct {
@@ -125,12 +121,11 @@ type Store struct {
 	writeMu sync.Mutex
 	wcache  stmtCache
 	// iwrite is the index database's one writer connection (attach.go), pinned as iconn: the
-	// indexer's transactions run on it (indexTxLocked), under indexMu, with icache. twrite is the
-	// text database's, pinned as tconn, used with tcache by textStep, under indexMu too.
-	iwrite, twrite *sql.DB
-	iconn, tconn   *sql.Conn
-	indexMu        sync.Mutex
-	icache, tcache stmtCache
+	// indexer's transactions run on it (indexTxLocked), under indexMu, with icache.
+	iwrite  *sql.DB
+	iconn   *sql.Conn
+	indexMu sync.Mutex
+	icache  stmtCache
 	// origins are the origin keys known to be in the file (Commit skips their insert).
 	origins *store.OriginSet
 	// readOnly: opened with Options.ReadOnly; write is nil and writes fail.
@@ -194,8 +189,8 @@ func dsn(path string, readOnly bool) string {
 	} else {
 		// page_size takes effect only before the database's first write (pagesize.go), and
 		// setting WAL mode is one: the driver runs _journal_mode after every _pragma (which it
-		// sorts by name), so WAL is set there rather than as a _pragma. The index and text
-		// databases are made by the crawl writer's ATTACH, with pageSize (indexWriterSetup).
+		// sorts by name), so WAL is set there rather than as a _pragma. The index database is
+		// made by the crawl writer's ATTACH, with pageSize (indexWriterSetup).
 		q.Add("_pragma", "page_size("+strconv.Itoa(crawlPageSize)+")")
 		// Like page_size, before the first table: the free pages of staged text can be given
 		// back (reclaim.go). On an existing database it changes nothing.
@@ -247,9 +242,6 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 		attachSQL(s.path, crawlSchemaName, true, false), cacheSizePragma(crawlSchemaName, caches.indexCrawl)); err != nil {
 		return err
 	}
-	if s.twrite, s.tconn, err = openWriter(ctx, textPath(s.path), opts.wrapConn, checkpoint, caches.text); err != nil {
-		return err
-	}
 	if s.stmts, err = prepare(ctx, s.wconn); err != nil {
 		return err
 	}
@@ -286,10 +278,10 @@ func openWriter(ctx context.Context, path string, wrap connWrap, checkpoint, cac
 }
 
 // prepareSchema checks the schema of the crawl database (on wconn, before anything is written),
-// creates it if the database is new, and checks that the index and text databases hold their
-// tables. The crawl's writer sees those two only here (attached read-write, so that
-// createSchema makes them): BEGIN IMMEDIATE takes the write lock of every database attached,
-// and the index database's is the indexer's.
+// creates it if the database is new, and checks that the index database holds its tables. The
+// crawl's writer sees it only here (attached read-write, so that createSchema makes it): BEGIN
+// IMMEDIATE takes the write lock of every database attached, and the index database's is the
+// indexer's.
 func (s *Store) prepareSchema(ctx context.Context) error {
 	state, err := readSchema(ctx, s.wconn, s.path)
 	if err != nil {
@@ -308,10 +300,8 @@ func (s *Store) prepareSchema(ctx context.Context) error {
 	if err := checkIndexFiles(ctx, s.wconn, s.path); err != nil {
 		return err
 	}
-	for _, schema := range []string{indexSchemaName, textSchemaName} {
-		if _, err := s.wconn.ExecContext(ctx, `DETACH DATABASE `+schema); err != nil {
-			return fmt.Errorf("sqlite: open %s: %w", s.path, err)
-		}
+	if _, err := s.wconn.ExecContext(ctx, `DETACH DATABASE `+indexSchemaName); err != nil {
+		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
 	}
 	return nil
 }
@@ -325,37 +315,27 @@ func (s *Store) Close() error {
 	}
 	s.wcache.close()
 	s.icache.close()
-	s.tcache.close()
-	for _, c := range []*sql.Conn{s.wconn, s.iconn, s.tconn} {
+	for _, c := range []*sql.Conn{s.wconn, s.iconn} {
 		if c != nil {
 			errs = append(errs, c.Close())
 		}
 	}
-	s.wconn, s.iconn, s.tconn = nil, nil, nil
+	s.wconn, s.iconn = nil, nil
 	if s.read != nil {
 		errs = append(errs, s.read.Close())
 	}
 	// The last connection to a database in WAL mode copies the WAL back into the file and
-	// removes it as it closes, if it may write. The text writer closes beside the others, so
-	// that the end of a crawl waits for the longer of the checkpoints, not for their sum (issue
-	// 8: 30-40 and 45-65 ms after a one-site crawl of 1,171 pages). The crawl's writer closes
-	// after the index writer, which attaches the crawl database read-only and so cannot copy its
-	// WAL back: closing last, the writer does, and removes the WAL, which would stay at its
-	// largest size else (issue 26: 247 MB of a 567 MB data directory at 1,000 × 50 pages;
+	// removes it as it closes, if it may write. The crawl's writer closes after the index
+	// writer, which attaches the crawl database read-only and so cannot copy its WAL back:
+	// closing last, the writer does, and removes the WAL, which would stay at its largest size
+	// else (issue 26: 247 MB of a 567 MB data directory at 1,000 × 50 pages;
 	// TestCloseLeavesNoWAL).
-	var textErr error
-	var wg sync.WaitGroup
-	if s.twrite != nil {
-		wg.Go(func() { textErr = s.twrite.Close() })
-	}
 	for _, db := range []*sql.DB{s.iwrite, s.write} {
 		if db != nil {
 			errs = append(errs, db.Close())
 		}
 	}
-	wg.Wait()
-	errs = append(errs, textErr)
-	s.read, s.write, s.iwrite, s.twrite = nil, nil, nil, nil
+	s.read, s.write, s.iwrite = nil, nil, nil
 	if s.lock != nil {
 		errs = append(errs, s.lock.Close()) // closing the descriptor releases the flock
 		s.lock = nil

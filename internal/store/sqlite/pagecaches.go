@@ -16,26 +16,26 @@ const MinPageCacheKiB = 64
 const pageCacheCost = 2
 
 // pageCaches are the page caches of a writable store's connections, in KiB: the crawl writer's,
-// the index writer's (for the index database and the crawl database it reads), the text
-// writer's, and each read connection's (readerCaches, with the crawl database's); and how much
+// the index writer's (for the index database and the crawl database it reads), and each read
+// connection's (readerCaches, with the crawl database's); and how much
 // more the crawl writer may hold of one commit's changed pages before it spills them
 // (writerSpill, spillPragma).
 type pageCaches struct {
-	writer, index, indexCrawl, text, writerSpill int
-	reader                                       readerCaches
+	writer, index, indexCrawl, writerSpill int
+	reader                                 readerCaches
 }
 
 // defaultPageCaches are the caches a writable store's connections are given when
 // Options.PageCacheBytes allows them (issue 8 chose each).
 var defaultPageCaches = pageCaches{
-	writer: writerCacheKiB, index: indexCacheKiB, indexCrawl: crawlCacheKiB, text: textCacheKiB,
+	writer: writerCacheKiB, index: indexCacheKiB, indexCrawl: crawlCacheKiB,
 	writerSpill: writerSpillKiB,
-	reader:      readerCaches{index: crawlReaderIndexCacheKiB, text: crawlReaderTextCacheKiB, crawl: readerCrawlCacheKiB},
+	reader:      readerCaches{index: crawlReaderIndexCacheKiB, crawl: readerCrawlCacheKiB},
 }
 
 // total is what every cache holds at most with readers read connections open, in KiB.
 func (p pageCaches) total(readers int) int {
-	return p.writer + p.writerSpill + p.index + p.indexCrawl + p.text + readers*(p.reader.index+p.reader.text+p.reader.crawl)
+	return p.writer + p.writerSpill + p.index + p.indexCrawl + readers*(p.reader.index+p.reader.crawl)
 }
 
 // pageCachesFor divides budget bytes among the page caches of a store with readers read
@@ -52,9 +52,9 @@ func pageCachesFor(budget int64, readers int) pageCaches {
 	}
 	scale := func(n int) int { return max(int(int64(n)*kib/full), MinPageCacheKiB) }
 	return pageCaches{
-		writer: scale(p.writer), index: scale(p.index), indexCrawl: scale(p.indexCrawl), text: scale(p.text),
+		writer: scale(p.writer), index: scale(p.index), indexCrawl: scale(p.indexCrawl),
 		writerSpill: scale(p.writerSpill),
-		reader:      readerCaches{index: scale(p.reader.index), text: scale(p.reader.text), crawl: scale(p.reader.crawl)},
+		reader:      readerCaches{index: scale(p.reader.index), crawl: scale(p.reader.crawl)},
 	}
 }
 

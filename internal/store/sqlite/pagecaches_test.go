@@ -61,9 +61,8 @@ func TestPageCachesKeepToTheirShare(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer rconn.Close()
-			writers := writerHoldsKiB(t, s) + cacheKiB(t, s.iconn, "main") + cacheKiB(t, s.iconn, crawlSchemaName) +
-				cacheKiB(t, s.tconn, "main")
-			reader := cacheKiB(t, rconn, "main") + cacheKiB(t, rconn, indexSchemaName) + cacheKiB(t, rconn, textSchemaName)
+			writers := writerHoldsKiB(t, s) + cacheKiB(t, s.iconn, "main") + cacheKiB(t, s.iconn, crawlSchemaName)
+			reader := cacheKiB(t, rconn, "main") + cacheKiB(t, rconn, indexSchemaName)
 			total := int64(writers+DefaultReaders*reader) << 10
 			if tc.budget == 0 {
 				// The spill threshold is an odd number of pages (spillPragma): up to one less.

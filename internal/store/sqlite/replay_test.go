@@ -9,12 +9,12 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// Issue 8 (indexing "replays idempotently after a crash"): the indexer commits the text
-// database, then the index database, then records in the crawl database what it indexed
-// (writer.go, indexTxLocked and textStep). A crash between those commits leaves work that is done
-// again: the staged documents are still staged, or an entry is still dirty while its row is in
-// the text database. Doing it again must leave the same index: one row per entry in each FTS5
-// table (the head index, head.go, as many rows as fts), and the same search results.
+// Issue 8 (indexing "replays idempotently after a crash"): the indexer commits the index
+// database, then records in the crawl database what it indexed (writer.go, indexTxLocked). A
+// crash between those commits, or before the first, leaves work that is done again: the staged
+// documents are still staged, or an entry is still dirty without its rows. Doing it again must
+// leave the same index: one row per entry in each FTS5 table (the head index, head.go, as many
+// rows as fts), and the same search results.
 func TestIndexingAgainAfterALostCommitChangesNothing(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
@@ -45,10 +45,14 @@ func TestIndexingAgainAfterALostCommitChangesNothing(t *testing.T) {
 	if _, err := s.Commit(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	// The index database's commit lost after the text database's: the link-only entry is dirty
-	// again and has no docs or fts_anchors row, while its row is in the text database, under the
-	// number the lost commit gave it (the highest: it was the last entry made).
-	lost := []string{`DELETE FROM fts_anchors WHERE rowid = (SELECT num FROM docs WHERE url_id = ?)`, `DELETE FROM docs WHERE url_id = ?`}
+	// The index database's commit that made the link-only entry lost: it is dirty again and has
+	// no docs, fts, head or fts_anchors row, and its number (the highest: it was the last entry
+	// made) is given again.
+	var lost []string
+	for _, table := range []string{"fts_anchors", "fts", "head"} {
+		lost = append(lost, `DELETE FROM `+table+` WHERE rowid = (SELECT num FROM docs WHERE url_id = ?)`)
+	}
+	lost = append(lost, `DELETE FROM docs WHERE url_id = ?`)
 	for _, q := range append(lost, `INSERT OR IGNORE INTO dirty (url_id) VALUES (?)`) {
 		if _, err := s.iconn.ExecContext(ctx, q, us[15].ID); err != nil {
 			t.Fatal(err)
@@ -68,8 +72,8 @@ func TestIndexingAgainAfterALostCommitChangesNothing(t *testing.T) {
 	}
 
 	// The index database's commit lost again, and before the indexer's next step the page that
-	// linked to the link-only entry is fetched again without the link: the entry is no entry
-	// any more, and its row in the text database, which only the lost commit knew of, goes too.
+	// linked to the link-only entry is fetched again without the link: the entry is made no
+	// more.
 	for _, q := range lost {
 		if _, err := s.iconn.ExecContext(ctx, q, us[15].ID); err != nil {
 			t.Fatal(err)

@@ -22,7 +22,9 @@ import (
 // database with auto_vacuum=INCREMENTAL, so that RefreshIndex gives the staged text's free pages
 // back (reclaim.go); layout 6 makes fts_anchors contentless (contentless_delete=1): an anchor
 // row is replaced without its old text read back and tokenized again, and the text, which every
-// generation rewrote at random entry numbers, is not kept (fts.go).
+// generation rewrote at random entry numbers, is not kept (fts.go); layout 7 keeps the entries'
+// own text (fts, head) in the index database, written by the index writer in the fold's
+// transaction, where a text database of its own had a third writer (attach.go).
 //
 // The crawl database says what it is in its header, where an earlier build never wrote: PRAGMA
 // application_id is applicationID and user_version is schemaVersion. Earlier builds kept a
@@ -34,7 +36,7 @@ const (
 	// applicationID marks a Mandelbot crawl database ("MBOT").
 	applicationID = 0x4d424f54
 	// schemaVersion is the layout of the schema below.
-	schemaVersion = 6
+	schemaVersion = 7
 	// firstLayout is the first layout marked in the header; earlier builds marked none.
 	firstLayout = 1
 )
@@ -48,9 +50,8 @@ const (
 	ftsHashSizeSQL = "16777216" // ftsHashSize, as the schema's SQL spells it
 )
 
-// indexSchema makes the index database's tables (attached as idx) and the text database's
-// (attached as txt): see attach.go for who writes which, fts.go for the search index and nums.go
-// for the entries' numbers. It first drops what an earlier attempt made: its transaction writes
+// indexSchema makes the index database's tables (attached as idx): see attach.go for who writes
+// which, fts.go for the search index and nums.go for the entries' numbers. It first drops what an earlier attempt made: its transaction writes
 // two files, committed one after the other, and a crash between them, or before crawlSchema
 // commits, leaves a crawl database without tables, made again from the start.
 const indexSchema = `DROP TABLE IF EXISTS idx.docs;
@@ -59,8 +60,8 @@ const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 	DROP TABLE IF EXISTS idx.link_log;
 	DROP TABLE IF EXISTS idx.dirty;
 	DROP TABLE IF EXISTS idx.fts_anchors;
-	DROP TABLE IF EXISTS txt.fts;
-	DROP TABLE IF EXISTS txt.head;
+	DROP TABLE IF EXISTS idx.fts;
+	DROP TABLE IF EXISTS idx.head;
 	CREATE TABLE idx.docs (
 		num INTEGER PRIMARY KEY,
 		url_id INTEGER NOT NULL UNIQUE,
@@ -90,12 +91,12 @@ const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 	CREATE VIRTUAL TABLE idx.fts_anchors USING fts5(anchors, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2');
 	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('automerge', 8);
 	INSERT INTO idx.fts_anchors (fts_anchors, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);
-	CREATE VIRTUAL TABLE txt.fts USING fts5(title, headings, body, urlwords, idents, tokenize = 'porter unicode61 remove_diacritics 2');
-	INSERT INTO txt.fts (fts, rank) VALUES ('automerge', 8);
-	INSERT INTO txt.fts (fts, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);
-	CREATE VIRTUAL TABLE txt.head USING fts5(title, headings, urlwords, idents, tokenize = 'porter unicode61 remove_diacritics 2');
-	INSERT INTO txt.head (head, rank) VALUES ('automerge', 8);
-	INSERT INTO txt.head (head, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);`
+	CREATE VIRTUAL TABLE idx.fts USING fts5(title, headings, body, urlwords, idents, tokenize = 'porter unicode61 remove_diacritics 2');
+	INSERT INTO idx.fts (fts, rank) VALUES ('automerge', 8);
+	INSERT INTO idx.fts (fts, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);
+	CREATE VIRTUAL TABLE idx.head USING fts5(title, headings, urlwords, idents, tokenize = 'porter unicode61 remove_diacritics 2');
+	INSERT INTO idx.head (head, rank) VALUES ('automerge', 8);
+	INSERT INTO idx.head (head, rank) VALUES ('hashsize', ` + ftsHashSizeSQL + `);`
 
 // crawlSchema makes the crawl database's tables, and marks the database as this schema's.
 //
@@ -182,10 +183,10 @@ const crawlSchema = `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NUL
 var markSQL = `PRAGMA application_id = ` + strconv.Itoa(applicationID) + `;
 	PRAGMA user_version = ` + strconv.Itoa(schemaVersion) + `;`
 
-// createSchema makes the tables of a new store: the index and text databases' in one
-// transaction, then the crawl database's with its header marks in another, so that the store
-// is marked only once everything is made. conn is the crawl database's writer, with the index
-// and text databases attached read-write.
+// createSchema makes the tables of a new store: the index database's in one transaction, then
+// the crawl database's with its header marks in another, so that the store is marked only once
+// everything is made. conn is the crawl database's writer, with the index database attached
+// read-write.
 func createSchema(ctx context.Context, conn *sql.Conn) error {
 	for _, q := range []string{indexSchema, crawlSchema + markSQL} {
 		tx, err := conn.BeginTx(ctx, nil)
@@ -240,8 +241,8 @@ func readSchema(ctx context.Context, q rowQuerier, path string) (schemaState, er
 	case app == applicationID && version > schemaVersion:
 		return 0, fmt.Errorf("sqlite: open %s: schema %d, this build knows up to %d: %w (use a newer mandelbot)", path, version, schemaVersion, ErrNewerSchema)
 	case app == applicationID && version >= firstLayout:
-		return 0, fmt.Errorf("sqlite: open %s: %w (its tables are layout %d; this build's are layout %d, and it does not convert stores). Start a new crawl with another --data directory (or --store), or delete %s and the files beside it (%s, %s)",
-			path, ErrEarlierBuild, version, schemaVersion, path, indexPath(path), textPath(path))
+		return 0, fmt.Errorf("sqlite: open %s: %w (its tables are layout %d; this build's are layout %d, and it does not convert stores). Start a new crawl with another --data directory (or --store), or delete %s and the files beside it (%s, and %s if an earlier build left it)",
+			path, ErrEarlierBuild, version, schemaVersion, path, indexPath(path), oldTextPath(path))
 	case app == applicationID:
 		return 0, fmt.Errorf("sqlite: open %s: schema %d: %w", path, version, ErrNotAStore)
 	case app == 0 && objects == 0:
@@ -256,6 +257,6 @@ func readSchema(ctx context.Context, q rowQuerier, path string) (schemaState, er
 	if _, err := strconv.Atoi(old); err != nil {
 		return 0, fmt.Errorf("sqlite: open %s: schema version %q: %w", path, old, ErrNotAStore)
 	}
-	return 0, fmt.Errorf("sqlite: open %s: %w (its schema is %s of the earlier history; this build's is the new %d, and it does not convert stores). Start a new crawl with another --data directory (or --store), or delete %s and the files beside it (%s, %s)",
-		path, ErrEarlierBuild, old, schemaVersion, path, indexPath(path), textPath(path))
+	return 0, fmt.Errorf("sqlite: open %s: %w (its schema is %s of the earlier history; this build's is the new %d, and it does not convert stores). Start a new crawl with another --data directory (or --store), or delete %s and the files beside it (%s, and %s if an earlier build left it)",
+		path, ErrEarlierBuild, old, schemaVersion, path, indexPath(path), oldTextPath(path))
 }

@@ -172,7 +172,7 @@ func TestNewerSchemaAndForeignDatabaseRefused(t *testing.T) {
 	}
 }
 
-// Issue 8: a crash after the index and text databases of a new store were made, before the crawl
+// Issue 8: a crash after the index database of a new store was made, before the crawl
 // database committed its tables and marks, leaves a crawl database without tables; opening it
 // makes the store again, usable.
 func TestNewStoreMadeAgainAfterACrash(t *testing.T) {
@@ -227,7 +227,7 @@ func earlierBuildStore(t *testing.T, version string) string {
 	if v, _ := strconv.Atoi(version); v >= 15 {
 		for _, f := range []struct{ path, q string }{
 			{indexPath(path), `PRAGMA journal_mode = WAL; CREATE TABLE docs (url_id INTEGER PRIMARY KEY, inlinks INTEGER NOT NULL DEFAULT 0); CREATE TABLE links (from_id INTEGER, to_id INTEGER, anchor TEXT)`},
-			{textPath(path), `PRAGMA journal_mode = WAL; CREATE VIRTUAL TABLE fts USING fts5(title, body)`},
+			{oldTextPath(path), `PRAGMA journal_mode = WAL; CREATE VIRTUAL TABLE fts USING fts5(title, body)`},
 		} {
 			idb, err := sql.Open("sqlite", "file:"+f.path)
 			if err != nil {

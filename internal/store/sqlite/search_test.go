@@ -85,10 +85,10 @@ func TestSearchSnippetsSeekResults(t *testing.T) {
 }
 
 // Issue 11 item 5: the read connections of a read-only store (search, serve) keep
-// readerCacheKiB of the text database's pages, so the repeated walks of a frequent word's match
-// list in one search read its pages once; since the index is in files of its own (issue 8),
-// each file attached has its own cache, and the text database's must be the large one. A
-// crawl's own readers keep less (crawlReaders): its frontier reads the crawl database.
+// readerIndexCacheKiB of the index database's pages, so the repeated walks of a frequent word's
+// match list in one search read its pages once; since the index is in a file of its own (issue
+// 8), each file attached has its own cache, and the index database's must be the large one. A
+// crawl's own readers keep less: its frontier reads the crawl database.
 func TestReadConnectionsCachePages(t *testing.T) {
 	s, path := openTemp(t)
 	ro, err := Open(t.Context(), path, Options{ReadOnly: true})
@@ -99,8 +99,8 @@ func TestReadConnectionsCachePages(t *testing.T) {
 	for _, c := range []struct {
 		store *Store
 		want  readerCaches
-	}{{ro, readerCaches{index: readerIndexCacheKiB, text: readerCacheKiB}}, {s, readerCaches{index: crawlReaderIndexCacheKiB, text: crawlReaderTextCacheKiB}}} {
-		for schema, want := range map[string]int{"main": readerCrawlCacheKiB, indexSchemaName: c.want.index, textSchemaName: c.want.text} {
+	}{{ro, readerCaches{index: readerIndexCacheKiB}}, {s, readerCaches{index: crawlReaderIndexCacheKiB}}} {
+		for schema, want := range map[string]int{"main": readerCrawlCacheKiB, indexSchemaName: c.want.index} {
 			var kib int
 			if err := c.store.read.QueryRowContext(t.Context(), "PRAGMA "+schema+".cache_size").Scan(&kib); err != nil {
 				t.Fatal(err)

@@ -145,7 +145,7 @@ func TestCountsShowEffectiveStates(t *testing.T) {
 func TestFTSHashSize(t *testing.T) {
 	s, _ := openTemp(t)
 	var got int
-	if err := s.tconn.QueryRowContext(t.Context(), `SELECT v FROM fts_config WHERE k = 'hashsize'`).Scan(&got); err != nil || got != ftsHashSize {
+	if err := s.iconn.QueryRowContext(t.Context(), `SELECT v FROM fts_config WHERE k = 'hashsize'`).Scan(&got); err != nil || got != ftsHashSize {
 		t.Errorf("fts hashsize %d (%v), want %d", got, err, ftsHashSize)
 	}
 	if ftsHashSizeSQL != strconv.Itoa(ftsHashSize) {

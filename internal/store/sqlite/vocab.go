@@ -21,16 +21,16 @@ func (s *Store) Search(ctx context.Context, q index.Query) (index.Page, error) {
 }
 
 // vocabulary is the store's index.Vocabulary and index.TermSeeker: the terms of the entries'
-// own text (txt.fts, the Porter stems of its words) sought through FTS5's fts5vocab instance
+// own text (idx.fts, the Porter stems of its words) sought through FTS5's fts5vocab instance
 // table, and their spellings read back from the text at a term's first positions.
 type vocabulary struct{ s *Store }
 
-// The fts5vocab table over txt.fts: one row per occurrence of a term (entry, column, token
+// The fts5vocab table over idx.fts: one row per occurrence of a term (entry, column, token
 // position), in the order of the terms. It lives in each read connection's temp schema
 // (sqlCreateVocab), as the read connections only read the store's files.
 const (
 	vocabInstanceTable = "mandelbot_vocab_instance"
-	sqlCreateVocab     = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.` + vocabInstanceTable + ` USING fts5vocab(` + textSchemaName + `, fts, instance)`
+	sqlCreateVocab     = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.` + vocabInstanceTable + ` USING fts5vocab(` + indexSchemaName + `, fts, instance)`
 )
 
 // withVocab runs fn on a read connection that has the fts5vocab tables. The connection is

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 )
 
 // writeTx is a write transaction on the Store's one writer connection. It runs statements like
@@ -112,7 +111,7 @@ func runTx(ctx context.Context, tx writeTx, fn func(ctx context.Context, tx writ
 	return nil
 }
 
-// lockIndex takes indexMu, which guards the index and text writers, for one step of the
+// lockIndex takes indexMu, which guards the index writer, for one step of the
 // indexer, and returns ctx without its cancellation (a step begun is finished: its commits are
 // ordered, see indexTxLocked) and the function that releases indexMu. It takes nothing, and says
 // why, when the store is read-only or ctx has ended.
@@ -150,24 +149,6 @@ func (s *Store) indexTxLocked(ctx context.Context, fn func(ctx context.Context, 
 		return fmt.Errorf("record what was indexed: %w", err)
 	}
 	return nil
-}
-
-// textStep runs fn in a transaction of the text database's writer (attach.go), on a goroutine
-// of its own, beside the caller's transaction of the index database: the rows of the entries'
-// own text are written while the index's statements run. It returns the function that waits
-// for that transaction to end and returns its error; the caller must call it, before its own
-// commit, so that the text database always commits first (a crash between the two commits
-// leaves the indexer to do the same step again, and each step rewrites the rows it decided).
-// Called under indexMu, which guards tconn and tcache.
-func (s *Store) textStep(ctx context.Context, fn func(context.Context, writeTx) error) (wait func() error) {
-	done := make(chan error, 1)
-	go func() {
-		if err := runTx(ctx, writeTx{Conn: s.tconn, cache: &s.tcache}, fn); err != nil {
-			done <- fmt.Errorf("text database: %w", err)
-		}
-		close(done)
-	}()
-	return sync.OnceValue(func() error { return <-done })
 }
 
 // rollback ends the writer's failed transaction. SQLite has already rolled it back after some
