@@ -87,7 +87,7 @@ func (s *Store) IndexPending(ctx context.Context, max int) (int, error) {
 		return 0, fmt.Errorf("sqlite: index: %w", err)
 	}
 	defer unlock()
-	n, err := s.indexStagedLocked(ctx, max, pendingChunkBytes(lag))
+	n, err := s.indexStagedLocked(ctx, max, pendingChunkBytes(lag), false)
 	if err != nil {
 		return n, err
 	}
@@ -114,7 +114,7 @@ func (s *Store) RefreshIndex(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("sqlite: refresh index: %w", err)
 	}
 	defer unlock()
-	total, err := s.indexStagedLocked(ctx, math.MaxInt, foldBytes)
+	total, err := s.indexStagedLocked(ctx, math.MaxInt, foldBytes, true)
 	if err != nil {
 		return total, err
 	}
@@ -164,43 +164,79 @@ type stagedDoc struct {
 // chunk (or a few multi-row ones), not one per document or link.
 //
 // The stage is read on a read connection, outside the transaction, and each chunk's rows are
-// computed (rowsOf) while the transaction reads what it replaces. The caller holds indexMu.
-func (s *Store) indexStagedLocked(ctx context.Context, max, maxBytes int) (int, error) {
+// computed (rowsOf) while the transaction reads what it replaces. With ahead (RefreshIndex: the
+// crawl is over, and one core would stand idle), the next chunk is read and its rows computed
+// while the transaction of the one before runs: two chunks' text are held then. The caller holds
+// indexMu.
+func (s *Store) indexStagedLocked(ctx context.Context, max, maxBytes int, ahead bool) (int, error) {
 	conn, err := s.read.Conn(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: index: %w", err)
 	}
 	defer conn.Close()
-	total := 0
-	after := int64(math.MinInt64) // the last seq read: the stage is read in seq order
-	for total < max {
-		docs, err := readStaged(ctx, conn, min(max-total, indexChunk), maxBytes, after)
-		if err != nil {
-			return total, fmt.Errorf("sqlite: index: %w", err)
+	next := make(chan stagedChunk, 1)
+	read := func(limit int, after int64) {
+		if ahead {
+			go func() { next <- readChunk(ctx, conn, limit, maxBytes, after) }()
+		} else {
+			next <- readChunk(ctx, conn, limit, maxBytes, after)
 		}
-		if len(docs) == 0 {
-			break
-		}
-		after = docs[len(docs)-1].seq
-		if err := s.foldStaged(ctx, docs); err != nil {
-			return total, fmt.Errorf("sqlite: index: %w", err)
-		}
-		total += len(docs)
 	}
-	return total, nil
+	total := 0
+	read(min(max, indexChunk), math.MinInt64) // the stage is read in seq order
+	for {
+		c := <-next
+		if c.err != nil || len(c.docs) == 0 {
+			return total, c.err
+		}
+		more := total+len(c.docs) < max
+		if more {
+			read(min(max-total-len(c.docs), indexChunk), c.docs[len(c.docs)-1].seq)
+		}
+		if err := s.foldStaged(ctx, c); err != nil {
+			if more {
+				<-next // its read ends before conn is closed
+			}
+			return total, fmt.Errorf("sqlite: index: %w", err)
+		}
+		total += len(c.docs)
+		if !more {
+			return total, nil
+		}
+	}
 }
 
-// foldStaged indexes one chunk of staged documents: see indexStagedLocked.
-func (s *Store) foldStaged(ctx context.Context, docs []stagedDoc) error {
-	ids := make([]int64, len(docs))
+// stagedChunk is one chunk of the stage as read, its fts and head rows being computed (rows,
+// rowsOf), or the error that stopped the read.
+type stagedChunk struct {
+	docs []stagedDoc
+	rows func() []ownRow
+	err  error
+}
+
+// readChunk reads up to limit staged documents after the seq after (readStaged) and starts
+// computing their rows.
+func readChunk(ctx context.Context, conn *sql.Conn, limit, maxBytes int, after int64) stagedChunk {
+	docs, err := readStaged(ctx, conn, limit, maxBytes, after)
+	if err != nil {
+		return stagedChunk{err: fmt.Errorf("sqlite: index: %w", err)}
+	}
 	var texts []ownText
-	for i, d := range docs {
-		ids[i] = d.id
+	for _, d := range docs {
 		if d.index {
 			texts = append(texts, d.ownText)
 		}
 	}
-	rowsDone := rowsOf(texts)
+	return stagedChunk{docs: docs, rows: rowsOf(texts)}
+}
+
+// foldStaged indexes one chunk of staged documents: see indexStagedLocked.
+func (s *Store) foldStaged(ctx context.Context, c stagedChunk) error {
+	docs := c.docs
+	ids := make([]int64, len(docs))
+	for i, d := range docs {
+		ids[i] = d.id
+	}
 	return s.indexTxLocked(ctx, func(ctx context.Context, tx writeTx, ack *func(context.Context, writeTx) error) error {
 		// In the crawl database once this is committed: the documents leave the stage; a
 		// document staged again meanwhile (another seq) stays.
@@ -215,7 +251,7 @@ func (s *Store) foldStaged(ctx context.Context, docs []stagedDoc) error {
 		if err != nil {
 			return err
 		}
-		rows := rowsDone()
+		rows := c.rows()
 		hashes := make(map[int64]uint64, len(rows))
 		num := make(map[int64]int64, len(docs))
 		for _, d := range docs {

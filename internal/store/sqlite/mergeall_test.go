@@ -15,7 +15,7 @@ func mergeAll(ctx context.Context, s *Store) (int, error) {
 		return 0, err
 	}
 	defer unlock()
-	n, err := s.indexStagedLocked(ctx, math.MaxInt, foldBytes)
+	n, err := s.indexStagedLocked(ctx, math.MaxInt, foldBytes, false)
 	if err != nil {
 		return n, err
 	}
