@@ -313,3 +313,42 @@ func TestRefreshWritesEveryEntryChunkByChunk(t *testing.T) {
 		t.Errorf("%d entries and %d dirty after the refresh, want %d and 0", got, dirty, len(us))
 	}
 }
+
+// Issue 8 ("a page's text is indexed once per fetch") with RefreshIndex's read-ahead: the fold of
+// a backlog of several chunks reads each chunk while the one before commits, and every
+// document's own text must still land once, under its own entry's number. Each document here
+// says a word of its own.
+func TestRefreshFoldsEveryChunkUnderItsOwnEntry(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	const docs = 2*indexChunk + 300
+	us := addURLs(t, s, docs)
+	word := func(i int) string { return fmt.Sprintf("tusk%d", i) }
+	commitFetched(t, s, us, word, false)
+	if _, err := s.RefreshIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]string{}
+	for i, u := range us {
+		want[u.ID] = word(i)
+	}
+	got := 0
+	err := eachRow(ctx, s.read, `SELECT d.url_id, f.body FROM fts f JOIN docs d ON d.num = f.rowid`, nil, func(r *sql.Rows) error {
+		var id int64
+		var body string
+		if err := r.Scan(&id, &body); err != nil {
+			return err
+		}
+		got++
+		if body != want[id] {
+			t.Errorf("entry %d: own text %q, want %q", id, body, want[id])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != docs {
+		t.Errorf("%d fts rows under entries after the fold of %d documents, want %d", got, docs, docs)
+	}
+}
