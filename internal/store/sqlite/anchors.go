@@ -434,6 +434,12 @@ func (p *plan) setBounds(inDirty bool, lo, hi sql.NullInt64) {
 // used first, then in byte order, at most store.MaxAnchorsPerURL) and how many distinct pages
 // link to it.
 func readAnchors(ctx context.Context, tx querier, set string, plans map[int64]*plan) error {
+	return readAnchorsOf(ctx, tx, sqlLinksTo, []any{set}, plans)
+}
+
+// readAnchorsOf is readAnchors of the links query reads (to_id, from_id, anchor, ordered by to_id
+// and from_id), with args.
+func readAnchorsOf(ctx context.Context, tx querier, query string, args []any, plans map[int64]*plan) error {
 	type anchor struct {
 		text string
 		n    int
@@ -448,7 +454,7 @@ func readAnchors(ctx context.Context, tx querier, set string, plans map[int64]*p
 	targets := map[int64]*target{}
 	var id, from int64
 	var text string
-	err := eachRow(ctx, tx, sqlLinksTo, []any{set}, func(r *sql.Rows) error {
+	err := eachRow(ctx, tx, query, args, func(r *sql.Rows) error {
 		if err := r.Scan(&id, &from, &text); err != nil {
 			return err
 		}

@@ -159,16 +159,31 @@ func (s *Store) search(ctx context.Context, q index.Query, walk int) (index.Page
 	return page, nil
 }
 
+// resultLinks bounds the links to a link-only result that a search reads for its title
+// (topAnchor) and for its snippet (anchorSnippets), each: a URL linked from every page of a large
+// site has hundreds of thousands, and a search reads them for each such result it shows. The
+// first resultLinks in the key's order (linking pages by URL ID, a hash: a sample of them) stand
+// for the rest.
+const resultLinks = 1000
+
 // topAnchor is the anchor text most pages use for url, links to a fragment of it left out
-// (index/ranking.go): the title of a link-only entry.
+// (index/ranking.go), among the first resultLinks links to it: the title of a link-only entry.
 func (s *Store) topAnchor(ctx context.Context, url string) (string, error) {
-	var a string
-	err := s.read.QueryRowContext(ctx, `SELECT anchor FROM links WHERE to_id = ?
-		AND anchor != '' AND fragment = 0 GROUP BY anchor ORDER BY COUNT(*) DESC, anchor LIMIT 1`, store.IDOf(url)).Scan(&a)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
+	count := map[string]int{}
+	err := eachRow(ctx, s.read, `SELECT anchor FROM links WHERE to_id = ? AND anchor != '' AND fragment = 0 LIMIT ?`,
+		[]any{store.IDOf(url), resultLinks}, func(r *sql.Rows) error {
+			var a string
+			err := r.Scan(&a)
+			count[a]++
+			return err
+		})
+	top := ""
+	for a, n := range count {
+		if n > count[top] || n == count[top] && a < top {
+			top = a
+		}
 	}
-	return a, err
+	return top, err
 }
 
 // Explain implements index.Searcher.
@@ -322,18 +337,18 @@ func (s *Store) snippets(ctx context.Context, m *matcher, rs []index.Result, nos
 	})
 }
 
+// sqlResultLinks reads the first resultLinks links to one URL, in the order readAnchors reads.
+const sqlResultLinks = `SELECT to_id, from_id, anchor FROM links WHERE to_id = ? ORDER BY to_id, from_id LIMIT ?`
+
 // anchorSnippets fills the snippets of the link-only entries ids (URL IDs, of rs[at[id]]) from
-// the anchor text of the links to each (readAnchors): see snippets.
+// the anchor text of the first resultLinks links to each (readAnchors): see snippets.
 func (s *Store) anchorSnippets(ctx context.Context, rs []index.Result, at map[int64]int, ids []int64, terms []string, code bool) error {
-	if len(ids) == 0 {
-		return nil
-	}
 	plans := make(map[int64]*plan, len(ids))
 	for _, id := range ids {
 		plans[id] = &plan{}
-	}
-	if err := readAnchors(ctx, s.read, idSet(ids), plans); err != nil {
-		return err
+		if err := readAnchorsOf(ctx, s.read, sqlResultLinks, []any{id, resultLinks}, plans); err != nil {
+			return err
+		}
 	}
 	for id, p := range plans {
 		if p.anchors == "" {
