@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fractle/mandelbot/internal/store/sqlite"
 )
 
 func TestDBFiles(t *testing.T) {
@@ -28,7 +30,7 @@ func TestDBFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 9 || files[0].Name != "crawl.db" || files[1].Name != "crawl.db-wal" || files[1].Size != -1 || dataBytes(files) != 4096 {
+	if len(files) != 3*len(sqlite.Files(path)) || files[0].Name != "crawl.db" || files[1].Name != "crawl.db-wal" || files[1].Size != -1 || dataBytes(files) != 4096 {
 		t.Errorf("after the WAL is gone: %+v", files)
 	}
 }
