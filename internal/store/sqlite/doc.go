@@ -44,9 +44,10 @@
 // twice or half those of its last rewrite, so that over a crawl each is written O(log inlinks)
 // times; link-only entries of URLs linked to and never fetched are made, entries nothing keeps
 // removed; the other targets go to dirty. RefreshIndex folds the staged backlog, merges with every
-// target left in dirty, then rewrites every dirty entry exactly, its plans read on a reader connection a few chunks ahead of the writer
-// (rewriteDirty). Having left nothing staged, RefreshIndex gives the crawl file's free pages (the
-// staged text's) back to the file system (reclaim.go: auto_vacuum=INCREMENTAL).
+// target left in dirty, then rewrites every dirty entry exactly, its plans read on a reader
+// connection a few chunks ahead of the writer (rewriteDirty). Having left nothing staged,
+// RefreshIndex gives the crawl file's free pages (the staged text's) back to the file system
+// (reclaim.go: auto_vacuum=INCREMENTAL).
 //
 // # Crashes and replay
 //

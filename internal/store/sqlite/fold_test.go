@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fractle/mandelbot/internal/index"
@@ -350,5 +352,54 @@ func TestRefreshFoldsEveryChunkUnderItsOwnEntry(t *testing.T) {
 	}
 	if got != docs {
 		t.Errorf("%d fts rows under entries after the fold of %d documents, want %d", got, docs, docs)
+	}
+}
+
+// Issue 29 (one memory budget: the indexer's share during a crawl) and pendingBytes: IndexPending
+// holds one chunk's text at a time, so it reads the next chunk of the stage only once the fold of
+// the one before has committed; only RefreshIndex, after the crawl, reads ahead. The test watches
+// the statements of every connection: between two reads of the stage there must be a commit of
+// a fold (its unstaging in the crawl database, sqlUnstage).
+func TestIndexPendingReadsTheNextChunkAfterTheFold(t *testing.T) {
+	ctx := context.Background()
+	var (
+		mu   sync.Mutex
+		runs []string
+	)
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "crawl.db"), Options{wrapConn: observingRuns(func(q string) {
+		mu.Lock()
+		runs = append(runs, q)
+		mu.Unlock()
+	})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const docs = 18 // of 200 KB: six to a chunk of pendingBytes
+	text := strings.Repeat("walrus tusks flippers ", (200<<10)/22)
+	commitFetched(t, s, addURLs(t, s, docs), func(int) string { return text }, false)
+	mu.Lock()
+	runs = nil
+	mu.Unlock()
+	if n, err := s.IndexPending(ctx, docs); err != nil || n != docs {
+		t.Fatalf("IndexPending = %d, %v; want %d", n, err, docs)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	reads, unfolded := 0, false
+	for _, q := range runs {
+		switch {
+		case q == sqlReadStaged:
+			if unfolded {
+				t.Fatalf("read %d of the stage began before the chunk of read %d was folded and unstaged: two chunks' text held", reads+1, reads)
+			}
+			reads++
+			unfolded = true
+		case q == sqlUnstage:
+			unfolded = false
+		}
+	}
+	if reads < 3 {
+		t.Errorf("%d reads of the stage, want at least 3 (chunks of pendingBytes): the test saw too few chunks", reads)
 	}
 }

@@ -189,19 +189,23 @@ func (s *Store) indexStagedLocked(ctx context.Context, max, maxBytes int, ahead 
 		if c.err != nil || len(c.docs) == 0 {
 			return total, c.err
 		}
-		more := total+len(c.docs) < max
-		if more {
-			read(min(max-total-len(c.docs), indexChunk), c.docs[len(c.docs)-1].seq)
+		rest, after := max-total-len(c.docs), c.docs[len(c.docs)-1].seq
+		readAhead := ahead && rest > 0
+		if readAhead {
+			read(min(rest, indexChunk), after)
 		}
 		if err := s.foldStaged(ctx, c); err != nil {
-			if more {
+			if readAhead {
 				<-next // its read ends before conn is closed
 			}
 			return total, fmt.Errorf("sqlite: index: %w", err)
 		}
 		total += len(c.docs)
-		if !more {
+		if rest <= 0 {
 			return total, nil
+		}
+		if !readAhead {
+			read(min(rest, indexChunk), after)
 		}
 	}
 }
@@ -251,15 +255,14 @@ func (s *Store) foldStaged(ctx context.Context, c stagedChunk) error {
 		if err != nil {
 			return err
 		}
-		rows := c.rows()
+		rows := c.rows() // one per document that may be indexed, in order (readChunk)
 		hashes := make(map[int64]uint64, len(rows))
-		num := make(map[int64]int64, len(docs))
+		i := 0
 		for _, d := range docs {
-			num[d.id] = d.num
-		}
-		for i := range rows {
-			rows[i].num = num[rows[i].id]
-			hashes[rows[i].id] = rows[i].hash
+			if d.index {
+				rows[i].num, hashes[d.id] = d.num, rows[i].hash
+				i++
+			}
 		}
 		if err := foldDocs(ctx, tx, docs, ids, hashes); err != nil {
 			return err

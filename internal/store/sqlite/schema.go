@@ -51,9 +51,10 @@ const (
 )
 
 // indexSchema makes the index database's tables (attached as idx): see attach.go for who writes
-// which, fts.go for the search index and nums.go for the entries' numbers. It first drops what an earlier attempt made: its transaction writes
-// two files, committed one after the other, and a crash between them, or before crawlSchema
-// commits, leaves a crawl database without tables, made again from the start.
+// which, fts.go for the search index and nums.go for the entries' numbers. It first drops what
+// an earlier attempt made: a new store's two files are committed one after the other, and a
+// crash between them, or before crawlSchema commits, leaves a crawl database without tables,
+// made again from the start.
 const indexSchema = `DROP TABLE IF EXISTS idx.docs;
 	DROP TABLE IF EXISTS idx.links;
 	DROP TABLE IF EXISTS idx.folded;
