@@ -31,7 +31,14 @@ type matcher struct {
 	sites    string   // siteFilter's condition on urls.origin
 	siteArgs []any
 	nums     map[int64]int64 // entries' numbers (their rowids, nums.go) by URL ID, as read
+	// textHolds holds, once rank has scored the entries' own text by an expression the query's
+	// match implies, the URL IDs of the ranked entries whose text matches it: an entry not in it
+	// has no text that matches the query. nil when rank did not (the head alone scored them).
+	textHolds map[int64]bool
 }
+
+// textMay reports whether the entry id's own text may match the query (textHolds).
+func (m *matcher) textMay(id int64) bool { return m.textHolds == nil || m.textHolds[id] }
 
 // table is one of the index's FTS5 tables, and the rank function of its matches.
 type table struct{ name, bm25 string }
@@ -302,6 +309,10 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 	if expr != "" {
 		if ownScores, err = m.scores(ctx, ownTable, expr, ranked); err != nil {
 			return nil, 0, err
+		}
+		m.textHolds = make(map[int64]bool, len(ownScores))
+		for id := range ownScores {
+			m.textHolds[id] = true
 		}
 	}
 	if anchorScores == nil {

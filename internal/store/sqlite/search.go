@@ -315,11 +315,12 @@ func (s *Store) snippets(ctx context.Context, m *matcher, rs []index.Result, nos
 	if err != nil {
 		return err
 	}
-	// The numbers of the documents still without a snippet: the statement seeks only them (a
-	// seek in a frequent word's list, and its snippet, cost as much as the rest of the page).
+	// The numbers of the documents still without a snippet whose text may match the query: the
+	// statement seeks only them (a seek in a frequent word's list, and its snippet, cost as much
+	// as the rest of the page; one whose text does not match finds no row).
 	var left []int64
 	for _, id := range ids {
-		if num, ok := m.nums[id]; ok && rs[at[id]].Snippet == nil {
+		if num, ok := m.nums[id]; ok && rs[at[id]].Snippet == nil && m.textMay(id) {
 			left = append(left, num)
 		}
 	}
