@@ -51,6 +51,17 @@ import (
 // their bm25 there.
 const headCandidates = 1000
 
+// topWalk bounds how many matches of the head, or of the anchor text, top ranks by bm25: their
+// first in number order (index order: nums.go), of which it keeps the best headCandidates. bm25
+// reads each match's column sizes, a seek in the table's docsize rows (2.5 µs a match at
+// 1,000,000 documents, modernc, 2026-11-28), so a word in every entry's URL words (test, in each
+// of indexbench's 1,110,514 head entries; html or www on the web) cost a query seconds. A
+// crawl numbers entries in the order it folds pages, which a breadth-first crawl reaches
+// from its seeds first, so the first matches are the pages nearest the seeds, not a random
+// sample: the same bet a web index makes when it orders its lists by a static rank and stops
+// early.
+const topWalk = 4 * headCandidates
+
 // fullTextWalk bounds how many entries' positions one query's bm25 over fts reads, summed over
 // the nodes it scores: each is read twice (FTS5 counts a phrase's entries, then walks them).
 const fullTextWalk = 20_000
@@ -138,12 +149,13 @@ func rarestFirst(freq []int) []int {
 }
 
 // top reads the URL IDs of the best limit entries of t matching expr by t's rank function
-// (visible, in the sites), in that order, with their scores and which are link-only. FTS5
-// ranks the matches and cuts them at limit before a docs row is read (cutTop): the docs row of
-// every match, a seek each, cost more than their bm25 (issue 26 part 3: 48% of a frequent
-// word's CPU at 1,000,000 documents went to top). Only when the query names sites (whose
-// urls rows the entries must be read to test), or when hidden entries are among the cut and
-// leave fewer than limit, are the docs rows of every match read before the ranking (joinTop).
+// (visible, in the sites), among its first m.topWalk matches (topWalk), in that order, with
+// their scores and which are link-only. FTS5 ranks the matches and cuts them at limit before a
+// docs row is read (cutTop): the docs row of every match, a seek each, cost more than their
+// bm25 (issue 26 part 3: 48% of a frequent word's CPU at 1,000,000 documents went to top).
+// Only when the query names sites (whose urls rows the entries must be read to test), or when
+// hidden entries are among the cut and leave fewer than limit, are the docs rows of the
+// matches walked read before the ranking (joinTop).
 func (m *matcher) top(ctx context.Context, t table, expr string, limit int) ([]int64, map[int64]float64, map[int64]bool, error) {
 	if len(m.siteArgs) == 0 {
 		ids, scores, linkOnly, whole, err := m.cutTop(ctx, t, expr, limit)
@@ -155,14 +167,15 @@ func (m *matcher) top(ctx context.Context, t table, expr string, limit int) ([]i
 }
 
 // cutTop is top without sites, ranked and cut by FTS5 alone; whole says the entries kept are
-// all top would return: the cut kept limit visible entries, or it held every match.
+// all top would return: the cut kept only visible entries, or its walk read every match.
 func (m *matcher) cutTop(ctx context.Context, t table, expr string, limit int) (ids []int64, scores map[int64]float64, linkOnly map[int64]bool, whole bool, err error) {
 	q := `SELECT cut.rowid, cut.score, docs.url_id, docs.link_only, docs.url_id IS NOT NULL AND ` + visible + `
-		FROM (SELECT rowid, ` + t.bm25 + ` AS score FROM ` + t.name + ` WHERE ` + t.name + ` MATCH ? ORDER BY score LIMIT ?) AS cut
+		FROM (SELECT rowid, score FROM (SELECT rowid, ` + t.bm25 + ` AS score FROM ` + t.name + ` WHERE ` + t.name + ` MATCH ? LIMIT ?)
+			ORDER BY score LIMIT ?) AS cut
 		LEFT JOIN docs ON docs.num = cut.rowid ORDER BY cut.score`
 	scores, linkOnly = map[int64]float64{}, map[int64]bool{}
 	cut := 0
-	err = eachRow(ctx, m.db, q, []any{m.now, expr, limit}, func(r *sql.Rows) error {
+	err = eachRow(ctx, m.db, q, []any{m.now, expr, m.topWalk, limit}, func(r *sql.Rows) error {
 		var num int64
 		var id sql.NullInt64
 		var lo, shown sql.NullBool
@@ -180,15 +193,16 @@ func (m *matcher) cutTop(ctx context.Context, t table, expr string, limit int) (
 		}
 		return nil
 	})
-	return ids, scores, linkOnly, len(ids) == cut || cut < limit, err
+	return ids, scores, linkOnly, len(ids) == cut || cut < min(limit, m.topWalk), err
 }
 
 // joinTop is top with every match's docs row (and urls row, with sites) read before the ranking.
 func (m *matcher) joinTop(ctx context.Context, t table, expr string, limit int) ([]int64, map[int64]float64, map[int64]bool, error) {
-	q := `SELECT docs.url_id, docs.num, docs.link_only, ` + t.bm25 + ` AS score FROM ` + m.from(t) + ` WHERE ` + t.name + ` MATCH ? AND ` + visible + ` AND ` + m.sites + ` ORDER BY score LIMIT ?`
+	q := `SELECT url_id, num, link_only, score FROM (SELECT docs.url_id, docs.num, docs.link_only, ` + t.bm25 + ` AS score FROM ` + m.from(t) + `
+		WHERE ` + t.name + ` MATCH ? AND ` + visible + ` AND ` + m.sites + ` LIMIT ?) ORDER BY score LIMIT ?`
 	var ids []int64
 	scores, linkOnly := map[int64]float64{}, map[int64]bool{}
-	err := eachRow(ctx, m.db, q, append(append([]any{expr, m.now}, m.siteArgs...), limit), func(r *sql.Rows) error {
+	err := eachRow(ctx, m.db, q, append(append([]any{expr, m.now}, m.siteArgs...), m.topWalk, limit), func(r *sql.Rows) error {
 		var id, num int64
 		var lo bool
 		var score float64

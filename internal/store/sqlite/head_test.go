@@ -66,7 +66,9 @@ func TestFrequentWordRanksByHead(t *testing.T) {
 	titled := commonPages(t, s, index.MaxCount+50, 2*(10+index.DedupeSlack), "common", "Common")
 	var p index.Page
 	var err error
-	ran := log.during(func() { p, err = s.search(t.Context(), index.Query{Text: "common", Now: t0}, headWalk) })
+	ran := log.during(func() {
+		p, err = s.search(t.Context(), index.Query{Text: "common", Now: t0}, walks{text: headWalk, top: topWalk})
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +85,62 @@ func TestFrequentWordRanksByHead(t *testing.T) {
 	}
 }
 
+// Issue 26 part 3 (a query's cost does not grow with a word's frequency): top ranks by bm25
+// only the first topWalk matches of the head, and of the anchor text, in number order. bm25
+// reads each match's column sizes, a seek each, so a word in every entry's URL words (html,
+// www) would cost a query seconds at 1,000,000 entries. With a top walk of 30, the page titled
+// Common, numbered after the 40 pages whose headings hold the word, is not among the head's
+// candidates, and every result is one of the first 30; without the bound it comes first
+// (TestFrequentWordRanksByHead).
+func TestTopRanksTheFirstMatchesOnly(t *testing.T) {
+	s, _ := openTemp(t)
+	titled := commonPages(t, s, index.MaxCount+50, 40, "common", "Common")
+	const walk = 30
+	p, err := s.search(t.Context(), index.Query{Text: "common", Now: t0}, walks{text: headWalk, top: walk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Results) != 10 {
+		t.Fatalf("common: %d results, want 10", len(p.Results))
+	}
+	for _, r := range p.Results {
+		var i int
+		if _, err := fmt.Sscanf(r.URL, "http://c.test/%d", &i); err != nil || r.URL == titled || i >= walk {
+			t.Errorf("common: result %s, want only the first %d pages whose headings hold the word (the head's first %d matches)", r.URL, walk, walk)
+		}
+	}
+}
+
+// Issue 26 part 3 (a query's cost does not grow with a word's frequency): when no word of the
+// query may be read in fts, the proximity and phrase boosts are looked for in the head, and
+// each walk there reads at most the first topWalk matches, where top found the head's
+// candidates. Two words in every entry's URL words (test p, at 1,000,000 documents) cost 540 ms
+// of positions in an unbounded walk.
+func TestHeadBoostsWalkTheFirstMatches(t *testing.T) {
+	s, log := openObserved(t)
+	commonPages(t, s, 30, 25, "walrus", "last page")
+	var p index.Page
+	var err error
+	ran := log.during(func() {
+		p, err = s.search(t.Context(), index.Query{Text: "walrus ground", Now: t0}, walks{top: topWalk})
+	})
+	if err != nil || len(p.Results) != 10 {
+		t.Fatalf("walrus ground: %d results, %v; want 10 of the pages headed walrus ground", len(p.Results), err)
+	}
+	walked := 0
+	for _, q := range ran {
+		if strings.Contains(q, "FROM head WHERE head MATCH ? AND +rowid IN") {
+			t.Errorf("a walk of the head without a bound: %.200s", q)
+		}
+		if strings.Contains(q, "FROM head WHERE head MATCH ? LIMIT ?) WHERE num IN") {
+			walked++
+		}
+	}
+	if walked == 0 {
+		t.Errorf("the boosts were not looked for by a walk of the head; statements:\n%s", strings.Join(ran, "\n"))
+	}
+}
+
 // Issue 26 part 3: when the head (titles, headings, URL words, anchor text) holds a frequent word
 // in fewer entries than the page asks for, the entries that hold it in their text are read
 // (the first in index order), so a page found by its body alone is still a result, and so is
@@ -90,7 +148,7 @@ func TestFrequentWordRanksByHead(t *testing.T) {
 func TestFrequentWordBodyOnlyStillFound(t *testing.T) {
 	s, _ := openTemp(t)
 	commonPages(t, s, index.MaxCount+50, 0, "walrus", "last page")
-	p, err := s.search(t.Context(), index.Query{Text: "walrus", Limit: 10, Now: t0}, headWalk)
+	p, err := s.search(t.Context(), index.Query{Text: "walrus", Limit: 10, Now: t0}, walks{text: headWalk, top: topWalk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +157,7 @@ func TestFrequentWordBodyOnlyStillFound(t *testing.T) {
 	}
 	// A rarer word beside it is read in fts: the full text decides, and the one page holding
 	// both is found though neither its title nor its anchors hold either.
-	p, err = s.search(t.Context(), index.Query{Text: "walrus 17", Limit: 10, Now: t0}, headWalk)
+	p, err = s.search(t.Context(), index.Query{Text: "walrus 17", Limit: 10, Now: t0}, walks{text: headWalk, top: topWalk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +167,7 @@ func TestFrequentWordBodyOnlyStillFound(t *testing.T) {
 	// A page holding the frequent word in its body only and the other word in its anchor text
 	// only is found too: the head gives fewer than the page asks for, so the whole text is read.
 	mixedEntry(t, s)
-	p, err = s.search(t.Context(), index.Query{Text: "walrus narwhal", Limit: 10, Now: t0}, headWalk)
+	p, err = s.search(t.Context(), index.Query{Text: "walrus narwhal", Limit: 10, Now: t0}, walks{text: headWalk, top: topWalk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +220,7 @@ type headOnly struct{ *Store }
 
 func (h headOnly) Search(ctx context.Context, q index.Query) (index.Page, error) {
 	return index.SearchRespelled(ctx, q, vocabulary{h.Store}, func(ctx context.Context, q index.Query) (index.Page, error) {
-		return h.Store.search(ctx, q, 0)
+		return h.Store.search(ctx, q, walks{top: topWalk})
 	})
 }
 
@@ -219,7 +277,7 @@ func TestTopCutLeavesHiddenEntriesOut(t *testing.T) {
 	if _, err := s.RefreshIndex(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	m := matcher{db: s.read, now: unix(t0), nums: map[int64]int64{}}
+	m := matcher{db: s.read, topWalk: topWalk, now: unix(t0), nums: map[int64]int64{}}
 	m.sites, m.siteArgs = siteFilter(nil)
 	for _, limit := range []int{3, 5, 20} {
 		ids, scores, _, err := m.top(t.Context(), headTable, "walrus", limit)
@@ -248,20 +306,22 @@ func TestUnknownWordReadsNoOtherList(t *testing.T) {
 	mixedEntry(t, s)
 	var p index.Page
 	var err error
-	ran := log.during(func() { p, err = s.search(t.Context(), index.Query{Text: "walrus qqqzzz", Now: t0}, fullTextWalk) })
+	ran := log.during(func() {
+		p, err = s.search(t.Context(), index.Query{Text: "walrus qqqzzz", Now: t0}, walks{text: fullTextWalk, top: topWalk})
+	})
 	if err != nil || p.Total != 0 {
 		t.Fatalf("walrus qqqzzz: %+v, %v; want nothing", p, err)
 	}
-	walks := 0
+	anchorWalks := 0
 	for _, q := range ran {
 		if strings.Contains(q, "FROM fts_anchors JOIN docs") {
-			walks++
+			anchorWalks++
 		}
 	}
-	if walks > 1 {
-		t.Errorf("the search walked the anchor text %d times (the query's own first matches, and the candidates of mixed entries), want once:\n%s", walks, strings.Join(ran, "\n"))
+	if anchorWalks > 1 {
+		t.Errorf("the search walked the anchor text %d times (the query's own first matches, and the candidates of mixed entries), want once:\n%s", anchorWalks, strings.Join(ran, "\n"))
 	}
-	if p, err := s.search(t.Context(), index.Query{Text: "walrus narwhal", Now: t0}, fullTextWalk); err != nil || len(p.Results) != 1 || p.Results[0].URL != "http://c.test/5" {
+	if p, err := s.search(t.Context(), index.Query{Text: "walrus narwhal", Now: t0}, walks{text: fullTextWalk, top: topWalk}); err != nil || len(p.Results) != 1 || p.Results[0].URL != "http://c.test/5" {
 		t.Errorf("walrus narwhal: %+v, %v; want http://c.test/5, narwhal in its anchor text only", p.Results, err)
 	}
 }

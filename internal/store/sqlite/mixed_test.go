@@ -22,7 +22,9 @@ func TestMixedEntryFrequentWordSought(t *testing.T) {
 	for _, text := range []string{"walrus narwhal", "narwhal walrus"} {
 		var p index.Page
 		var err error
-		ran := log.during(func() { p, err = s.search(t.Context(), index.Query{Text: text, Limit: 10, Now: t0}, headWalk) })
+		ran := log.during(func() {
+			p, err = s.search(t.Context(), index.Query{Text: text, Limit: 10, Now: t0}, walks{text: headWalk, top: topWalk})
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +151,7 @@ func TestMixedCandidatesReadAsNumbers(t *testing.T) {
 	}
 	var p index.Page
 	ran := log.during(func() {
-		p, err = s.search(t.Context(), index.Query{Text: "walrus narwhal", Limit: 10, Now: t0}, fullTextWalk)
+		p, err = s.search(t.Context(), index.Query{Text: "walrus narwhal", Limit: 10, Now: t0}, walks{text: fullTextWalk, top: topWalk})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -200,8 +200,19 @@ func statementsRun(t *testing.T) map[string]bool {
 		if _, err := s.RefreshIndex(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		if p, err := s.search(t.Context(), index.Query{Text: "walrus site:a.test", Now: t0}, 0); err != nil || len(p.Results) != 1 {
+		if p, err := s.search(t.Context(), index.Query{Text: "walrus site:a.test", Now: t0}, walks{top: topWalk}); err != nil || len(p.Results) != 1 {
 			t.Errorf("search of a site by the head: %+v, %v; want the page titled Walrus", p, err)
+		}
+		// The head's path for two words with more candidates than the page asks for: the boosts
+		// walk the head's first topWalk matches.
+		two, err := Open(t.Context(), filepath.Join(t.TempDir(), "crawl.db"), Options{wrapConn: observing(observe)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer two.Close()
+		commonPages(t, two, 30, 25, "walrus", "last page")
+		if p, err := two.search(t.Context(), index.Query{Text: "walrus ground", Now: t0}, walks{top: topWalk}); err != nil || len(p.Results) != 10 {
+			t.Errorf("search of two words by the head: %d results, %v; want 10 of the pages headed walrus ground", len(p.Results), err)
 		}
 		path := earlierBuildStore(t, "16")
 		db, err := openAttached("file:"+path+"?mode=ro&immutable=1", observing(observe))

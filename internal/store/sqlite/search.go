@@ -55,12 +55,15 @@ func siteFilter(sites []string) (string, []any) {
 // weights and factors of index/ranking.go, the head index answering first for frequent words
 // (head.go), duplicates merged by index.Dedupe. Matches are counted up to index.MaxCount.
 func (s *Store) searchAsTyped(ctx context.Context, q index.Query) (index.Page, error) {
-	return s.search(ctx, q, fullTextWalk)
+	return s.search(ctx, q, walks{text: fullTextWalk, top: topWalk})
 }
 
-// search is searchAsTyped with walk in place of fullTextWalk: the tests take the head's path on
-// an index of a few thousand entries.
-func (s *Store) search(ctx context.Context, q index.Query, walk int) (index.Page, error) {
+// walks bounds the match lists one query reads: text is fullTextWalk, top topWalk (head.go).
+type walks struct{ text, top int }
+
+// search is searchAsTyped with the walks given: the tests take the head's path, and bound its
+// walk, on an index of a few thousand entries.
+func (s *Store) search(ctx context.Context, q index.Query, w walks) (index.Page, error) {
 	q = q.Clamp()
 	now := q.Now
 	if now.IsZero() {
@@ -80,7 +83,7 @@ func (s *Store) search(ctx context.Context, q index.Query, walk int) (index.Page
 	if err != nil {
 		return page, err
 	}
-	m := matcher{db: s.read, walk: walk, match: match, not: not, any: anyNode, nodes: nodes, now: unix(now), nums: map[int64]int64{}}
+	m := matcher{db: s.read, walk: w.text, topWalk: w.top, match: match, not: not, any: anyNode, nodes: nodes, now: unix(now), nums: map[int64]int64{}}
 	m.sites, m.siteArgs = siteFilter(parsed.Sites)
 	ranked, total, err := m.rank(ctx, parsed, max(q.Offset+q.Limit+index.DedupeSlack, index.RerankDepth), q.Offset+q.Limit+index.DedupeSlack)
 	if err != nil {
