@@ -129,10 +129,10 @@ func TestHeadBoostsWalkTheFirstMatches(t *testing.T) {
 	}
 	walked := 0
 	for _, q := range ran {
-		if strings.Contains(q, "FROM head WHERE head MATCH ? AND +rowid IN") {
+		if strings.Contains(q, "FROM head WHERE head MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN") {
 			t.Errorf("a walk of the head without a bound: %.200s", q)
 		}
-		if strings.Contains(q, "FROM head WHERE head MATCH ? LIMIT ?) WHERE num IN") {
+		if strings.Contains(q, "FROM head WHERE head MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?) WHERE num IN") {
 			walked++
 		}
 	}

@@ -103,7 +103,7 @@ func TestPhraseSoughtAmongNearOnly(t *testing.T) {
 		}
 		n := 0
 		for _, q := range ran {
-			if strings.HasPrefix(q, "SELECT rowid FROM fts WHERE fts MATCH ? AND +rowid IN") {
+			if strings.HasPrefix(q, "SELECT rowid FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN") {
 				n++
 			}
 		}
