@@ -2,6 +2,12 @@ package store
 
 import "github.com/fractle/mandelbot/internal/index"
 
+// ResultLinks bounds the links to one search result that a store reads for what they say of it
+// (its anchor votes; a link-only entry's title and snippet): a URL linked from every page of a
+// large site has hundreds of thousands, and a search reads them for each result it shows. The
+// first ResultLinks a store's index gives stand for the rest.
+const ResultLinks = 1000
+
 // AnchorTally gathers, for a page of search results, the anchor texts that other pages use for
 // each result and how many links carry each, so that a store can fill in the results'
 // AnchorVotes (index.AnchorVotes, index/ranking.go) from one query over its links. IDs lists

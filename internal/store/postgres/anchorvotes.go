@@ -10,19 +10,22 @@ import (
 	"github.com/fractle/mandelbot/internal/store"
 )
 
-// sqlAnchorVotes reads, for each URL ID of $1, its anchor texts from other pages and how many
-// links carry each (a page's links to itself say nothing of what others call it).
-const sqlAnchorVotes = `SELECT to_id, anchor, COUNT(*) FROM links WHERE to_id = ANY($1)
-	AND from_id <> to_id AND anchor <> '' GROUP BY to_id, anchor`
+// sqlAnchorVotes reads, for each URL ID of $1, the anchor texts of the first $2
+// (store.ResultLinks) links to it that the links_to index gives, from other pages, and how many
+// of those carry each (a page's links to itself say nothing of what others call it). The limit
+// applies to the rows read, before they are sifted.
+const sqlAnchorVotes = `SELECT t.id, l.anchor, COUNT(*) FROM unnest($1::bigint[]) AS t(id)
+	CROSS JOIN LATERAL (SELECT from_id, anchor FROM links WHERE to_id = t.id LIMIT $2) AS l
+	WHERE l.from_id <> t.id AND l.anchor <> '' GROUP BY t.id, l.anchor`
 
 // fillAnchorVotes sets the AnchorVotes of rs for the query's terms (index/ranking.go), before
-// Rerank, as the SQLite store does.
+// Rerank, as the SQLite store does, each from the first store.ResultLinks links to the result.
 func fillAnchorVotes(ctx context.Context, tx pgx.Tx, rs []index.Result, terms []string) error {
 	if len(rs) == 0 || len(terms) == 0 {
 		return nil
 	}
 	tally := store.NewAnchorTally(rs)
-	rows, _ := tx.Query(ctx, sqlAnchorVotes, tally.IDs)
+	rows, _ := tx.Query(ctx, sqlAnchorVotes, tally.IDs, store.ResultLinks)
 	var id, n int64
 	var anchor string
 	if _, err := pgx.ForEachRow(rows, []any{&id, &anchor, &n}, func() error {

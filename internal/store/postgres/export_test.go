@@ -89,3 +89,6 @@ func GenerationPlans(ctx context.Context, s *Store, targets []int64) ([]string, 
 // rule: IndexPending's, run whatever the log's size, for the tests of generations and the
 // conformance suite (which wants every link change merged at once: storetest.Run).
 func (s *Store) MergeAnchors(ctx context.Context) (int, error) { return s.foldAndGenerate(ctx, false) }
+
+// SQLAnchorVotes is sqlAnchorVotes, for the tests of package postgres_test.
+const SQLAnchorVotes = sqlAnchorVotes

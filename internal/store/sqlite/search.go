@@ -162,12 +162,11 @@ func (s *Store) search(ctx context.Context, q index.Query, w walks) (index.Page,
 	return page, nil
 }
 
-// resultLinks bounds the links to a link-only result that a search reads for its title
-// (topAnchor) and for its snippet (anchorSnippets), each: a URL linked from every page of a large
-// site has hundreds of thousands, and a search reads them for each such result it shows. The
-// first resultLinks in the key's order (linking pages by URL ID, a hash: a sample of them) stand
-// for the rest.
-const resultLinks = 1000
+// resultLinks is store.ResultLinks: the links to a result that a search reads for its anchor
+// votes (fillAnchorVotes), and a link-only result's title (topAnchor) and snippet
+// (anchorSnippets), each. The first in the key's order (linking pages by URL ID, a hash: a
+// sample of them) stand for the rest.
+const resultLinks = store.ResultLinks
 
 // topAnchor is the anchor text most pages use for url, links to a fragment of it left out
 // (index/ranking.go), among the first resultLinks links to it: the title of a link-only entry.
