@@ -32,14 +32,17 @@ type matcher struct {
 	sites    string   // siteFilter's condition on urls.origin
 	siteArgs []any
 	nums     map[int64]int64 // entries' numbers (their rowids, nums.go) by URL ID, as read
-	// textHolds holds, once rank has scored the entries' own text by an expression the query's
-	// match implies, the URL IDs of the ranked entries whose text matches it: an entry not in it
-	// has no text that matches the query. nil when rank did not (the head alone scored them).
-	textHolds map[int64]bool
+	// textScores is, once rank has scored the entries' own text by an expression the query's
+	// match implies, those scores, by URL ID: a ranked entry without one has no text that
+	// matches the query. nil when rank did not (the head alone scored them).
+	textScores map[int64]float64
 }
 
-// textMay reports whether the entry id's own text may match the query (textHolds).
-func (m *matcher) textMay(id int64) bool { return m.textHolds == nil || m.textHolds[id] }
+// textMay reports whether the entry id's own text may match the query (textScores).
+func (m *matcher) textMay(id int64) bool {
+	_, scored := m.textScores[id]
+	return m.textScores == nil || scored
+}
 
 // table is one of the index's FTS5 tables, and the rank function of its matches.
 type table struct{ name, bm25 string }
@@ -127,8 +130,8 @@ func (m *matcher) inEither(ctx context.Context, expr string, ids []int64, entrie
 // candidates among the first 7,000 numbers, 850 ms),
 // or, when entries (an estimate of how many entries match expr in each of tables; 0 unknown)
 // is more than seekEntries times the numbers, by a seek per number, which then costs less than
-// the walk. A walk reads at most the first first matches of expr in each table (0: all of them),
-// and an entry after them is taken as not matching.
+// the walk. With first above 0, a walk reads at most that many of expr's first matches in each
+// table, and an entry after them is taken as not matching.
 func (m *matcher) inEitherNums(ctx context.Context, expr string, nums []int64, entries, first int, tables ...table) (map[int64]bool, error) {
 	out := map[int64]bool{}
 	if expr == "" || len(nums) == 0 {
@@ -321,10 +324,7 @@ func (m *matcher) rank(ctx context.Context, p index.Parsed, depth, want int) (ma
 		if ownScores, err = m.scores(ctx, ownTable, expr, ranked); err != nil {
 			return nil, 0, err
 		}
-		m.textHolds = make(map[int64]bool, len(ownScores))
-		for id := range ownScores {
-			m.textHolds[id] = true
-		}
+		m.textScores = ownScores
 	}
 	if anchorScores == nil {
 		if anchorScores, err = m.scores(ctx, anchorTable, m.match, ranked); err != nil {

@@ -169,10 +169,12 @@ func (s *Store) search(ctx context.Context, q index.Query, w walks) (index.Page,
 const resultLinks = store.ResultLinks
 
 // topAnchor is the anchor text most pages use for url, links to a fragment of it left out
-// (index/ranking.go), among the first resultLinks links to it: the title of a link-only entry.
+// (index/ranking.go), among the first resultLinks links to it (the limit applies to the rows
+// read, before they are sifted, as sqlAnchorVotes's): the title of a link-only entry.
 func (s *Store) topAnchor(ctx context.Context, url string) (string, error) {
 	count := map[string]int{}
-	err := eachRow(ctx, s.read, `SELECT anchor FROM links WHERE to_id = ? AND anchor != '' AND fragment = 0 LIMIT ?`,
+	err := eachRow(ctx, s.read, `SELECT anchor FROM (SELECT anchor, fragment FROM links WHERE to_id = ? ORDER BY to_id, from_id LIMIT ?)
+		WHERE anchor != '' AND fragment = 0`,
 		[]any{store.IDOf(url), resultLinks}, func(r *sql.Rows) error {
 			var a string
 			err := r.Scan(&a)
